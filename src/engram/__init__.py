@@ -1,0 +1,1 @@
+"""Engram: local-first long-term memory for LLM agents."""

@@ -1,0 +1,49 @@
+"""The embedder contract: one abstract method, everything else built on it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Sequence
+
+import numpy as np
+
+
+class Embedder(ABC):
+    """Turns texts into unit-length float32 vectors.
+
+    Subclasses set `name` (stable model id) and `dim`, and implement `embed_batch`.
+    The identity `name:dim` is stored with every vector; a store refuses another identity.
+    """
+
+    name: str = "unnamed"
+    dim: int = 0
+    batch_size: int = 32
+
+    @abstractmethod
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed a batch: an array of shape (len(texts), dim), float32, rows L2-normalised."""
+
+    @property
+    def identity(self) -> str:
+        return f"{self.name}:{self.dim}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed any number of texts in batches of `batch_size`."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = [
+            self.embed_batch(list(texts[i : i + self.batch_size]))
+            for i in range(0, len(texts), self.batch_size)
+        ]
+        return normalise(np.vstack(parts))
+
+    def embed_one(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+
+def normalise(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (zero rows stay zero), as float32."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms

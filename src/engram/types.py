@@ -1,0 +1,148 @@
+"""Frozen dataclasses that cross Engram's boundaries: items in, items and hits out.
+
+Times are UNIX seconds (float, UTC). Every verb that depends on "now" takes `now=`
+(a float, a `datetime`, or None for the wall clock) so history can be replayed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+# Kinds of memory item. A store accepts any short lowercase word; these are the ones Engram uses.
+FACT = "fact"
+PREFERENCE = "preference"
+EPISODE = "episode"
+PROCEDURE = "procedure"
+SUMMARY = "summary"
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One memory: a short text scoped by a subject, with its provenance and validity."""
+
+    id: str
+    subject: str
+    text: str
+    kind: str = FACT
+    source: str = ""
+    agent: str = ""
+    key: str | None = None
+    category: str | None = None
+    session: str | None = None
+    created_at: float = 0.0
+    event_at: float = 0.0
+    valid_from: float = 0.0
+    valid_to: float | None = None
+    superseded_by: str | None = None
+    confidence: float = 1.0
+    importance: float = 0.5
+    access_count: int = 0
+    last_accessed: float | None = None
+    content_hash: str = ""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def current(self) -> bool:
+        """True when the item has not been superseded or expired."""
+        return self.valid_to is None
+
+    def replace(self, **changes: Any) -> "Item":
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict; times as ISO 8601 strings next to the raw seconds."""
+        out = dataclasses.asdict(self)
+        out["metadata"] = dict(self.metadata)
+        for name in ("created_at", "event_at", "valid_from", "valid_to", "last_accessed"):
+            value = out[name]
+            out[name] = iso(value) if value is not None else None
+        return out
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A recalled item and its score. Higher is better; `components` explains the score."""
+
+    item: Item
+    score: float
+    components: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    @property
+    def text(self) -> str:
+        return self.item.text
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.item.to_dict()
+        out["score"] = round(self.score, 6)
+        if self.components:
+            out["explain"] = {k: round(v, 6) for k, v in self.components.items()}
+        return out
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The outcome of a write: `saved` with the new `id`, or not saved with a `reason`."""
+
+    saved: bool
+    id: str | None = None
+    reason: str | None = None
+    superseded: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.saved
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"saved": self.saved, "id": self.id, "reason": self.reason}
+        if self.superseded:
+            out["superseded"] = list(self.superseded)
+        return out
+
+
+@dataclass(frozen=True)
+class Episode:
+    """What the agent did and how it went."""
+
+    id: str
+    subject: str
+    action: str
+    result: str = ""
+    success: bool = True
+    context: str = ""
+    session: str | None = None
+    category: str | None = None
+    at: float = 0.0
+
+    @classmethod
+    def from_item(cls, item: Item) -> "Episode":
+        meta = item.metadata
+        return cls(
+            id=item.id,
+            subject=item.subject,
+            action=str(meta.get("action", item.text)),
+            result=str(meta.get("result", "")),
+            success=bool(meta.get("success", True)),
+            context=str(meta.get("context", "")),
+            session=item.session,
+            category=item.category,
+            at=item.event_at,
+        )
+
+
+def iso(ts: float) -> str:
+    """UNIX seconds as an ISO 8601 UTC string."""
+    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def dumps(value: Any) -> str:
+    """Compact, key-sorted JSON, as stored in metadata columns."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
