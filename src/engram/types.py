@@ -18,7 +18,15 @@ PREFERENCE = "preference"
 EPISODE = "episode"
 PROCEDURE = "procedure"
 SUMMARY = "summary"
-KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY)
+CONVERSATION = "conversation"
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION)
+# Logs may repeat themselves; every other kind keeps one current copy of a text per subject.
+UNDEDUPED_KINDS = frozenset({EPISODE, CONVERSATION})
+
+
+def dedupe_key(kind: str, content_hash: str) -> str | None:
+    """The value a store keeps unique among a subject's current items (None: no uniqueness)."""
+    return None if kind in UNDEDUPED_KINDS else f"{kind}:{content_hash}"
 
 
 @dataclass(frozen=True)

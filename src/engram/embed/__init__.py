@@ -1,0 +1,102 @@
+"""Embedders and the one registry that builds them from a spec string.
+
+A spec is `NAME` or `NAME:ARG`: "minilm" (the default), "hashing" / "hashing:512",
+"openai:text-embedding-3-small". Built-ins register exactly as plugins do, with `register()`.
+Heavy imports (onnxruntime, openai) happen only when an embedder first needs them.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional
+
+from engram.embed.base import Embedder, normalise
+from engram.embed.hashing import HashingEmbedder
+from engram.embed.local import MiniLMEmbedder
+from engram.embed.openai_http import OpenAICompatibleEmbedder
+from engram.errors import ConfigError
+
+#: Builds an embedder from the part of the spec after the first colon (None when absent).
+Factory = Callable[[Optional[str]], Embedder]
+
+DEFAULT_SPEC = "minilm"
+_REGISTRY: dict[str, Factory] = {}
+
+
+def register(name: str, factory: Factory, *, replace: bool = False) -> None:
+    """Make `get_embedder("name[:arg]")` call `factory(arg)`; `replace=True` overrides a name."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if not key or ":" in key:
+        raise ConfigError(f"embedder name must be a non-empty word without ':', got {name!r}")
+    if key in _REGISTRY and not replace:
+        raise ConfigError(f"embedder {key!r} is already registered: pass replace=True to override")
+    _REGISTRY[key] = factory
+
+
+def available() -> list[str]:
+    """Registered embedder names, sorted."""
+    return sorted(_REGISTRY)
+
+
+def get_embedder(spec: str | None = None) -> Embedder:
+    """Build the embedder named by `spec`, else $ENGRAM_EMBEDDER, else all-MiniLM-L6-v2."""
+    origin = "spec"
+    if spec is None:
+        spec, origin = os.environ.get("ENGRAM_EMBEDDER") or DEFAULT_SPEC, "ENGRAM_EMBEDDER"
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError(f"embedder {origin} must be one of {_choices()}, got {spec!r}")
+    name, _, arg = spec.strip().partition(":")
+    factory = _REGISTRY.get(name.strip().lower())
+    if factory is None:
+        raise ConfigError(f"unknown embedder {spec!r} (from {origin}): choose one of {_choices()}")
+    return factory(arg.strip() or None)
+
+
+def _choices() -> str:
+    examples = {"hashing": "hashing[:DIM]", "openai": "openai:MODEL"}
+    return ", ".join(examples.get(name, name) for name in available())
+
+
+def _minilm(arg: str | None) -> Embedder:
+    if arg is not None:
+        raise ConfigError(f"'minilm' takes no argument, got 'minilm:{arg}'")
+    return MiniLMEmbedder()
+
+
+def _hashing(arg: str | None) -> Embedder:
+    if arg is None:
+        return HashingEmbedder()
+    try:
+        dim = int(arg)
+    except ValueError:
+        raise ConfigError(f"'hashing:{arg}': the part after ':' must be a dimension, e.g. hashing:512") from None
+    return HashingEmbedder(dim)
+
+
+def _openai(arg: str | None) -> Embedder:
+    if arg is None:
+        raise ConfigError("'openai' needs a model: e.g. openai:text-embedding-3-small")
+    env = os.environ
+    return OpenAICompatibleEmbedder(
+        arg,
+        base_url=env.get("ENGRAM_EMBED_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
+        api_key=env.get("ENGRAM_EMBED_API_KEY") or env.get("OPENAI_API_KEY") or None,
+    )
+
+
+register("minilm", _minilm)
+register("hashing", _hashing)
+register("openai", _openai)
+
+__all__ = [
+    "DEFAULT_SPEC",
+    "Embedder",
+    "Factory",
+    "HashingEmbedder",
+    "MiniLMEmbedder",
+    "OpenAICompatibleEmbedder",
+    "available",
+    "get_embedder",
+    "normalise",
+    "register",
+]

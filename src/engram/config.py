@@ -1,0 +1,69 @@
+"""Settings: explicit arguments win over ENGRAM_* environment variables, which win over defaults.
+
+| setting     | variable          | default                                   |
+|-------------|-------------------|-------------------------------------------|
+| db          | ENGRAM_DB         | $XDG_DATA_HOME/engram/memory.db (~/.local/share/...) |
+| embedder    | ENGRAM_EMBEDDER   | minilm (bundled all-MiniLM-L6-v2, offline) |
+| agent       | ENGRAM_AGENT      | "" (who writes: recorded on every item)   |
+| recency     | ENGRAM_RECENCY    | 0.01 (weight of recency in recall)        |
+| half_life   | ENGRAM_HALF_LIFE_DAYS | 30                                    |
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from engram.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Settings:
+    db: str
+    embedder: str = "minilm"
+    agent: str = ""
+    recency: float = 0.01
+    half_life_days: float = 30.0
+
+
+def default_db_path() -> str:
+    """The per-user data file, following the XDG base directory convention."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "engram" / "memory.db")
+
+
+def _number(name: str, raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
+    if value < 0:
+        raise ConfigError(f"{name}={raw!r} must not be negative")
+    return value
+
+
+def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
+    """Settings from arguments (None means unset), then ENGRAM_* variables, then defaults."""
+    env = os.environ if env is None else env
+    given = {k: v for k, v in arguments.items() if v is not None}
+    unknown = set(given) - set(Settings.__dataclass_fields__)
+    if unknown:
+        raise ConfigError(f"unknown setting(s) {sorted(unknown)}; known: {sorted(Settings.__dataclass_fields__)}")
+    db = given.get("db") or env.get("ENGRAM_DB") or default_db_path()
+    if not isinstance(db, str):
+        db = os.fspath(db)
+    recency = given.get("recency", None)
+    if recency is None and env.get("ENGRAM_RECENCY"):
+        recency = _number("ENGRAM_RECENCY", env["ENGRAM_RECENCY"])
+    half_life = given.get("half_life_days", None)
+    if half_life is None and env.get("ENGRAM_HALF_LIFE_DAYS"):
+        half_life = _number("ENGRAM_HALF_LIFE_DAYS", env["ENGRAM_HALF_LIFE_DAYS"])
+    return Settings(
+        db=db,
+        embedder=given.get("embedder") or env.get("ENGRAM_EMBEDDER") or "minilm",
+        agent=given.get("agent") or env.get("ENGRAM_AGENT") or "",
+        recency=0.01 if recency is None else float(recency),
+        half_life_days=30.0 if half_life is None else float(half_life),
+    )

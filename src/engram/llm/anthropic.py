@@ -1,0 +1,89 @@
+"""Anthropic Messages API through the official `anthropic` SDK (extra: `engramdb[anthropic]`)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ..errors import ConfigError, require
+from .base import ANTHROPIC, LLM, Reply, ToolCall, check_request, neutral_tool
+from .retry import RetryPolicy, sdk_failure
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+
+
+class AnthropicLLM(LLM):
+    """Claude models. `api_key` defaults to $ANTHROPIC_API_KEY, `base_url` to the SDK's (or $ANTHROPIC_BASE_URL)."""
+
+    flavour = ANTHROPIC
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        *,
+        timeout: float = 120.0,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        sdk = require("anthropic", "anthropic")
+        api_key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+        if not api_key:
+            raise ConfigError(
+                "no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= "
+                "(or choose another provider with ENGRAM_LLM, e.g. 'openai:gpt-4o-mini')"
+            )
+        self.model = model or DEFAULT_MODEL
+        self.retry = retry or RetryPolicy()
+        self._sdk = sdk
+        # max_retries=0: our RetryPolicy is the only retry loop.
+        self._client = sdk.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+
+    def complete(
+        self,
+        system: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        max_tokens: int = 1024,
+        tool_choice: str = "auto",
+    ) -> Reply:
+        check_request(max_tokens, tool_choice)
+        params: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens, "messages": messages}
+        if system:
+            params["system"] = system
+        if tools:
+            params["tools"] = [neutral_tool(t) for t in tools]
+            params["tool_choice"] = {"type": tool_choice}
+        message = self.retry.run(
+            lambda: self._client.messages.create(**params),
+            lambda exc: sdk_failure(exc, self._sdk, "anthropic", self.retry.clock),
+            f"anthropic model {self.model!r}",
+        )
+        return parse_message(message)
+
+
+def parse_message(message: Any) -> Reply:
+    """A provider-neutral Reply from an SDK `Message`."""
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    blocks: list[dict[str, Any]] = []
+    for block in message.content:
+        if block.type == "text":
+            texts.append(block.text)
+            if block.text:  # the API rejects empty text blocks sent back
+                blocks.append({"type": "text", "text": block.text})
+        elif block.type == "tool_use":
+            args = block.input if isinstance(block.input, dict) else {}
+            error = "" if isinstance(block.input, dict) else f"tool input is not an object: {block.input!r}"
+            calls.append(ToolCall(block.id, block.name, dict(args), error))
+            blocks.append({"type": "tool_use", "id": block.id, "name": block.name, "input": block.input})
+        else:  # thinking and server-tool blocks must go back verbatim
+            blocks.append(block.model_dump(exclude_none=True))
+    usage = message.usage
+    return Reply(
+        text="".join(texts),
+        tool_calls=tuple(calls),
+        stop_reason=message.stop_reason or "end_turn",
+        usage={"input_tokens": usage.input_tokens or 0, "output_tokens": usage.output_tokens or 0},
+        raw_message={"role": "assistant", "content": blocks},
+    )

@@ -1,0 +1,129 @@
+"""OpenAI Chat Completions through the official `openai` SDK (extra: `engramdb[openai]`).
+
+Any server speaking the same API works through `base_url`: Ollama, vLLM, llama.cpp's
+llama-server, LM Studio. Local servers need no key; a placeholder is sent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from ..errors import ConfigError, ProviderError, require
+from .base import END_TURN, LLM, MAX_TOKENS, OPENAI, TOOL_USE, Reply, ToolCall, check_request, neutral_tool
+from .retry import RetryPolicy, sdk_failure
+
+DEFAULT_MODEL = "gpt-4o-mini"
+LOCAL_API_KEY = "not-needed"
+_STOP_REASONS = {"stop": END_TURN, "tool_calls": TOOL_USE, "function_call": TOOL_USE, "length": MAX_TOKENS,
+                 "content_filter": "refusal"}
+_TOOL_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
+
+
+class OpenAILLM(LLM):
+    """GPT models or any OpenAI-compatible server. `api_key` defaults to $OPENAI_API_KEY."""
+
+    flavour = OPENAI
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        *,
+        timeout: float = 120.0,
+        retry: RetryPolicy | None = None,
+        max_tokens_param: str | None = None,
+    ) -> None:
+        sdk = require("openai", "openai")
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        api_key = api_key or os.environ.get("OPENAI_API_KEY") or (LOCAL_API_KEY if base_url else None)
+        if not api_key:
+            raise ConfigError(
+                "no OpenAI API key: set OPENAI_API_KEY or pass api_key=; for a local server "
+                "(Ollama, vLLM, llama.cpp, LM Studio) give its URL, e.g. 'openai:llama3@http://localhost:11434/v1'"
+            )
+        self.model = model or DEFAULT_MODEL
+        self.retry = retry or RetryPolicy()
+        # OpenAI deprecated `max_tokens` (reasoning models reject it); many local servers know only it.
+        self.max_tokens_param = max_tokens_param or ("max_tokens" if base_url else "max_completion_tokens")
+        self._sdk = sdk
+        # max_retries=0: our RetryPolicy is the only retry loop.
+        self._client = sdk.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+
+    def complete(
+        self,
+        system: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        max_tokens: int = 1024,
+        tool_choice: str = "auto",
+    ) -> Reply:
+        check_request(max_tokens, tool_choice)
+        params: dict[str, Any] = {"model": self.model, "messages": with_system(system, messages),
+                                  self.max_tokens_param: max_tokens}
+        if tools:
+            params["tools"] = [function_tool(t) for t in tools]
+            params["tool_choice"] = _TOOL_CHOICES[tool_choice]
+        completion = self.retry.run(
+            lambda: self._client.chat.completions.create(**params),
+            lambda exc: sdk_failure(exc, self._sdk, "openai", self.retry.clock),
+            f"openai model {self.model!r}",
+        )
+        return parse_completion(completion)
+
+
+def with_system(system: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages with the system prompt first, unless the caller already put one there."""
+    if not system or (messages and messages[0].get("role") in ("system", "developer")):
+        return messages
+    return [{"role": "system", "content": system}, *messages]
+
+
+def function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A neutral tool definition in Chat Completions `function` shape."""
+    if tool.get("type") == "function":
+        return tool
+    spec = neutral_tool(tool)
+    function = {"name": spec["name"], "parameters": spec.get("input_schema") or {"type": "object", "properties": {}}}
+    if spec.get("description"):
+        function["description"] = spec["description"]
+    return {"type": "function", "function": function}
+
+
+def parse_completion(completion: Any) -> Reply:
+    """A provider-neutral Reply from an SDK `ChatCompletion`."""
+    if not completion.choices:
+        raise ProviderError("openai returned a completion with no choices; check the server's logs")
+    choice = completion.choices[0]
+    message = choice.message
+    calls = tuple(_tool_call(tc) for tc in (message.tool_calls or []) if getattr(tc, "function", None))
+    raw: dict[str, Any] = {"role": "assistant", "content": message.content}
+    if calls:
+        raw["tool_calls"] = [
+            {"id": tc.id, "type": "function", "function": {"name": tc.function.name, "arguments": tc.function.arguments}}
+            for tc in message.tool_calls if getattr(tc, "function", None)
+        ]
+    usage = completion.usage
+    reason = choice.finish_reason or END_TURN
+    return Reply(
+        text=message.content or "",
+        tool_calls=calls,
+        # Some local servers say "stop" even when they return tool calls.
+        stop_reason=TOOL_USE if calls else _STOP_REASONS.get(reason, reason),
+        usage={"input_tokens": getattr(usage, "prompt_tokens", 0) or 0,
+               "output_tokens": getattr(usage, "completion_tokens", 0) or 0},
+        raw_message=raw,
+    )
+
+
+def _tool_call(tc: Any) -> ToolCall:
+    text = tc.function.arguments or "{}"
+    try:
+        args = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return ToolCall(tc.id, tc.function.name, {}, f"arguments are not valid JSON ({exc.msg}): {text[:200]}")
+    if not isinstance(args, dict):
+        return ToolCall(tc.id, tc.function.name, {}, f"arguments are not a JSON object: {text[:200]}")
+    return ToolCall(tc.id, tc.function.name, args)

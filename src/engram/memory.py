@@ -1,0 +1,336 @@
+"""`Memory`: the facade every interface calls. It wires a store, an embedder and ranking.
+
+    mem = Memory("memory.db")
+    mem.remember("user:42", "Team uses Postgres 16 for all services.", source="chat 2026-11-02")
+    mem.recall("user:42", "Which database do we use?", k=3)
+    mem.forget("user:42", "postgres")
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from engram import ranking, validate
+from engram.config import Settings, load
+from engram.embed.base import Embedder
+from engram.episodic import EpisodicVerbs
+from engram.errors import EmbedderMismatch, InvalidInput, NotFound
+from engram.store import Filter, Store, open_store
+from engram.types import CONVERSATION, FACT, Hit, Item, Saved
+
+EMBEDDER_SETTING = "embedder"
+CANDIDATES = 100  # keyword and vector candidates gathered per recall before fusion
+
+
+class Memory(EpisodicVerbs):
+    """Long-term memory for agents: remember, recall, forget; facts, episodes, preferences."""
+
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | Store | None = None,
+        *,
+        embedder: Embedder | str | None = None,
+        agent: str | None = None,
+        recency: float | None = None,
+        half_life_days: float | None = None,
+        secret_filter: bool = True,
+    ) -> None:
+        store_given = not isinstance(db, (str, os.PathLike)) and db is not None
+        self.settings: Settings = load(
+            db=None if store_given else db,
+            embedder=embedder if isinstance(embedder, str) else None,
+            agent=agent,
+            recency=recency,
+            half_life_days=half_life_days,
+        )
+        self.store: Store = db if store_given else open_store(self.settings.db)  # type: ignore[assignment]
+        self.embedder: Embedder | None = self._make_embedder(embedder)
+        self.secret_filter = secret_filter
+        self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
+        self._check_embedder()
+
+    # -- set-up ---------------------------------------------------------------------------
+    def _make_embedder(self, embedder: Embedder | str | None) -> Embedder | None:
+        if isinstance(embedder, Embedder):
+            return embedder
+        spec = self.settings.embedder
+        if spec in ("none", "off"):
+            return None
+        from engram.embed import get_embedder
+
+        return get_embedder(spec)
+
+    def _check_embedder(self) -> None:
+        """Refuse to mix vectors of two models in one store."""
+        if self.embedder is None:
+            return
+        stored = self.store.setting(EMBEDDER_SETTING)
+        if stored is None:
+            self.store.setting(EMBEDDER_SETTING, self.embedder.identity)
+        elif stored != self.embedder.identity:
+            raise EmbedderMismatch(
+                f"{self.store.url} holds vectors from {stored}, but this Memory uses {self.embedder.identity}:"
+                f" open it with the same embedder, or run `engram --db {self.store.url} reindex` to re-embed"
+            )
+
+    def close(self) -> None:
+        """Close the store (and scrub the SQLite write-ahead log)."""
+        self.store.close()
+
+    def __enter__(self) -> "Memory":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- writing --------------------------------------------------------------------------
+    def remember(
+        self,
+        subject: str,
+        text: str,
+        *,
+        source: str = "",
+        kind: str = FACT,
+        key: str | None = None,
+        category: str | None = None,
+        session: str | None = None,
+        event_at: Any = None,
+        confidence: float = 1.0,
+        importance: float = 0.5,
+        metadata: Mapping[str, Any] | None = None,
+        agent: str | None = None,
+        now: Any = None,
+    ) -> Saved:
+        """Store one short memory. Returns Saved(saved, id, reason); a duplicate is not saved."""
+        item, reason = self._prepare(subject, text, source=source, kind=kind, key=key, category=category,
+                                     session=session, event_at=event_at, confidence=confidence,
+                                     importance=importance, metadata=metadata, agent=agent, now=now)
+        if item is None:
+            return Saved(False, None, reason)
+        return self._write([item])[0]
+
+    def remember_many(self, subject: str, texts: Sequence[str], **options: Any) -> list[Saved]:
+        """Store many memories of one subject, embedding them in batches; one result per text."""
+        prepared = [self._prepare(subject, text, **options) for text in texts]
+        items = [item for item, _ in prepared if item is not None]
+        written = iter(self._write(items)) if items else iter(())
+        return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]
+
+    def _prepare(self, subject: str, text: Any, *, source: str = "", kind: str = FACT, key: str | None = None,
+                 category: str | None = None, session: str | None = None, event_at: Any = None,
+                 confidence: float = 1.0, importance: float = 0.5, metadata: Mapping[str, Any] | None = None,
+                 agent: str | None = None, now: Any = None) -> tuple[Item | None, str | None]:
+        """Validate and build an Item, or say why it is not stored."""
+        subject = validate.subject(subject)
+        kind = validate.kind(kind)
+        # A saved conversation is JSON kept byte for byte; every other text is folded to one line.
+        text = validate.raw_text(text) if kind == CONVERSATION else validate.clean_text(text)
+        source = validate.clean_text(source, "source")
+        for name, value in (("key", key), ("category", category), ("session", session)):
+            if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > 200):
+                raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
+        for name, value in (("confidence", confidence), ("importance", importance)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise InvalidInput(f"{name} must be a number from 0 to 1, not {value!r}")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}")
+        problem = validate.length_problem(text, kind)
+        if problem:
+            return None, problem
+        if self.secret_filter and kind != CONVERSATION:
+            from engram.safety import check_text
+
+            finding = check_text(text)
+            if finding is not None:
+                return None, f"looks like a secret ({finding.kind})"
+        at = validate.timestamp(now)
+        happened = validate.timestamp(event_at, "event_at") if event_at is not None else at
+        return Item(
+            id=uuid.uuid4().hex, subject=subject, text=text, kind=kind, source=source,
+            agent=self.settings.agent if agent is None else agent, key=key, category=category, session=session,
+            created_at=at, event_at=happened, valid_from=at, confidence=float(confidence),
+            importance=float(importance), content_hash=validate.content_hash(text),
+            metadata=dict(metadata or {}),
+        ), None
+
+    def _write(self, items: Sequence[Item]) -> list[Saved]:
+        """Embed and insert items; keyed items supersede the current item with the same key."""
+        supersede: dict[str, str] = {}
+        for item in items:
+            if item.key is not None:
+                old = self.store.find(item.subject, Filter(kinds=(item.kind,), key=item.key), limit=1)
+                if old and (old[0].content_hash != item.content_hash or item.kind == CONVERSATION):
+                    supersede[old[0].id] = item.id
+        vectors = self._vectors_for(items)
+        model = self.embedder.identity if self.embedder else None
+        placements = self.store.put(items, vectors, supersede=supersede, model=model)
+        results = []
+        for item, placement in zip(items, placements):
+            if placement.created:
+                replaced = tuple(old for old, new in supersede.items() if new == item.id)
+                results.append(Saved(True, placement.id, None, superseded=replaced))
+            else:
+                results.append(Saved(False, placement.id, "duplicate"))
+        return results
+
+    def _vectors_for(self, items: Sequence[Item]) -> dict[str, np.ndarray]:
+        """One vector per item that recall searches, each distinct text embedded once."""
+        if self.embedder is None:
+            return {}
+        wanted = [it for it in items if it.kind != CONVERSATION]
+        texts = list(dict.fromkeys(it.text for it in wanted))
+        if not texts:
+            return {}
+        matrix = self.embedder.embed(texts)
+        by_text = dict(zip(texts, matrix))
+        return {it.id: by_text[it.text] for it in wanted}
+
+    # -- reading --------------------------------------------------------------------------
+    def recall(
+        self,
+        subject: str,
+        query: str,
+        k: int = 5,
+        *,
+        kinds: Sequence[str] | None = None,
+        source: str | None = None,
+        since: Any = None,
+        until: Any = None,
+        as_of: Any = None,
+        min_score: float | None = None,
+        recency: float | None = None,
+        half_life_days: float | None = None,
+        explain: bool = False,
+        now: Any = None,
+    ) -> list[Hit]:
+        """The k memories of `subject` most relevant to `query`, best first (see engram.ranking)."""
+        subject = validate.subject(subject)
+        query = validate.query(query)
+        k = validate.count(k)
+        at = validate.timestamp(now)
+        where = self._filter(kinds=kinds, source=source, since=since, until=until, as_of=as_of)
+        weights = ranking.Weights(
+            keyword=self.weights.keyword, vector=self.weights.vector,
+            recency=self.weights.recency if recency is None else float(recency),
+            half_life_days=self.weights.half_life_days if half_life_days is None else float(half_life_days),
+        )
+        keyword = dict(self.store.keyword(subject, ranking.keyword_terms(query), where, max(CANDIDATES, k)))
+        vector = self._vector_candidates(subject, query, where, max(CANDIDATES, k))
+        items = [it for it in self.store.get(list(dict.fromkeys([*keyword, *vector]))) if where.accepts(it)]
+        hits = ranking.top_k(ranking.fuse(items, keyword, vector, at, weights), k, min_score)
+        if not explain:
+            hits = [Hit(h.item, h.score) for h in hits]
+        self._touch([h.id for h in hits], at)
+        return hits
+
+    def _vector_candidates(self, subject: str, query: str, where: Filter, n: int) -> dict[str, float]:
+        if self.embedder is None:
+            return {}
+        ids, matrix = self.store.vectors(subject, self.embedder.identity)
+        if not ids:
+            return {}
+        scores = matrix @ self.embedder.embed_one(query)
+        n = min(n, len(ids))
+        top = np.argpartition(-scores, n - 1)[:n]
+        return {ids[i]: float(scores[i]) for i in top}
+
+    def _touch(self, ids: Sequence[str], at: float) -> None:
+        touch = getattr(self.store, "touch", None)
+        if touch and ids:
+            touch(ids, at)
+
+    def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
+                until: Any = None, as_of: Any = None, include_superseded: bool = False) -> Filter:
+        if isinstance(kinds, str):
+            kinds = (kinds,)
+        return Filter(
+            kinds=tuple(validate.kind(k) for k in kinds) if kinds is not None else None,
+            exclude_kinds=(CONVERSATION,) if kinds is None else (),
+            source=source,
+            since=validate.timestamp(since, "since") if since is not None else None,
+            until=validate.timestamp(until, "until") if until is not None else None,
+            as_of=validate.timestamp(as_of, "as_of") if as_of is not None else None,
+            include_superseded=include_superseded,
+        )
+
+    def items(self, subject: str, *, kinds: Sequence[str] | None = None, limit: int | None = None,
+              include_superseded: bool = False) -> list[Item]:
+        """The memories of a subject, newest first."""
+        subject = validate.subject(subject)
+        if limit is not None:
+            validate.count(limit, "limit", 1, 1_000_000)
+        return self.store.find(subject, self._filter(kinds=kinds, include_superseded=include_superseded), limit)
+
+    def get(self, item_id: str) -> Item:
+        """One memory by id (NotFound if there is none)."""
+        if not isinstance(item_id, str) or not item_id:
+            raise InvalidInput(f"id must be a non-empty string, not {item_id!r}")
+        found = self.store.get([item_id])
+        if not found:
+            raise NotFound(f"no memory with id {item_id!r}")
+        return found[0]
+
+    def history(self, item_id: str) -> list[Item]:
+        """An item and the versions it replaced, oldest first."""
+        item = self.get(item_id)
+        older = self.store.find(item.subject, Filter(include_superseded=True), newest_first=False)
+        by_successor = {it.superseded_by: it for it in older if it.superseded_by}
+        chain = [item]
+        while chain[0].id in by_successor:
+            chain.insert(0, by_successor[chain[0].id])
+        return chain
+
+    # -- forgetting -----------------------------------------------------------------------
+    def matches(self, subject: str, contains: str) -> list[Item]:
+        """Every memory (any kind, any version) whose text contains `contains`: what forget would delete."""
+        subject = validate.subject(subject)
+        needle = validate.clean_text(contains, "match")
+        if not needle:
+            raise InvalidInput("say what to forget (a word or phrase), or use forget_all(subject)")
+        return self.store.find(subject, Filter(contains=needle, include_superseded=True))
+
+    def forget(self, subject: str, contains: str) -> int:
+        """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere."""
+        return self.store.delete(validate.subject(subject), [it.id for it in self.matches(subject, contains)])
+
+    def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
+        """Delete memories of `subject` by id; ids of other subjects are left alone."""
+        subject = validate.subject(subject)
+        if isinstance(ids, str) or not all(isinstance(i, str) and i for i in ids):
+            raise InvalidInput("ids must be a list of item ids")
+        return self.store.delete(subject, list(ids))
+
+    def forget_all(self, subject: str) -> int:
+        """Delete every memory of a subject, in every kind and version."""
+        subject = validate.subject(subject)
+        ids = [it.id for it in self.store.find(subject, Filter(include_superseded=True))]
+        return self.store.delete(subject, ids)
+
+    # -- overview -------------------------------------------------------------------------
+    def subjects(self) -> dict[str, int]:
+        """Every subject in the store with its number of items."""
+        return self.store.subjects()
+
+    def stats(self, subject: str | None = None) -> dict[str, Any]:
+        """Counts by kind (current and superseded) for one subject or the whole store."""
+        subjects = [validate.subject(subject)] if subject else list(self.store.subjects())
+        by_kind: dict[str, int] = {}
+        superseded = 0
+        for name in subjects:
+            for item in self.store.find(name, Filter(include_superseded=True)):
+                if item.current:
+                    by_kind[item.kind] = by_kind.get(item.kind, 0) + 1
+                else:
+                    superseded += 1
+        return {
+            "store": self.store.url,
+            "subjects": len(subjects),
+            "items": sum(by_kind.values()),
+            "by_kind": dict(sorted(by_kind.items())),
+            "superseded": superseded,
+            "embedder": self.embedder.identity if self.embedder else None,
+        }

@@ -1,0 +1,144 @@
+"""The Store protocol: what a storage backend must do, and what it must not.
+
+A backend persists items, their vectors and a few settings, and answers filtered reads,
+keyword candidates and per-subject vector matrices. It must NOT embed text, rank or fuse
+results, apply recency, check secrets or validate user input: all of that lives above it,
+in `engram.memory` and `engram.ranking`, so every backend behaves the same.
+
+Every method is one transaction: on any error nothing is written. Backends raise only
+`engram.errors.StoreError` subclasses (and `NotFound`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from engram.types import Item
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which items a read may return. Empty fields do not filter.
+
+    Validity: by default only current items (`valid_to` is NULL). `as_of=t` returns the items
+    that were valid at time t instead; `include_superseded=True` returns every version.
+    """
+
+    kinds: tuple[str, ...] | None = None
+    exclude_kinds: tuple[str, ...] = ()
+    ids: tuple[str, ...] | None = None
+    key: str | None = None
+    category: str | None = None
+    session: str | None = None
+    source: str | None = None
+    agent: str | None = None
+    since: float | None = None
+    until: float | None = None
+    as_of: float | None = None
+    include_superseded: bool = False
+    contains: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    def accepts(self, item: Item) -> bool:
+        """The same test in Python, for candidates that came from a vector scan."""
+        return all(check(self, item) for check in _CHECKS)
+
+
+def _validity(f: Filter, it: Item) -> bool:
+    if f.include_superseded:
+        return True
+    if f.as_of is None:
+        return it.valid_to is None
+    return it.valid_from <= f.as_of and (it.valid_to is None or it.valid_to > f.as_of)
+
+
+def _contains(f: Filter, it: Item) -> bool:
+    if not f.contains:
+        return True
+    from engram.types import dumps
+
+    needle = f.contains.lower()
+    return needle in it.text.lower() or needle in dumps(dict(it.metadata)).lower()
+
+
+_CHECKS = (
+    lambda f, it: f.kinds is None or it.kind in f.kinds,
+    lambda f, it: it.kind not in f.exclude_kinds,
+    lambda f, it: f.ids is None or it.id in f.ids,
+    lambda f, it: f.key is None or it.key == f.key,
+    lambda f, it: f.category is None or it.category == f.category,
+    lambda f, it: f.session is None or it.session == f.session,
+    lambda f, it: f.source is None or it.source == f.source,
+    lambda f, it: f.agent is None or it.agent == f.agent,
+    lambda f, it: f.since is None or it.event_at >= f.since,
+    lambda f, it: f.until is None or it.event_at < f.until,
+    _validity,
+    _contains,
+    lambda f, it: all(it.metadata.get(k) == v for k, v in f.metadata.items()),
+)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where `put` placed an item: its id, and whether it was new or an existing duplicate."""
+
+    id: str
+    created: bool
+
+
+@runtime_checkable
+class Store(Protocol):
+    """A storage backend. See the module docstring for what it must not do."""
+
+    url: str
+
+    def put(
+        self,
+        items: Sequence[Item],
+        vectors: Mapping[str, np.ndarray] | None = None,
+        supersede: Mapping[str, str] | None = None,
+        model: str | None = None,
+    ) -> list[Placement]:
+        """Insert items (and their vectors, keyed by item id, under `model`) in one transaction.
+
+        An item whose `(subject, kind, content_hash)` equals a current item's is not inserted when
+        its kind is deduplicated; its Placement names the existing id. `supersede` maps old item
+        ids to the new id that replaces them: each old item gets `valid_to` = the new item's
+        `valid_from` and `superseded_by` = the new id, in the same transaction.
+        """
+
+    def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
+        """Set fields (validity, importance, confidence, access stats, metadata) on items."""
+
+    def get(self, ids: Sequence[str]) -> list[Item]:
+        """Items by id, in the order asked; missing ids are left out."""
+
+    def find(
+        self,
+        subject: str,
+        where: Filter = Filter(),
+        limit: int | None = None,
+        newest_first: bool = True,
+    ) -> list[Item]:
+        """Items of one subject that pass the filter, by event time."""
+
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
+        """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`."""
+
+    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
+        """All current-or-not vectors of one subject under `model`: ids and a unit-row matrix."""
+
+    def delete(self, subject: str, ids: Sequence[str]) -> int:
+        """Delete items everywhere they are held (row, keyword index, vectors) and scrub freed space."""
+
+    def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
+        """Read a store-wide setting, or write it when `value` is given (or remove it with delete)."""
+
+    def subjects(self) -> dict[str, int]:
+        """Every subject with its number of items."""
+
+    def close(self) -> None:
+        """Release connections; scrub the write-ahead log where the backend has one."""

@@ -1,0 +1,93 @@
+"""Numbered SQLite schema migrations, recorded in the `migrations` table of each database.
+
+A file made by an older Engram is upgraded on open; a file whose newest migration is newer
+than this code knows is refused with `SchemaTooNew`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from engram.errors import SchemaTooNew
+
+if TYPE_CHECKING:
+    from engram.store.sqlite import SQLiteStore
+
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    (
+        "items, keyword index, vectors, settings",
+        [
+            """CREATE TABLE items (
+                rowid INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                subject TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                text TEXT NOT NULL,
+                source TEXT NOT NULL DEFAULT '',
+                agent TEXT NOT NULL DEFAULT '',
+                key TEXT,
+                category TEXT,
+                session TEXT,
+                created_at REAL NOT NULL,
+                event_at REAL NOT NULL,
+                valid_from REAL NOT NULL,
+                valid_to REAL,
+                superseded_by TEXT,
+                confidence REAL NOT NULL DEFAULT 1.0,
+                importance REAL NOT NULL DEFAULT 0.5,
+                access_count INTEGER NOT NULL DEFAULT 0,
+                last_accessed REAL,
+                content_hash TEXT NOT NULL,
+                dedupe TEXT,
+                metadata TEXT NOT NULL DEFAULT '{}'
+            )""",
+            "CREATE INDEX items_subject_event ON items(subject, event_at)",
+            "CREATE INDEX items_subject_kind ON items(subject, kind)",
+            "CREATE INDEX items_hash ON items(content_hash)",
+            "CREATE UNIQUE INDEX items_dedupe ON items(subject, dedupe)"
+            " WHERE dedupe IS NOT NULL AND valid_to IS NULL",
+            "CREATE UNIQUE INDEX items_current_key ON items(subject, kind, key)"
+            " WHERE key IS NOT NULL AND valid_to IS NULL",
+            "CREATE VIRTUAL TABLE items_fts USING fts5(text, content='items', content_rowid='rowid',"
+            " tokenize='porter unicode61 remove_diacritics 2')",
+            "CREATE TRIGGER items_ai AFTER INSERT ON items BEGIN"
+            " INSERT INTO items_fts(rowid, text) VALUES (new.rowid, new.text); END",
+            "CREATE TRIGGER items_ad AFTER DELETE ON items BEGIN"
+            " INSERT INTO items_fts(items_fts, rowid, text) VALUES ('delete', old.rowid, old.text); END",
+            "CREATE TRIGGER items_au AFTER UPDATE OF text ON items BEGIN"
+            " INSERT INTO items_fts(items_fts, rowid, text) VALUES ('delete', old.rowid, old.text);"
+            " INSERT INTO items_fts(rowid, text) VALUES (new.rowid, new.text); END",
+            """CREATE TABLE vectors (
+                item_rowid INTEGER PRIMARY KEY REFERENCES items(rowid) ON DELETE CASCADE,
+                subject TEXT NOT NULL,
+                model TEXT NOT NULL,
+                vec BLOB NOT NULL
+            )""",
+            "CREATE INDEX vectors_subject ON vectors(subject, model)",
+            "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        ],
+    ),
+]
+
+
+def apply(store: "SQLiteStore") -> int:
+    """Bring the database up to date in one transaction; return the schema version."""
+    with store.transaction() as db:  # BEGIN IMMEDIATE: two processes opening a new file take turns
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at REAL NOT NULL)"
+        )
+        current = db.execute("SELECT max(version) FROM migrations").fetchone()[0] or 0
+        if current > len(MIGRATIONS):
+            raise SchemaTooNew(
+                f"{store.path} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
+                " upgrade with `pip install -U engramdb`"
+            )
+        for version in range(current + 1, len(MIGRATIONS) + 1):
+            name, statements = MIGRATIONS[version - 1]
+            for statement in statements:
+                db.execute(statement)
+            db.execute("INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                       (version, name, time.time()))
+    return len(MIGRATIONS)

@@ -1,0 +1,114 @@
+"""SQL shared by the relational backends: columns, row mapping and the filter as a WHERE clause.
+
+Pure functions: they build SQL text and parameters; backends run them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from engram.store.base import Filter
+from engram.types import Item, dedupe_key, dumps
+
+COLUMNS = (
+    "id", "subject", "kind", "text", "source", "agent", "key", "category", "session",
+    "created_at", "event_at", "valid_from", "valid_to", "superseded_by", "confidence",
+    "importance", "access_count", "last_accessed", "content_hash", "metadata",
+)  # fmt: skip
+SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
+UPDATABLE = frozenset(
+    {"valid_to", "superseded_by", "confidence", "importance", "access_count", "last_accessed",
+     "metadata", "category", "event_at", "valid_from"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between SQLite and PostgreSQL in the WHERE clause."""
+
+    ph: str
+    contains: Callable[[str], str]
+    json_equals: Callable[[str], str]
+    json_param: Callable[[str, Any], Any]
+
+
+SQLITE = Dialect(
+    ph="?",
+    contains=lambda ph: f"(instr(casefold(i.text), casefold({ph})) > 0 OR instr(casefold(i.metadata), casefold({ph})) > 0)",
+    json_equals=lambda ph: f"json_extract(i.metadata, {ph}) IS {ph}",
+    json_param=lambda key, value: ("$." + json.dumps(key), _sqlite_json_value(value)),
+)
+
+POSTGRES = Dialect(
+    ph="%s",
+    contains=lambda ph: f"(strpos(lower(i.text), lower({ph})) > 0 OR strpos(lower(i.metadata::text), lower({ph})) > 0)",
+    json_equals=lambda ph: f"i.metadata @> {ph}::jsonb",
+    json_param=lambda key, value: (dumps({key: value}),),
+)
+
+
+def _sqlite_json_value(value: Any) -> Any:
+    # json_extract returns SQL values: true/false come back as 1/0, objects as JSON text.
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (dict, list)):
+        return dumps(value)
+    return value
+
+
+def where(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
+    """The WHERE clause (without the keyword) and its parameters for one subject and filter."""
+    parts: list[str] = []
+    params: list[Any] = []
+
+    def add(sql: str, *values: Any) -> None:
+        parts.append(sql)
+        params.extend(values)
+
+    if subject is not None:
+        add(f"i.subject = {d.ph}", subject)
+    for column in ("key", "category", "session", "source", "agent"):
+        value = getattr(f, column)
+        if value is not None:
+            add(f"i.{column} = {d.ph}", value)
+    if f.kinds is not None:
+        add(_in("i.kind", f.kinds, d) if f.kinds else "1 = 0", *f.kinds)
+    if f.exclude_kinds:
+        add("NOT " + _in("i.kind", f.exclude_kinds, d), *f.exclude_kinds)
+    if f.ids is not None:
+        add(_in("i.id", f.ids, d) if f.ids else "1 = 0", *f.ids)
+    if f.since is not None:
+        add(f"i.event_at >= {d.ph}", f.since)
+    if f.until is not None:
+        add(f"i.event_at < {d.ph}", f.until)
+    if not f.include_superseded:
+        if f.as_of is None:
+            add("i.valid_to IS NULL")
+        else:
+            add(f"i.valid_from <= {d.ph} AND (i.valid_to IS NULL OR i.valid_to > {d.ph})", f.as_of, f.as_of)
+    if f.contains:
+        add(d.contains(d.ph), f.contains, f.contains)
+    for key, value in f.metadata.items():
+        add(d.json_equals(d.ph), *d.json_param(key, value))
+    return (" AND ".join(parts) or "1 = 1"), params
+
+
+def _in(column: str, values: Sequence[Any], d: Dialect) -> str:
+    return f"{column} IN ({', '.join([d.ph] * len(values))})"
+
+
+def item_row(item: Item) -> tuple[Any, ...]:
+    """An Item as a row in COLUMNS order plus its dedupe key."""
+    values = [getattr(item, c) for c in COLUMNS]
+    values[COLUMNS.index("metadata")] = dumps(dict(item.metadata))
+    return (*values, dedupe_key(item.kind, item.content_hash))
+
+
+def row_item(row: Sequence[Any]) -> Item:
+    """A row in COLUMNS order as an Item."""
+    data = dict(zip(COLUMNS, row))
+    meta = data["metadata"]
+    data["metadata"] = json.loads(meta) if isinstance(meta, str) else dict(meta or {})
+    return Item(**data)

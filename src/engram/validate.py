@@ -1,0 +1,123 @@
+"""Input checks shared by every interface: subjects, texts, counts and times.
+
+Each check returns the cleaned value or raises an `InvalidInput` naming what was wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+import unicodedata
+from datetime import datetime, timezone
+from typing import Any
+
+from engram.errors import InvalidInput, InvalidSubject
+
+SUBJECT = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}:[A-Za-z0-9_.@:+/=~-]{1,256}$")
+MAX_QUERY_CHARS = 4000
+MIN_FACT_CHARS = 10
+# Longest text per kind: facts are one sentence; summaries and procedures may be a paragraph.
+MAX_CHARS = {"fact": 300, "preference": 300, "episode": 1000, "procedure": 1000, "summary": 2000,
+             "conversation": 20_000_000}
+MAX_OTHER_CHARS = 2000
+KIND = re.compile(r"^[a-z][a-z_]{1,31}$")
+
+
+def subject(value: Any) -> str:
+    """A subject such as `user:42` or `job:report-42`."""
+    if not isinstance(value, str):
+        raise InvalidSubject(f"subject must be a string like 'user:42', not {type(value).__name__}")
+    if not SUBJECT.match(value):
+        shown = value if len(value) <= 80 else value[:77] + "..."
+        raise InvalidSubject(
+            f"subject {shown!r} is not of the form 'kind:name' (e.g. 'user:42', 'job:report-42');"
+            " kind is a word, name has no spaces"
+        )
+    return value
+
+
+def kind(value: Any) -> str:
+    """A kind of memory item: a short lowercase word."""
+    if not isinstance(value, str) or not KIND.match(value):
+        raise InvalidInput(f"kind must be a short lowercase word such as 'fact' or 'preference', not {value!r}")
+    return value
+
+
+def clean_text(value: Any, what: str = "text") -> str:
+    """A string with whitespace runs folded to single spaces; NUL and other control bytes refused."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInput(f"{what} contains a NUL byte; remove it and try again")
+    folded = " ".join(value.split())
+    if any(unicodedata.category(ch) == "Cc" for ch in folded):
+        raise InvalidInput(f"{what} contains control characters; remove them and try again")
+    return unicodedata.normalize("NFC", folded)
+
+
+def raw_text(value: Any, what: str = "text") -> str:
+    """A string kept exactly as given (no folding); NUL bytes refused."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInput(f"{what} contains a NUL byte; remove it and try again")
+    return value
+
+
+def length_problem(text: str, kind_: str) -> str | None:
+    """Why a text of this kind is not stored (too short / too long), or None when it fits."""
+    if not text:
+        return "empty"
+    if kind_ == "fact" and len(text) < MIN_FACT_CHARS:
+        return f"too short: a fact needs at least {MIN_FACT_CHARS} characters"
+    limit = MAX_CHARS.get(kind_, MAX_OTHER_CHARS)
+    if len(text) > limit:
+        return f"too long: {len(text)} characters, at most {limit} for a {kind_} (save one sentence, not a transcript)"
+    return None
+
+
+def query(value: Any) -> str:
+    """A recall query: non-empty text, at most MAX_QUERY_CHARS."""
+    text = clean_text(value, "query")
+    if not text:
+        raise InvalidInput("query is empty: say what to look for")
+    if len(text) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"query is {len(text)} characters; at most {MAX_QUERY_CHARS}")
+    return text
+
+
+def count(value: Any, what: str = "k", low: int = 1, high: int = 1000) -> int:
+    """A whole number between low and high."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{what} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise InvalidInput(f"{what} must be between {low} and {high}, not {value}")
+    return value
+
+
+def timestamp(value: Any, what: str = "now") -> float:
+    """UNIX seconds from a float, a datetime (naive means UTC), an ISO string, or None (the clock)."""
+    if value is None:
+        return time.time()
+    if isinstance(value, bool):
+        raise InvalidInput(f"{what} must be a time, not {value!r}")
+    if isinstance(value, (int, float)):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InvalidInput(f"{what} must be a finite time")
+        return float(value)
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise InvalidInput(f"{what} {value!r} is not an ISO 8601 time such as 2026-11-02T09:30:00Z") from exc
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value.timestamp()
+    raise InvalidInput(f"{what} must be UNIX seconds, a datetime or an ISO 8601 string, not {type(value).__name__}")
+
+
+def content_hash(text: str) -> str:
+    """Hash of a text as deduplication sees it: case and whitespace do not matter."""
+    return hashlib.sha256(" ".join(text.casefold().split()).encode("utf-8")).hexdigest()[:32]
