@@ -1,1 +1,63 @@
-"""Engram: local-first long-term memory for LLM agents."""
+"""Engram: local-first long-term memory for LLM agents.
+
+    import engram
+    mem = engram.Memory("memory.db")
+    mem.remember("user:42", "Team uses Postgres 16 for all services.", source="chat 2026-11-02")
+    mem.recall("user:42", "Which database do we use?", k=3)
+    mem.forget("user:42", "postgres")
+"""
+
+from engram.errors import (
+    AccessDenied,
+    ConfigError,
+    EmbedderError,
+    EmbedderMismatch,
+    EngramError,
+    InvalidInput,
+    InvalidSubject,
+    MissingDependency,
+    NotFound,
+    ProviderError,
+    SchemaTooNew,
+    StoreBusy,
+    StoreCorrupt,
+    StoreError,
+    StoreFull,
+    StoreUnavailable,
+)
+from engram.memory import Memory
+from engram.ranking import Weights
+from engram.store import Filter, Store, open_store
+from engram.types import Episode, Hit, Item, Saved
+from engram.working import Conversation
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AccessDenied",
+    "ConfigError",
+    "Conversation",
+    "EmbedderError",
+    "EmbedderMismatch",
+    "EngramError",
+    "Episode",
+    "Filter",
+    "Hit",
+    "InvalidInput",
+    "InvalidSubject",
+    "Item",
+    "Memory",
+    "MissingDependency",
+    "NotFound",
+    "ProviderError",
+    "Saved",
+    "SchemaTooNew",
+    "Store",
+    "StoreBusy",
+    "StoreCorrupt",
+    "StoreError",
+    "StoreFull",
+    "StoreUnavailable",
+    "Weights",
+    "open_store",
+]

@@ -1,0 +1,191 @@
+"""The `engram` command: parse, call `Memory`, print (a table, or JSON with --json).
+
+No logic lives here. Bad input exits with status 1 and a one-line `error: ...`, never a
+traceback. Commands beyond the core verbs live in `engram.commands.*` and register on `main`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from typing import Any, Callable, Iterable
+
+import click
+
+from engram.errors import EngramError
+from engram.types import Hit, Item, iso
+
+EXTRA_COMMANDS = (
+    "engram.commands.demo",
+)
+
+
+class EngramGroup(click.Group):
+    """A click group that turns Engram errors into one-line messages."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except EngramError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=EngramGroup)
+@click.option("--db", envvar="ENGRAM_DB", default=None,
+              help="SQLite file or postgresql:// URL (default: $ENGRAM_DB, else the user data dir).")
+@click.option("--embedder", envvar="ENGRAM_EMBEDDER", default=None,
+              help="minilm (default, offline), hashing, none, or openai:MODEL.")
+@click.option("--agent", envvar="ENGRAM_AGENT", default=None, help="Name recorded as the writer of new items.")
+@click.version_option(package_name="engramdb")
+@click.pass_context
+def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | None) -> None:
+    """Engram: local-first long-term memory for LLM agents."""
+    ctx.obj = {"db": db, "embedder": embedder, "agent": agent}
+
+
+def open_memory(ctx: click.Context, **overrides: Any):
+    """The Memory named by the global options (opened once per command)."""
+    from engram.memory import Memory
+
+    obj = ctx.find_root().obj
+    mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"])
+    ctx.call_on_close(mem.close)
+    return mem
+
+
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
+
+
+def emit(as_json: bool, value: Any, human: Callable[[], Iterable[str]]) -> None:
+    """Print JSON or the human lines."""
+    if as_json:
+        click.echo(json.dumps(value, ensure_ascii=False, indent=None))
+    else:
+        for line in human():
+            click.echo(line)
+
+
+def item_line(item: Item, score: float | None = None) -> str:
+    head = f"{score:6.3f}  " if score is not None else ""
+    source = f"  ({item.source})" if item.source else ""
+    return f"{head}{item.id[:8]}  {item.kind:<10} {item.text}{source}"
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("text")
+@click.option("--source", default="", help="Where the memory came from (turn id, URL, agent).")
+@click.option("--kind", default="fact", help="fact, preference, procedure, summary, ...")
+@click.option("--event-at", default=None, help="When it happened (ISO 8601), if not now.")
+@json_option
+@click.pass_context
+def remember(ctx: click.Context, subject: str, text: str, source: str, kind: str, event_at: str | None,
+             as_json: bool) -> None:
+    """Store one fact for SUBJECT."""
+    result = open_memory(ctx).remember(subject, text, source=source, kind=kind, event_at=event_at)
+    emit(as_json, result.to_dict(),
+         lambda: [f"saved {result.id}" if result.saved else f"not saved: {result.reason}"])
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("query")
+@click.option("-k", "k", default=5, show_default=True, help="How many memories to return.")
+@click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
+@click.option("--recency", type=float, default=None, help="Weight of recency (default tie-break only).")
+@click.option("--explain", is_flag=True, help="Show every score component.")
+@json_option
+@click.pass_context
+def recall(ctx: click.Context, subject: str, query: str, k: int, kinds: tuple[str, ...], recency: float | None,
+           explain: bool, as_json: bool) -> None:
+    """Find the memories of SUBJECT most relevant to QUERY, best first."""
+    hits = open_memory(ctx).recall(subject, query, k=k, kinds=kinds or None, recency=recency, explain=explain)
+    emit(as_json, [h.to_dict() for h in hits], lambda: _hit_lines(hits, explain))
+
+
+def _hit_lines(hits: list[Hit], explain: bool) -> Iterable[str]:
+    if not hits:
+        yield "(nothing found)"
+    for hit in hits:
+        yield item_line(hit.item, hit.score)
+        if explain:
+            yield "        " + "  ".join(f"{k}={v:.3f}" for k, v in hit.components.items())
+
+
+@main.command()
+@click.argument("subject")
+@click.argument("match")
+@click.option("--yes", is_flag=True, help="Delete; without it, only show what would be deleted.")
+@json_option
+@click.pass_context
+def forget(ctx: click.Context, subject: str, match: str, yes: bool, as_json: bool) -> None:
+    """Delete every memory of SUBJECT containing MATCH (preview unless --yes)."""
+    mem = open_memory(ctx)
+    found = mem.matches(subject, match)
+    if not yes:
+        emit(as_json, {"would_forget": len(found), "items": [it.to_dict() for it in found]},
+             lambda: [*(item_line(it) for it in found),
+                      f"{len(found)} item(s) would be forgotten; run again with --yes to delete them"])
+        return
+    count = mem.forget(subject, match)
+    emit(as_json, {"forgotten": count}, lambda: [f"forgot {count} item(s)"])
+
+
+@main.command("forget-all")
+@click.argument("subject")
+@click.option("--yes", is_flag=True, help="Delete; without it, only count what would be deleted.")
+@json_option
+@click.pass_context
+def forget_all(ctx: click.Context, subject: str, yes: bool, as_json: bool) -> None:
+    """Delete every memory of SUBJECT."""
+    mem = open_memory(ctx)
+    if not yes:
+        n = len(mem.items(subject, include_superseded=True))
+        emit(as_json, {"would_forget": n}, lambda: [f"{n} item(s) would be forgotten; run again with --yes"])
+        return
+    count = mem.forget_all(subject)
+    emit(as_json, {"forgotten": count}, lambda: [f"forgot {count} item(s)"])
+
+
+@main.command("list")
+@click.argument("subject")
+@click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
+@click.option("--all", "everything", is_flag=True, help="Include superseded versions.")
+@click.option("--limit", type=int, default=None)
+@json_option
+@click.pass_context
+def list_(ctx: click.Context, subject: str, kinds: tuple[str, ...], everything: bool, limit: int | None,
+          as_json: bool) -> None:
+    """List the memories of SUBJECT, newest first."""
+    items = open_memory(ctx).items(subject, kinds=kinds or None, limit=limit, include_superseded=everything)
+    emit(as_json, [it.to_dict() for it in items],
+         lambda: [*(f"{iso(it.event_at)[:19]}  {item_line(it)}" for it in items), f"{len(items)} item(s)"])
+
+
+@main.command()
+@click.argument("subject", required=False)
+@json_option
+@click.pass_context
+def stats(ctx: click.Context, subject: str | None, as_json: bool) -> None:
+    """Counts by kind for SUBJECT or the whole store."""
+    mem = open_memory(ctx)
+    data = mem.stats(subject)
+    if subject is None:
+        data["per_subject"] = mem.subjects()
+    emit(as_json, data, lambda: [f"{k}: {v}" for k, v in data.items()])
+
+
+def _load_extra_commands() -> None:
+    for name in EXTRA_COMMANDS:
+        module = importlib.import_module(name)
+        module.register(main)
+
+
+_load_extra_commands()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

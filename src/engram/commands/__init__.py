@@ -1,0 +1,1 @@
+"""CLI commands beyond the core verbs; each module has `register(group)`."""

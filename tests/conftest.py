@@ -1,0 +1,81 @@
+"""Shared fixtures: real stores on every backend, and Memory over them.
+
+`store` and `memory` are parametrised over backends: "sqlite" (a real file in a tmp dir) and
+"postgres" (a real server started once per session by tests/pg_server.py, or the one named by
+ENGRAM_TEST_PG_URL). A missing PostgreSQL fails the postgres tests; it never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from engram.embed.hashing import HashingEmbedder  # noqa: E402
+from engram.memory import Memory  # noqa: E402
+from engram.store import open_store  # noqa: E402
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL with pgvector for the whole session; yields its base URL."""
+    from pg_server import postgres_for_tests
+
+    with postgres_for_tests() as url:
+        yield url
+
+
+def _store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if backend == "sqlite":
+        return str(tmp_path / "memory.db")
+    from pg_server import fresh_database
+
+    return fresh_database(request.getfixturevalue("pg_server"))
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A URL for an empty store on the current backend."""
+    return _store_url(backend, request, tmp_path)
+
+
+@pytest.fixture
+def store(store_url: str):
+    s = open_store(store_url)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def memory(store_url: str):
+    """A Memory with the deterministic hashing embedder (fast); tests of the real model ask for it."""
+    mem = Memory(store_url, embedder=HashingEmbedder(256))
+    yield mem
+    mem.close()
+
+
+@pytest.fixture
+def sqlite_memory(tmp_path: Path):
+    mem = Memory(str(tmp_path / "memory.db"), embedder=HashingEmbedder(256))
+    yield mem
+    mem.close()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test reads the developer's own ENGRAM_* settings or data dir."""
+    for name in list(os.environ):
+        if name.startswith("ENGRAM_") and name != "ENGRAM_TEST_PG_URL":
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))

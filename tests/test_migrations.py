@@ -1,0 +1,61 @@
+"""Schema migrations: recorded, idempotent, and a newer file is refused."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from engram.errors import SchemaTooNew, StoreCorrupt, StoreUnavailable
+from engram.store import migrations, open_store
+
+
+def test_new_file_records_every_migration(tmp_path):
+    path = tmp_path / "m.db"
+    open_store(str(path)).close()
+    rows = sqlite3.connect(path).execute("SELECT version FROM migrations ORDER BY version").fetchall()
+    assert [r[0] for r in rows] == list(range(1, len(migrations.MIGRATIONS) + 1))
+
+
+def test_reopening_applies_nothing_twice(tmp_path):
+    path = tmp_path / "m.db"
+    for _ in range(3):
+        open_store(str(path)).close()
+    count = sqlite3.connect(path).execute("SELECT count(*) FROM migrations").fetchone()[0]
+    assert count == len(migrations.MIGRATIONS)
+
+
+def test_file_from_a_newer_engram_is_refused(tmp_path):
+    path = tmp_path / "m.db"
+    open_store(str(path)).close()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO migrations VALUES (999, 'from the future', 0)")
+    db.commit()
+    db.close()
+    with pytest.raises(SchemaTooNew, match="pip install -U engramdb"):
+        open_store(str(path))
+
+
+def test_older_file_is_upgraded(tmp_path, monkeypatch):
+    path = tmp_path / "m.db"
+    extra = ("test: a later migration", ["CREATE TABLE later_table (x INTEGER)"])
+    open_store(str(path)).close()
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, extra])
+    open_store(str(path)).close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT max(version) FROM migrations").fetchone()[0] == len(migrations.MIGRATIONS)
+    assert db.execute("SELECT count(*) FROM later_table").fetchone()[0] == 0
+
+
+def test_garbage_file_is_reported_as_corrupt_with_recovery_hint(tmp_path):
+    path = tmp_path / "m.db"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StoreCorrupt, match=r"\.recover"):
+        open_store(str(path))
+
+
+def test_missing_folder_is_unavailable(tmp_path):
+    from engram.store.sqlite import SQLiteStore
+
+    with pytest.raises(StoreUnavailable, match="does not exist"):
+        SQLiteStore(str(tmp_path / "no" / "such" / "m.db"))

@@ -1,0 +1,212 @@
+"""The Store contract: one suite, run on every backend (see conftest `backend`)."""
+
+from __future__ import annotations
+
+import uuid
+
+import numpy as np
+import pytest
+
+from engram.store import Filter
+from engram.types import Item
+from engram.validate import content_hash
+
+SUBJECT = "user:1"
+
+
+def make(text: str, subject: str = SUBJECT, **fields) -> Item:
+    at = fields.pop("at", 1000.0)
+    return Item(id=uuid.uuid4().hex, subject=subject, text=text, created_at=at, event_at=at, valid_from=at,
+                content_hash=content_hash(text), **fields)
+
+
+def unit(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_put_then_get_round_trips_every_field(store):
+    item = make("Team uses Postgres 16 for all services.", source="chat 1", agent="planner", key="db",
+                category="stack", session="s1", confidence=0.8, importance=0.9,
+                metadata={"value": "Postgres", "n": 3, "nested": {"ok": True}})
+    [placed] = store.put([item])
+    assert placed.created and placed.id == item.id
+    assert store.get([item.id]) == [item]
+
+
+def test_get_keeps_requested_order_and_skips_missing(store):
+    a, b = make("first memory item here"), make("second memory item here")
+    store.put([a, b])
+    assert [it.id for it in store.get([b.id, "missing", a.id])] == [b.id, a.id]
+
+
+def test_duplicate_text_in_same_subject_is_not_inserted(store):
+    a = make("Prefers tea over coffee.")
+    b = make("prefers  TEA over coffee.")
+    store.put([a])
+    [placed] = store.put([b])
+    assert not placed.created and placed.id == a.id
+    assert len(store.find(SUBJECT)) == 1
+
+
+def test_same_text_in_other_subject_is_separate(store):
+    store.put([make("Prefers tea over coffee.")])
+    [placed] = store.put([make("Prefers tea over coffee.", subject="user:2")])
+    assert placed.created
+    assert store.subjects() == {"user:1": 1, "user:2": 1}
+
+
+def test_episodes_are_not_deduplicated(store):
+    store.put([make("Ran the nightly report", kind="episode"), make("Ran the nightly report", kind="episode")])
+    assert len(store.find(SUBJECT, Filter(kinds=("episode",)))) == 2
+
+
+def test_supersede_closes_the_old_version(store):
+    old = make("Lives in Berlin, Germany.", key="home", at=100.0)
+    new = make("Lives in Porto, Portugal.", key="home", at=200.0)
+    store.put([old])
+    store.put([new], supersede={old.id: new.id})
+    assert [it.id for it in store.find(SUBJECT)] == [new.id]
+    [closed] = store.get([old.id])
+    assert closed.valid_to == 200.0 and closed.superseded_by == new.id
+    assert [it.id for it in store.find(SUBJECT, Filter(as_of=150.0))] == [old.id]
+    assert len(store.find(SUBJECT, Filter(include_superseded=True))) == 2
+
+
+def test_find_filters(store):
+    items = [
+        make("An old fact about tea drinking", at=10.0, kind="fact", source="a", agent="x", category="food"),
+        make("A newer fact about coffee beans", at=20.0, kind="fact", source="b", agent="y"),
+        make("A preference for dark mode UI", at=30.0, kind="preference", session="s9"),
+        make("Debugged the nightly pipeline", at=40.0, kind="episode", metadata={"success": True}),
+        make("Failed to deploy the lambda", at=50.0, kind="episode", metadata={"success": False}),
+    ]
+    store.put(items)
+
+    def texts(**kw):
+        return [it.text for it in store.find(SUBJECT, Filter(**kw))]
+
+    assert texts(kinds=("preference",)) == ["A preference for dark mode UI"]
+    assert len(texts(exclude_kinds=("episode",))) == 3
+    assert texts(source="b") == ["A newer fact about coffee beans"]
+    assert texts(agent="x") == ["An old fact about tea drinking"]
+    assert texts(category="food") == ["An old fact about tea drinking"]
+    assert texts(session="s9") == ["A preference for dark mode UI"]
+    assert texts(since=20.0, until=40.0) == ["A preference for dark mode UI", "A newer fact about coffee beans"]
+    assert texts(metadata={"success": True}) == ["Debugged the nightly pipeline"]
+    assert texts(contains="COFFEE") == ["A newer fact about coffee beans"]
+    assert texts(kinds=()) == []
+    assert len(store.find(SUBJECT, limit=2)) == 2
+    assert [it.event_at for it in store.find(SUBJECT, newest_first=False)] == [10.0, 20.0, 30.0, 40.0, 50.0]
+
+
+def test_contains_is_literal_not_a_pattern(store):
+    store.put([make("Uses 100% of the quota_limit daily"), make("Uses 100 units of the quotaXlimit daily")])
+    assert [it.text for it in store.find(SUBJECT, Filter(contains="100%"))] == ["Uses 100% of the quota_limit daily"]
+    assert len(store.find(SUBJECT, Filter(contains="quota_limit"))) == 1
+
+
+def test_contains_folds_non_ascii_case(store):
+    store.put([make("Wohnt in MÜNCHEN seit 2020.")])
+    assert len(store.find(SUBJECT, Filter(contains="münchen"))) == 1
+
+
+def test_keyword_ranks_matches_and_respects_subject_and_filter(store):
+    store.put([
+        make("Team uses Postgres 16 for all services."),
+        make("Deploys to AWS Lambda with Python 3.12."),
+        make("Prefers answers with Python code, not pseudocode.", kind="preference"),
+        make("Postgres is also used at home.", subject="user:2"),
+    ])
+    found = store.keyword(SUBJECT, ["postgres"], Filter(), 10)
+    assert len(found) == 1 and all(score >= 0 for _, score in found)
+    assert store.get([found[0][0]])[0].text.startswith("Team uses Postgres")
+    python = store.keyword(SUBJECT, ["python"], Filter(kinds=("fact",)), 10)
+    assert [store.get([i])[0].text for i, _ in python] == ["Deploys to AWS Lambda with Python 3.12."]
+
+
+@pytest.mark.parametrize("term", ['"', "*", "NEAR", "AND", "OR", "NOT", "(", ")", "a:b", "^x", "-", "'; DROP TABLE items; --"])
+def test_keyword_terms_with_query_syntax_never_error(store, term):
+    store.put([make("A fact with AND and NOT words (and parentheses)")])
+    assert isinstance(store.keyword(SUBJECT, [term], Filter(), 5), list)
+    assert len(store.find(SUBJECT)) == 1
+
+
+def test_vectors_are_returned_per_subject_and_model(store):
+    a, b, c = make("vector item number one"), make("vector item number two"), make("other subject item", subject="user:2")
+    store.put([a, b], {a.id: unit(1, 0, 0), b.id: unit(0, 1, 0)}, model="m:3")
+    store.put([c], {c.id: unit(0, 0, 1)}, model="m:3")
+    ids, matrix = store.vectors(SUBJECT, "m:3")
+    assert sorted(ids) == sorted([a.id, b.id]) and matrix.shape == (2, 3) and matrix.dtype == np.float32
+    np.testing.assert_allclose(matrix[ids.index(b.id)], unit(0, 1, 0))
+    assert store.vectors(SUBJECT, "other:3")[0] == []
+
+
+def test_vectors_cache_sees_new_writes(store):
+    a, b = make("first vector item here"), make("second vector item here")
+    store.put([a], {a.id: unit(1, 0)}, model="m:2")
+    assert len(store.vectors(SUBJECT, "m:2")[0]) == 1
+    store.put([b], {b.id: unit(0, 1)}, model="m:2")
+    assert len(store.vectors(SUBJECT, "m:2")[0]) == 2
+    store.delete(SUBJECT, [a.id])
+    assert store.vectors(SUBJECT, "m:2")[0] == [b.id]
+
+
+def test_delete_removes_row_keyword_entry_and_vector(store):
+    a = make("Secret project codename Bluebird")
+    store.put([a], {a.id: unit(1, 1)}, model="m:2")
+    assert store.delete(SUBJECT, [a.id]) == 1
+    assert store.get([a.id]) == []
+    assert store.keyword(SUBJECT, ["bluebird"], Filter(include_superseded=True), 5) == []
+    assert store.vectors(SUBJECT, "m:2")[0] == []
+
+
+def test_delete_never_crosses_subjects(store):
+    a = make("Belongs to user one only", subject="user:1")
+    store.put([a])
+    assert store.delete("user:2", [a.id]) == 0
+    assert store.get([a.id]) == [a]
+
+
+def test_update_sets_allowed_fields_only(store):
+    a = make("An item whose importance changes")
+    store.put([a])
+    assert store.update([a.id], {"importance": 0.9, "metadata": {"k": "v"}}) == 1
+    [got] = store.get([a.id])
+    assert got.importance == 0.9 and got.metadata == {"k": "v"}
+    with pytest.raises(Exception):
+        store.update([a.id], {"text": "rewritten"})
+    assert store.get([a.id])[0].text == a.text
+
+
+def test_settings_round_trip(store):
+    assert store.setting("embedder") is None
+    store.setting("embedder", "m:3")
+    assert store.setting("embedder") == "m:3"
+    store.setting("embedder", delete=True)
+    assert store.setting("embedder") is None
+
+
+def test_failed_put_writes_nothing(store):
+    good = make("A perfectly good item to keep")
+    store.put([good])
+    clash = make("Another item that will clash")
+    broken = clash.replace(id=good.id)  # same primary id: the whole batch must roll back
+    with pytest.raises(Exception):
+        store.put([make("Would be written first in the batch"), broken])
+    assert [it.id for it in store.find(SUBJECT)] == [good.id]
+
+
+def test_reopen_keeps_everything(store_url):
+    from engram.store import open_store
+
+    with_store = open_store(store_url)
+    item = make("Survives a close and reopen of the store")
+    with_store.put([item], {item.id: unit(1, 2, 3)}, model="m:3")
+    with_store.close()
+    again = open_store(store_url)
+    try:
+        assert again.get([item.id]) == [item]
+        assert again.vectors(SUBJECT, "m:3")[0] == [item.id]
+    finally:
+        again.close()
