@@ -1,0 +1,109 @@
+"""The CLI's JSON contracts (DESIGN.md §4) and its error handling, on real SQLite files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from engram.cli import main
+
+
+@pytest.fixture
+def run(tmp_path):
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+
+    def invoke(*args: str, expect: int = 0):
+        result = runner.invoke(main, ["--db", db, "--embedder", "hashing", *args], catch_exceptions=False)
+        assert result.exit_code == expect, result.output
+        return result
+
+    invoke.db = db
+    return invoke
+
+
+def as_json(result):
+    return json.loads(result.stdout)
+
+
+def test_remember_json_contract(run):
+    out = as_json(run("remember", "user:42", "Team uses Postgres 16 for all services.", "--source", "chat", "--json"))
+    assert out["saved"] is True and isinstance(out["id"], str) and out["reason"] is None
+    dup = as_json(run("remember", "user:42", "Team uses Postgres 16 for all services.", "--json"))
+    assert dup == {"saved": False, "id": out["id"], "reason": "duplicate"}
+    short = as_json(run("remember", "user:42", "tiny", "--json"))
+    assert short["saved"] is False and short["id"] is None and short["reason"].startswith("too short")
+    secret = as_json(run("remember", "user:42", "password: hunter2hunter2 for the admin", "--json"))
+    assert secret["saved"] is False and "secret" in secret["reason"]
+
+
+def test_recall_json_contract(run):
+    run("remember", "user:42", "Team uses Postgres 16 for all services.", "--source", "chat 2026-11-02")
+    run("remember", "user:42", "Deploys to AWS Lambda with Python 3.12.")
+    hits = as_json(run("recall", "user:42", "postgres database", "-k", "2", "--json"))
+    assert isinstance(hits, list) and 1 <= len(hits) <= 2
+    first = hits[0]
+    assert {"id", "text", "score", "kind", "source", "created_at"} <= set(first)
+    assert first["text"] == "Team uses Postgres 16 for all services." and first["source"] == "chat 2026-11-02"
+    assert all(a["score"] >= b["score"] for a, b in zip(hits, hits[1:]))
+
+
+def test_forget_previews_without_yes_and_deletes_with_it(run):
+    run("remember", "user:42", "Team uses Postgres 16 for all services.")
+    run("remember", "user:42", "Deploys to AWS Lambda with Python 3.12.")
+    preview = as_json(run("forget", "user:42", "postgres", "--json"))
+    assert preview["would_forget"] == 1 and preview["items"][0]["text"].startswith("Team uses")
+    assert len(as_json(run("list", "user:42", "--json"))) == 2
+    assert as_json(run("forget", "user:42", "postgres", "--yes", "--json")) == {"forgotten": 1}
+    assert [it["text"] for it in as_json(run("list", "user:42", "--json"))] == ["Deploys to AWS Lambda with Python 3.12."]
+
+
+def test_forget_all_and_stats(run):
+    run("remember", "user:1", "First user's only fact here.")
+    run("remember", "user:2", "Second user's only fact here.")
+    assert as_json(run("forget-all", "user:1", "--yes", "--json")) == {"forgotten": 1}
+    stats = as_json(run("stats", "--json"))
+    assert stats["per_subject"] == {"user:2": 1}
+
+
+@pytest.mark.parametrize("args", [
+    ("remember", "not a subject", "A perfectly fine fact to store."),
+    ("recall", "user:1", "   "),
+    ("recall", "user:1", "python", "-k", "0"),
+    ("forget", "user:1", "  ", "--yes"),
+    ("list", "user 1"),
+])
+def test_bad_input_is_one_line_error_and_nonzero_exit(run, args):
+    result = run(*args, expect=1)
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.output
+
+
+def test_human_output_by_default(run):
+    assert run("remember", "user:1", "Team uses Postgres 16 for all services.").stdout.startswith("saved ")
+    out = run("recall", "user:1", "postgres").stdout
+    assert "Team uses Postgres 16" in out and not out.startswith("[")
+
+
+def test_engram_db_environment_variable_is_the_default(tmp_path):
+    db = tmp_path / "env.db"
+    env = {"ENGRAM_DB": str(db), "ENGRAM_EMBEDDER": "hashing", "PATH": ""}
+    cmd = [sys.executable, "-m", "engram.cli"]
+    subprocess.run([*cmd, "remember", "user:1", "Stored through the env var default."], env=env, check=True,
+                   capture_output=True)
+    listed = subprocess.run([*cmd, "list", "user:1", "--json"], env=env, check=True, capture_output=True, text=True)
+    assert json.loads(listed.stdout)[0]["text"] == "Stored through the env var default."
+    other = tmp_path / "other.db"
+    subprocess.run([*cmd, "--db", str(other), "remember", "user:1", "Stored in the overriding file."], env=env,
+                   check=True, capture_output=True)
+    assert db.exists() and other.exists()
+
+
+def test_a_real_subprocess_error_has_no_traceback(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "engram.cli", "--db", str(tmp_path / "x.db"), "--embedder",
+                           "hashing", "recall", "bad subject", "q"], capture_output=True, text=True)
+    assert proc.returncode == 1 and proc.stderr.startswith("error: subject") and "Traceback" not in proc.stderr
