@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from engram import ranking, validate
+from engram.recall import search
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.episodic import EpisodicVerbs
@@ -23,7 +24,6 @@ from engram.store import Filter, Store, open_store
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved
 
 EMBEDDER_SETTING = "embedder"
-CANDIDATES = 100  # keyword and vector candidates gathered per recall before fusion
 
 
 class Memory(EpisodicVerbs):
@@ -218,25 +218,11 @@ class Memory(EpisodicVerbs):
             recency=self.weights.recency if recency is None else float(recency),
             half_life_days=self.weights.half_life_days if half_life_days is None else float(half_life_days),
         )
-        keyword = dict(self.store.keyword(subject, ranking.keyword_terms(query), where, max(CANDIDATES, k)))
-        vector = self._vector_candidates(subject, query, where, max(CANDIDATES, k))
-        items = [it for it in self.store.get(list(dict.fromkeys([*keyword, *vector]))) if where.accepts(it)]
-        hits = ranking.top_k(ranking.fuse(items, keyword, vector, at, weights), k, min_score)
+        hits = search(self.store, self.embedder, subject, query, k, where, weights, at, min_score)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         self._touch([h.id for h in hits], at)
         return hits
-
-    def _vector_candidates(self, subject: str, query: str, where: Filter, n: int) -> dict[str, float]:
-        if self.embedder is None:
-            return {}
-        ids, matrix = self.store.vectors(subject, self.embedder.identity)
-        if not ids:
-            return {}
-        scores = matrix @ self.embedder.embed_one(query)
-        n = min(n, len(ids))
-        top = np.argpartition(-scores, n - 1)[:n]
-        return {ids[i]: float(scores[i]) for i in top}
 
     def _touch(self, ids: Sequence[str], at: float) -> None:
         touch = getattr(self.store, "touch", None)
