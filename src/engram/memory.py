@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from engram import ranking, validate
+from engram.access import ScopedStore, grants, set_grant
 from engram.recall import search
 from engram.config import Settings, load
 from engram.embed.base import Embedder
@@ -38,6 +39,7 @@ class Memory(EpisodicVerbs):
         recency: float | None = None,
         half_life_days: float | None = None,
         secret_filter: bool = True,
+        principal: str | None = None,
     ) -> None:
         store_given = not isinstance(db, (str, os.PathLike)) and db is not None
         self.settings: Settings = load(
@@ -48,6 +50,9 @@ class Memory(EpisodicVerbs):
             half_life_days=half_life_days,
         )
         self.store: Store = db if store_given else open_store(self.settings.db)  # type: ignore[assignment]
+        self.principal = principal
+        if principal is not None:  # every read and write is checked against grants (engram.access)
+            self.store = ScopedStore(self.store, principal)
         self.embedder: Embedder | None = self._make_embedder(embedder)
         self.secret_filter = secret_filter
         self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
@@ -295,6 +300,19 @@ class Memory(EpisodicVerbs):
         subject = validate.subject(subject)
         ids = [it.id for it in self.store.find(subject, Filter(include_superseded=True))]
         return self.store.delete(subject, ids)
+
+    # -- sharing --------------------------------------------------------------------------
+    def grant(self, subject: str, grantee: str, mode: str = "read") -> None:
+        """Let `grantee` (another subject or agent) read or write `subject`."""
+        set_grant(self.store, subject, grantee, mode)
+
+    def revoke(self, subject: str, grantee: str) -> None:
+        """Take back a grant."""
+        set_grant(self.store, subject, grantee, None)
+
+    def grants(self, subject: str) -> dict[str, str]:
+        """Who else may read or write `subject`."""
+        return grants(self.store, subject)
 
     # -- overview -------------------------------------------------------------------------
     def subjects(self) -> dict[str, int]:

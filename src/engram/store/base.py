@@ -137,6 +137,9 @@ class Store(Protocol):
     def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
         """Read a store-wide setting, or write it when `value` is given (or remove it with delete)."""
 
+    def settings(self, prefix: str) -> dict[str, str]:
+        """Every setting whose key starts with `prefix`."""
+
     def subjects(self) -> dict[str, int]:
         """Every subject with its number of items."""
 
