@@ -18,6 +18,7 @@ from engram.types import Hit, Item, iso
 
 EXTRA_COMMANDS = (
     "engram.commands.demo",
+    "engram.commands.migrate",
 )
 
 
