@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import ConfigError
 from .base import DEFAULT_MAX_TOOL_ROUNDS, FLAVOURS, LLM, Reply, ToolCall, ToolRounds

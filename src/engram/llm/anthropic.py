@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import ConfigError, require
 from .base import ANTHROPIC, LLM, Reply, ToolCall, check_request, neutral_tool
-from .retry import RetryPolicy, sdk_failure
+from .retry import RetryPolicy, checked, sdk_failure
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 
@@ -54,12 +54,13 @@ class AnthropicLLM(LLM):
         if tools:
             params["tools"] = [neutral_tool(t) for t in tools]
             params["tool_choice"] = {"type": tool_choice}
+        what = f"anthropic model {self.model!r} at {self._client.base_url}"
         message = self.retry.run(
             lambda: self._client.messages.create(**params),
-            lambda exc: sdk_failure(exc, self._sdk, "anthropic", self.retry.clock),
-            f"anthropic model {self.model!r}",
+            lambda exc: sdk_failure(exc, self._sdk, "ANTHROPIC_API_KEY", self.retry.clock),
+            what,
         )
-        return parse_message(message)
+        return checked(parse_message, message, what)
 
 
 def parse_message(message: Any) -> Reply:

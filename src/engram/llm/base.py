@@ -11,8 +11,9 @@ Tool definitions are given once, in the neutral (Anthropic/MCP) shape
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import InvalidInput
 
@@ -104,15 +105,12 @@ class LLM(ABC):
         """The messages answering one reply's tool calls, in this provider's shape, to append."""
         if self.flavour == OPENAI:
             return [
-                {"role": "tool", "tool_call_id": call.id, "content": content}
-                for call, content in results
+                {"role": "tool", "tool_call_id": call.id, "content": content} for call, content in results
             ]
         blocks = [_tool_result_block(call, content, is_error) for call, content in results]
         return [{"role": "user", "content": blocks}] if blocks else []
 
-    def tool_result_message(
-        self, call: ToolCall, content: str, *, is_error: bool = False
-    ) -> dict[str, Any]:
+    def tool_result_message(self, call: ToolCall, content: str, *, is_error: bool = False) -> dict[str, Any]:
         """The message answering a single tool call (use `tool_result_messages` for several)."""
         return self.tool_result_messages([(call, content)], is_error=is_error)[0]
 

@@ -11,14 +11,26 @@ that passes against ScriptedLLM sends well-formed conversations to a real provid
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence, Union
+from typing import Any
 
 from ..errors import InvalidInput, ProviderError
-from .base import ANTHROPIC, END_TURN, FLAVOURS, LLM, OPENAI, TOOL_USE, Reply, ToolCall, check_request, neutral_tool
+from .base import (
+    ANTHROPIC,
+    END_TURN,
+    FLAVOURS,
+    LLM,
+    OPENAI,
+    TOOL_USE,
+    Reply,
+    ToolCall,
+    check_request,
+    neutral_tool,
+)
 
 # A script entry: text, a tool call, several of them (text and calls), or a ready Reply.
-Step = Union[str, ToolCall, Sequence[Union[str, ToolCall]], Reply]
+Step = str | ToolCall | Sequence[str | ToolCall] | Reply
 
 
 @dataclass(frozen=True)
@@ -55,8 +67,11 @@ class Request:
             if message.get("role") == "tool":
                 found.append(_text_of(message.get("content")))
             elif isinstance(message.get("content"), list):
-                found.extend(_text_of(b.get("content")) for b in reversed(message["content"])
-                             if isinstance(b, dict) and b.get("type") == "tool_result")
+                found.extend(
+                    _text_of(b.get("content"))
+                    for b in reversed(message["content"])
+                    if isinstance(b, dict) and b.get("type") == "tool_result"
+                )
         return tuple(reversed(found))
 
 
@@ -134,7 +149,9 @@ class ScriptedLLM(LLM):
                 raw["tool_calls"] = [_function_call(c) for c in calls]
         else:
             blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-            blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.arguments)} for c in calls]
+            blocks += [
+                {"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.arguments)} for c in calls
+            ]
             raw = {"role": "assistant", "content": blocks}
         usage = {"input_tokens": 0, "output_tokens": 0}
         return Reply(text, calls, stop_reason, usage, raw)
@@ -151,13 +168,17 @@ def check_messages(flavour: str, messages: Sequence[dict[str, Any]]) -> None:
     for i, message in enumerate(messages):
         answered = _answered_ids(flavour, message)
         if answered - pending:
-            raise ProviderError(f"message {i} answers tool call(s) {sorted(answered - pending)} "
-                                "that the previous assistant message did not make")
+            raise ProviderError(
+                f"message {i} answers tool call(s) {sorted(answered - pending)} "
+                "that the previous assistant message did not make"
+            )
         pending -= answered
         # Anthropic wants every result in the next message; OpenAI one `tool` message per call.
         if pending and (not answered or flavour == ANTHROPIC):
-            raise ProviderError(f"message {i}: tool call(s) {sorted(pending)} were never answered; "
-                                "append tool_result_messages(...) right after the assistant turn")
+            raise ProviderError(
+                f"message {i}: tool call(s) {sorted(pending)} were never answered; "
+                "append tool_result_messages(...) right after the assistant turn"
+            )
         if message.get("role") == "assistant":
             pending = _call_ids(flavour, message)
 
@@ -166,16 +187,22 @@ def _call_ids(flavour: str, message: dict[str, Any]) -> set[str]:
     if flavour == OPENAI:
         return {tc.get("id", "") for tc in message.get("tool_calls") or []}
     content = message.get("content")
-    return {b.get("id", "") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"} \
-        if isinstance(content, list) else set()
+    return (
+        {b.get("id", "") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"}
+        if isinstance(content, list)
+        else set()
+    )
 
 
 def _answered_ids(flavour: str, message: dict[str, Any]) -> set[str]:
     if flavour == OPENAI:
         return {message.get("tool_call_id", "")} if message.get("role") == "tool" else set()
     content = message.get("content")
-    return {b.get("tool_use_id", "") for b in content if isinstance(b, dict) and b.get("type") == "tool_result"} \
-        if isinstance(content, list) and message.get("role") == "user" else set()
+    return (
+        {b.get("tool_use_id", "") for b in content if isinstance(b, dict) and b.get("type") == "tool_result"}
+        if isinstance(content, list) and message.get("role") == "user"
+        else set()
+    )
 
 
 def _check_tools(reply: Reply, request: Request, number: int) -> None:
@@ -185,13 +212,18 @@ def _check_tools(reply: Reply, request: Request, number: int) -> None:
         raise ProviderError(f"ScriptedLLM reply {number} calls tools but the request said tool_choice='none'")
     unknown = [c.name for c in reply.tool_calls if c.name not in request.tool_names]
     if unknown:
-        raise ProviderError(f"ScriptedLLM reply {number} calls tool(s) {unknown} that the request did not "
-                            f"offer (offered: {list(request.tool_names)})")
+        raise ProviderError(
+            f"ScriptedLLM reply {number} calls tool(s) {unknown} that the request did not "
+            f"offer (offered: {list(request.tool_names)})"
+        )
 
 
 def _function_call(call: ToolCall) -> dict[str, Any]:
-    return {"id": call.id, "type": "function",
-            "function": {"name": call.name, "arguments": json.dumps(call.arguments)}}
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+    }
 
 
 def _text_of(content: Any) -> str:

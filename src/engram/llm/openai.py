@@ -11,13 +11,28 @@ import os
 from typing import Any
 
 from ..errors import ConfigError, ProviderError, require
-from .base import END_TURN, LLM, MAX_TOKENS, OPENAI, TOOL_USE, Reply, ToolCall, check_request, neutral_tool
-from .retry import RetryPolicy, sdk_failure
+from .base import (
+    END_TURN,
+    LLM,
+    MAX_TOKENS,
+    OPENAI,
+    TOOL_USE,
+    Reply,
+    ToolCall,
+    check_request,
+    neutral_tool,
+)
+from .retry import RetryPolicy, checked, sdk_failure
 
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_API_KEY = "not-needed"
-_STOP_REASONS = {"stop": END_TURN, "tool_calls": TOOL_USE, "function_call": TOOL_USE, "length": MAX_TOKENS,
-                 "content_filter": "refusal"}
+_STOP_REASONS = {
+    "stop": END_TURN,
+    "tool_calls": TOOL_USE,
+    "function_call": TOOL_USE,
+    "length": MAX_TOKENS,
+    "content_filter": "refusal",
+}
 _TOOL_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
 
 
@@ -61,17 +76,21 @@ class OpenAILLM(LLM):
         tool_choice: str = "auto",
     ) -> Reply:
         check_request(max_tokens, tool_choice)
-        params: dict[str, Any] = {"model": self.model, "messages": with_system(system, messages),
-                                  self.max_tokens_param: max_tokens}
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": with_system(system, messages),
+            self.max_tokens_param: max_tokens,
+        }
         if tools:
             params["tools"] = [function_tool(t) for t in tools]
             params["tool_choice"] = _TOOL_CHOICES[tool_choice]
+        what = f"openai model {self.model!r} at {self._client.base_url}"
         completion = self.retry.run(
             lambda: self._client.chat.completions.create(**params),
-            lambda exc: sdk_failure(exc, self._sdk, "openai", self.retry.clock),
-            f"openai model {self.model!r}",
+            lambda exc: sdk_failure(exc, self._sdk, "OPENAI_API_KEY", self.retry.clock),
+            what,
         )
-        return parse_completion(completion)
+        return checked(parse_completion, completion, what)
 
 
 def with_system(system: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -86,7 +105,10 @@ def function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if tool.get("type") == "function":
         return tool
     spec = neutral_tool(tool)
-    function = {"name": spec["name"], "parameters": spec.get("input_schema") or {"type": "object", "properties": {}}}
+    function = {
+        "name": spec["name"],
+        "parameters": spec.get("input_schema") or {"type": "object", "properties": {}},
+    }
     if spec.get("description"):
         function["description"] = spec["description"]
     return {"type": "function", "function": function}
@@ -102,18 +124,25 @@ def parse_completion(completion: Any) -> Reply:
     raw: dict[str, Any] = {"role": "assistant", "content": message.content}
     if calls:
         raw["tool_calls"] = [
-            {"id": tc.id, "type": "function", "function": {"name": tc.function.name, "arguments": tc.function.arguments}}
-            for tc in message.tool_calls if getattr(tc, "function", None)
+            {
+                "id": tc.id,
+                "type": "function",
+                "function": {"name": tc.function.name, "arguments": tc.function.arguments},
+            }
+            for tc in message.tool_calls
+            if getattr(tc, "function", None)
         ]
     usage = completion.usage
     reason = choice.finish_reason or END_TURN
     return Reply(
-        text=message.content or "",
+        text=message.content or getattr(message, "refusal", None) or "",
         tool_calls=calls,
         # Some local servers say "stop" even when they return tool calls.
         stop_reason=TOOL_USE if calls else _STOP_REASONS.get(reason, reason),
-        usage={"input_tokens": getattr(usage, "prompt_tokens", 0) or 0,
-               "output_tokens": getattr(usage, "completion_tokens", 0) or 0},
+        usage={
+            "input_tokens": getattr(usage, "prompt_tokens", 0) or 0,
+            "output_tokens": getattr(usage, "completion_tokens", 0) or 0,
+        },
         raw_message=raw,
     )
 
@@ -123,7 +152,9 @@ def _tool_call(tc: Any) -> ToolCall:
     try:
         args = json.loads(text)
     except json.JSONDecodeError as exc:
-        return ToolCall(tc.id, tc.function.name, {}, f"arguments are not valid JSON ({exc.msg}): {text[:200]}")
+        return ToolCall(
+            tc.id, tc.function.name, {}, f"arguments are not valid JSON ({exc.msg}): {text[:200]}"
+        )
     if not isinstance(args, dict):
         return ToolCall(tc.id, tc.function.name, {}, f"arguments are not a JSON object: {text[:200]}")
     return ToolCall(tc.id, tc.function.name, args)

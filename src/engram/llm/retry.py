@@ -13,9 +13,10 @@ from __future__ import annotations
 import logging
 import random as _random
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import InvalidInput, ProviderError
 
@@ -71,9 +72,18 @@ class RetryPolicy:
                 failure = classify(exc)
                 if failure is None:
                     raise
-                wait = self._wait(failure, attempt, what)
-                log.warning("%s: %s; retry %d/%d in %.2fs", what, failure.message,
-                            attempt, self.max_attempts - 1, wait)
+                try:
+                    wait = self._wait(failure, attempt, what)
+                except ProviderError as error:
+                    raise error from exc
+                log.warning(
+                    "%s: %s; retry %d/%d in %.2fs",
+                    what,
+                    failure.message,
+                    attempt,
+                    self.max_attempts - 1,
+                    wait,
+                )
                 self.sleep(wait)
         raise AssertionError("unreachable")  # the loop returns or raises
 
@@ -93,6 +103,17 @@ class RetryPolicy:
                 f"{failure.retry_after:.0f}s (more than {self.max_retry_after:.0f}s): try again later."
             )
         return failure.retry_after
+
+
+def checked(parse: Callable[[Any], T], response: Any, what: str) -> T:
+    """`parse(response)`, turning a response of the wrong shape into a ProviderError."""
+    try:
+        return parse(response)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise ProviderError(
+            f"{what} sent a response of an unexpected shape ({exc}); "
+            "is the base URL an Anthropic/OpenAI-compatible API?"
+        ) from exc
 
 
 def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -125,35 +146,38 @@ def is_retryable(status: int, headers: Mapping[str, str], error_type: str | None
     return status in RETRY_STATUSES or status >= 500 or error_type == "overloaded_error"
 
 
-def sdk_failure(exc: Exception, sdk: Any, provider: str, clock: Callable[[], float] = time.time) -> Failure | None:
-    """Classify an exception from a Stainless-generated SDK (`anthropic`, `openai`); None if not its own."""
+def sdk_failure(
+    exc: Exception, sdk: Any, key_var: str, clock: Callable[[], float] = time.time
+) -> Failure | None:
+    """Classify an exception from a Stainless-generated SDK (`anthropic`, `openai`); None if not its own.
+
+    `key_var` names the environment variable holding the API key, for the 401 hint.
+    """
     if isinstance(exc, sdk.APIStatusError):
         headers = exc.response.headers
         error_type = _error_type(getattr(exc, "body", None))
         return Failure(
-            message=describe_status(provider, exc.status_code, error_type, _error_message(exc)),
+            message=describe_status(exc.status_code, error_type, _error_message(exc), key_var),
             retryable=is_retryable(exc.status_code, headers, error_type),
             status=exc.status_code,
             retry_after=retry_after_seconds(headers, clock()),
         )
     if isinstance(exc, sdk.APIConnectionError):  # includes timeouts
-        return Failure(f"could not reach {provider}: {exc}", retryable=True)
+        return Failure(f"could not reach the server ({exc}); is it running and is the URL right?", True)
     if isinstance(exc, (sdk.APIError, ValueError)):  # unparseable or malformed response body
-        return Failure(f"{provider} sent a response that is not valid JSON of the expected shape: {exc}",
-                       retryable=False)
+        return Failure(f"unreadable response, not the expected JSON ({exc})", retryable=False)
     return None
 
 
-def describe_status(provider: str, status: int, error_type: str | None, message: str) -> str:
+def describe_status(status: int, error_type: str | None, message: str, key_var: str = "the API key") -> str:
     """A one-line account of an HTTP error, with the next step for the common ones."""
     detail = f"HTTP {status}" + (f" {error_type}" if error_type else "") + (f": {message}" if message else "")
     hints = {
-        401: "check the API key (environment variable or api_key=)",
+        401: f"check ${key_var} or api_key=",
         403: "the API key lacks permission for this model or endpoint",
-        404: "check the model name and base URL",
+        404: "check the model name and the base URL",
     }
-    hint = hints.get(status)
-    return f"{provider} returned {detail}" + (f" ({hint})" if hint else "")
+    return detail + (f"; {hints[status]}" if status in hints else "")
 
 
 def _error_type(body: Any) -> str | None:
