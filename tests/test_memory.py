@@ -195,3 +195,21 @@ def test_stats_counts_by_kind(memory):
     memory.set_preference(U, "style", "detailed")
     stats = memory.stats(U)
     assert stats["by_kind"] == {"fact": 3, "preference": 1} and stats["superseded"] == 1
+
+
+def test_remember_can_supersede_named_items_atomically(memory):
+    old = memory.remember(U, "Lives in Berlin with two cats.", now=100.0)
+    new = memory.remember(U, "Moved to Porto last spring.", supersedes=[old.id], now=200.0)
+    assert new.saved and new.superseded == (old.id,)
+    assert [it.text for it in memory.items(U)] == ["Moved to Porto last spring."]
+    assert [h.text for h in memory.recall(U, "Berlin cats", as_of=150.0)] == ["Lives in Berlin with two cats."]
+    assert [it.id for it in memory.history(new.id)] == [old.id, new.id]
+
+
+def test_superseding_an_unknown_or_foreign_item_changes_nothing(memory):
+    other = memory.remember("user:7", "Someone else's fact stays current.")
+    with pytest.raises(NotFound):
+        memory.remember(U, "Tries to replace another subject's fact.", supersedes=[other.id])
+    with pytest.raises(NotFound):
+        memory.remember(U, "Tries to replace a missing fact here.", supersedes=["nope"])
+    assert memory.items(U) == [] and memory.get(other.id).current

@@ -150,3 +150,15 @@ def test_tail_within_property(text: str, cap: int) -> None:
         tail = tail_within(text, cap, counter)
         assert counter.count(tail) <= cap
         assert tail in text
+
+
+def test_long_unbroken_runs_are_counted_in_bounded_slices():
+    from engram.tokens import TiktokenCounter
+
+    counter = TiktokenCounter("o200k_base")
+    blob = "x" * 9000
+    n = counter.count(blob)
+    # Exact BPE of one 9,000-character pre-token takes seconds in pure Python; slices cost
+    # at most one extra token per 256 characters.
+    assert 9000 / 256 <= n <= 9000 / 2
+    assert counter.count("hello world " + "ab" * 2000) > counter.count("hello world")

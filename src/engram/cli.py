@@ -19,6 +19,8 @@ from engram.types import Hit, Item, iso
 EXTRA_COMMANDS = (
     "engram.commands.demo",
     "engram.commands.migrate",
+    "engram.commands.manage",
+    "engram.commands.agent",
 )
 
 

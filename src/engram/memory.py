@@ -108,15 +108,32 @@ class Memory(EpisodicVerbs):
         importance: float = 0.5,
         metadata: Mapping[str, Any] | None = None,
         agent: str | None = None,
+        supersedes: Sequence[str] | None = None,
         now: Any = None,
     ) -> Saved:
-        """Store one short memory. Returns Saved(saved, id, reason); a duplicate is not saved."""
+        """Store one short memory. Returns Saved(saved, id, reason); a duplicate is not saved.
+
+        `supersedes` names current items of the same subject that this one replaces: they get
+        `valid_to` and `superseded_by` in the same transaction (history is kept).
+        """
         item, reason = self._prepare(subject, text, source=source, kind=kind, key=key, category=category,
                                      session=session, event_at=event_at, confidence=confidence,
                                      importance=importance, metadata=metadata, agent=agent, now=now)
         if item is None:
             return Saved(False, None, reason)
-        return self._write([item])[0]
+        return self._write([item], self._explicit_supersede(item, supersedes))[0]
+
+    def _explicit_supersede(self, item: Item, old_ids: Sequence[str] | None) -> dict[str, str]:
+        if not old_ids:
+            return {}
+        if isinstance(old_ids, str) or not all(isinstance(i, str) and i for i in old_ids):
+            raise InvalidInput("supersedes must be a list of item ids")
+        found = {it.id: it for it in self.store.get(list(old_ids))}
+        for old_id in old_ids:
+            old = found.get(old_id)
+            if old is None or old.subject != item.subject:
+                raise NotFound(f"no memory {old_id!r} in {item.subject} to supersede")
+        return {old_id: item.id for old_id in old_ids if found[old_id].current}
 
     def remember_many(self, subject: str, texts: Sequence[str], **options: Any) -> list[Saved]:
         """Store many memories of one subject, embedding them in batches; one result per text."""
@@ -162,9 +179,9 @@ class Memory(EpisodicVerbs):
             metadata=dict(metadata or {}),
         ), None
 
-    def _write(self, items: Sequence[Item]) -> list[Saved]:
+    def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items; keyed items supersede the current item with the same key."""
-        supersede: dict[str, str] = {}
+        supersede = dict(supersede or {})
         for item in items:
             if item.key is not None:
                 old = self.store.find(item.subject, Filter(kinds=(item.kind,), key=item.key), limit=1)
@@ -338,3 +355,39 @@ class Memory(EpisodicVerbs):
             "superseded": superseded,
             "embedder": self.embedder.identity if self.embedder else None,
         }
+
+    # -- re-embedding (engram reindex) ----------------------------------------------------
+    @classmethod
+    def reindex(
+        cls,
+        db: str | os.PathLike[str] | Store | None = None,
+        *,
+        embedder: Embedder | str | None = None,
+        batch_size: int = 256,
+        progress: Any = None,
+        **options: Any,
+    ) -> "Memory":
+        """Re-embed every item of a store with `embedder` and make it the store's model; returns the Memory.
+
+        `progress(done, total)` is called after each batch. If interrupted, run it again.
+        """
+        store: Store = db if (db is not None and not isinstance(db, (str, os.PathLike))) else open_store(
+            load(db=db).db)  # type: ignore[assignment]
+        previous = store.setting(EMBEDDER_SETTING)
+        store.setting(EMBEDDER_SETTING, delete=True)  # so the new model may open the store
+        try:
+            mem = cls(store, embedder=embedder, **options)
+            if mem.embedder is None:
+                raise InvalidInput("reindex needs an embedder: pass one (e.g. embedder='minilm'), not 'none'")
+            wanted = Filter(include_superseded=True, exclude_kinds=(CONVERSATION,))
+            items = [it for name in store.subjects() for it in store.find(name, wanted, newest_first=False)]
+            for start in range(0, len(items), max(1, int(batch_size))):
+                chunk = items[start : start + max(1, int(batch_size))]
+                store.set_vectors(mem._vectors_for(chunk), mem.embedder.identity)  # type: ignore[attr-defined]
+                if progress is not None:
+                    progress(start + len(chunk), len(items))
+        except BaseException:
+            if previous is not None:
+                store.setting(EMBEDDER_SETTING, previous)
+            raise
+        return mem
