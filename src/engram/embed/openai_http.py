@@ -7,7 +7,8 @@ the status and what to check.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,9 @@ class OpenAICompatibleEmbedder(Embedder):
     ) -> None:
         openai = require("openai", "openai")
         if not isinstance(model, str) or not model.strip():
-            raise ConfigError("OpenAI-compatible embedder needs a model name, e.g. 'text-embedding-3-small'")
+            raise ConfigError(
+                "OpenAI-compatible embedder needs a model name, e.g. 'text-embedding-3-small'"
+            )
         if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0):
             raise ConfigError(f"embedding dim must be a positive int or None, got {dim!r}")
         if batch_size <= 0:
