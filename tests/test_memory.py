@@ -79,7 +79,8 @@ def test_recall_ranks_by_keywords_with_recency_breaking_ties(memory):
 
 
 def test_recency_breaks_a_tie_only(store_url):
-    memory = Memory(store_url, embedder="none")  # keyword-only, so the two texts tie exactly
+    # keyword-only, so the two texts tie exactly; no supersession, so both stay current
+    memory = Memory(store_url, embedder="none", auto_supersede=False)
     memory.remember(U, "Uses vim for editing code files.", now=0.0)
     memory.remember(U, "Uses emacs for editing code files.", now=100 * DAY)
     hits = memory.recall(U, "editing code files", k=2, now=100 * DAY, explain=True)

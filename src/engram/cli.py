@@ -21,6 +21,8 @@ EXTRA_COMMANDS = (
     "engram.commands.migrate",
     "engram.commands.manage",
     "engram.commands.agent",
+    "engram.commands.audit",
+    "engram.commands.portable",
 )
 
 

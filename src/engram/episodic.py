@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def _key(value: Any, what: str = "key") -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 200:
         raise InvalidInput(f"{what} must be a non-empty string of at most 200 characters, not {value!r}")
-    return value.strip()
+    return validate.raw_text(value.strip(), what)
 
 
 class EpisodicVerbs:

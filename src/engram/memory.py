@@ -17,6 +17,7 @@ import numpy as np
 from engram import ranking, validate
 from engram.access import ScopedStore, grants, set_grant
 from engram.recall import search
+from engram.supersede import supersede_on_write
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.episodic import EpisodicVerbs
@@ -40,6 +41,7 @@ class Memory(EpisodicVerbs):
         half_life_days: float | None = None,
         secret_filter: bool = True,
         principal: str | None = None,
+        auto_supersede: bool = True,
     ) -> None:
         store_given = not isinstance(db, (str, os.PathLike)) and db is not None
         self.settings: Settings = load(
@@ -55,6 +57,7 @@ class Memory(EpisodicVerbs):
             self.store = ScopedStore(self.store, principal)
         self.embedder: Embedder | None = self._make_embedder(embedder)
         self.secret_filter = secret_filter
+        self.auto_supersede = auto_supersede
         self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
         self._check_embedder()
 
@@ -155,11 +158,12 @@ class Memory(EpisodicVerbs):
         for name, value in (("key", key), ("category", category), ("session", session)):
             if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > 200):
                 raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
+            if value is not None:
+                validate.raw_text(value, name)
         for name, value in (("confidence", confidence), ("importance", importance)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise InvalidInput(f"{name} must be a number from 0 to 1, not {value!r}")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}")
+        metadata = validate.metadata(metadata)
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
@@ -182,12 +186,16 @@ class Memory(EpisodicVerbs):
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items; keyed items supersede the current item with the same key."""
         supersede = dict(supersede or {})
+        vectors = self._vectors_for(items)
         for item in items:
             if item.key is not None:
                 old = self.store.find(item.subject, Filter(kinds=(item.kind,), key=item.key), limit=1)
                 if old and (old[0].content_hash != item.content_hash or item.kind == CONVERSATION):
                     supersede[old[0].id] = item.id
-        vectors = self._vectors_for(items)
+            elif self.auto_supersede and item.kind == FACT and item.id not in supersede.values():
+                # An unkeyed fact that updates an older one ("moved to Porto" after "lives in
+                # Berlin") closes it: rules in engram.supersede, explained there.
+                supersede.update(supersede_on_write(self, item, vectors.get(item.id)))
         model = self.embedder.identity if self.embedder else None
         placements = self.store.put(items, vectors, supersede=supersede, model=model)
         results = []
@@ -255,6 +263,8 @@ class Memory(EpisodicVerbs):
                 until: Any = None, as_of: Any = None, include_superseded: bool = False) -> Filter:
         if isinstance(kinds, str):
             kinds = (kinds,)
+        if kinds is not None and not isinstance(kinds, (list, tuple, set, frozenset)):
+            raise InvalidInput(f"kinds must be a list of kinds such as ['fact'], not {kinds!r}")
         return Filter(
             kinds=tuple(validate.kind(k) for k in kinds) if kinds is not None else None,
             exclude_kinds=(CONVERSATION,) if kinds is None else (),
@@ -308,7 +318,7 @@ class Memory(EpisodicVerbs):
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id; ids of other subjects are left alone."""
         subject = validate.subject(subject)
-        if isinstance(ids, str) or not all(isinstance(i, str) and i for i in ids):
+        if not isinstance(ids, (list, tuple, set, frozenset)) or not all(isinstance(i, str) and i for i in ids):
             raise InvalidInput("ids must be a list of item ids")
         return self.store.delete(subject, list(ids))
 

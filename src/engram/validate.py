@@ -50,6 +50,7 @@ def clean_text(value: Any, what: str = "text") -> str:
         raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL byte; remove it and try again")
+    _utf8(value, what)
     folded = " ".join(value.split())
     if any(unicodedata.category(ch) == "Cc" for ch in folded):
         raise InvalidInput(f"{what} contains control characters; remove them and try again")
@@ -62,7 +63,37 @@ def raw_text(value: Any, what: str = "text") -> str:
         raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL byte; remove it and try again")
+    _utf8(value, what)
     return value
+
+
+def _utf8(value: str, what: str) -> None:
+    """Refuse lone surrogates: no database can store them as UTF-8 text."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(f"{what} contains an unpaired surrogate (U+{ord(value[exc.start]):04X}), which is not"
+                           " valid Unicode text; remove it and try again") from None
+
+
+def metadata(value: Any) -> dict[str, Any]:
+    """A JSON object with string keys and finite numbers, storable as UTF-8."""
+    import json
+    from collections.abc import Mapping
+
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"metadata must be a mapping, not {type(value).__name__}")
+    if not all(isinstance(k, str) for k in value):
+        raise InvalidInput("metadata keys must be strings (JSON object keys)")
+    try:
+        _utf8(json.dumps(dict(value), ensure_ascii=False, allow_nan=False), "metadata")
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, InvalidInput):
+            raise
+        raise InvalidInput(f"metadata must be JSON (strings, finite numbers, booleans, null, lists, objects): {exc}") from None
+    return dict(value)
 
 
 def length_problem(text: str, kind_: str) -> str | None:

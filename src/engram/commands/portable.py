@@ -1,0 +1,59 @@
+"""`engram export`, `engram import` and `engram backup`: move or copy a whole store."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+def register(main: click.Group) -> None:
+    main.add_command(export_command)
+    main.add_command(import_command)
+    main.add_command(backup_command)
+
+
+@click.command("export")
+@click.option("--output", "-o", required=True, help="JSONL file to write ('-' for standard output).")
+@click.option("--subject", "subjects", multiple=True, help="Only these subjects (repeatable; default: all).")
+@click.option("--vectors", is_flag=True, help="Include vectors (base64 float32); otherwise import re-embeds.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@click.pass_context
+def export_command(ctx: click.Context, output: str, subjects: tuple[str, ...], vectors: bool, as_json: bool) -> None:
+    """Write every item (all versions, all kinds) to a JSONL file that `engram import` reads."""
+    from engram.cli import emit, open_memory
+    from engram.portable import export
+
+    mem = open_memory(ctx)
+    counts = export(mem, sys.stdout if output == "-" else output, list(subjects) or None, vectors=vectors)
+    if output != "-":
+        emit(as_json, counts, lambda: [f"exported {counts['items']} item(s) of {counts['subjects']} subject(s)"
+                                       f" to {output}"])
+
+
+@click.command("import")
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@click.pass_context
+def import_command(ctx: click.Context, path: str, as_json: bool) -> None:
+    """Add the items of an export file, keeping their ids; items already present are skipped."""
+    from engram.cli import emit, open_memory
+    from engram.portable import import_
+
+    counts = import_(open_memory(ctx), click.get_text_stream("stdin") if path == "-" else path)
+    emit(as_json, counts, lambda: [
+        f"imported {counts['imported']} item(s); skipped {counts['existing']} already present,"
+        f" {counts['duplicates']} duplicate text(s), {counts['conflicts']} key conflict(s)"])
+
+
+@click.command("backup")
+@click.argument("dest", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def backup_command(ctx: click.Context, dest: str, as_json: bool) -> None:
+    """Copy the SQLite store to DEST with SQLite's online backup (PostgreSQL: use pg_dump)."""
+    from engram.cli import emit, open_memory
+    from engram.portable import backup
+
+    target = backup(open_memory(ctx, embedder="none"), dest)
+    emit(as_json, {"backup": str(target)}, lambda: [f"backed up to {target}"])

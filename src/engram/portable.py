@@ -1,0 +1,272 @@
+"""Export, import and backup: move a store between files and backends without losing anything.
+
+The export format is JSON Lines. The first line is a header:
+
+    {"format": "engram-export", "version": 1, "embedder": "all-MiniLM-L6-v2:384", "vectors": false, ...}
+
+then one line per item, every version of it (superseded history included), every kind
+(facts, preferences, procedures, episodes, summaries, saved conversations), oldest first:
+
+    {"type": "item", "item": {"id": ..., "subject": ..., "text": ..., "valid_to": ..., ...}}
+
+With `vectors=True` each line also carries `"vector"` (base64 of little-endian float32) and
+`"model"`. Import keeps item ids and every field exactly; it reuses vectors only when they
+come from the Memory's own embedder, and otherwise embeds the texts again. Importing the
+same file twice adds nothing the second time.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from engram import validate
+from engram.errors import InvalidInput, StoreError, StoreFull
+from engram.store.base import Filter
+from engram.types import CONVERSATION, Item, iso
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+FORMAT = "engram-export"
+VERSION = 1
+ITEM_FIELDS = tuple(f.name for f in dataclasses.fields(Item))
+
+
+# -- export ------------------------------------------------------------------------------------
+def export(mem: "Memory", path: str | os.PathLike[str] | IO[str], subjects: Sequence[str] | None = None,
+           *, vectors: bool = False) -> dict[str, int]:
+    """Write the items of `subjects` (default: all) to a JSONL file; returns counts."""
+    chosen = sorted(mem.store.subjects()) if subjects is None else [validate.subject(s) for s in subjects]
+    identity = mem.embedder.identity if mem.embedder else None
+    header = {"format": FORMAT, "version": VERSION, "embedder": identity, "vectors": bool(vectors),
+              "exported_at": iso(time.time()), "subjects": chosen}
+    counts = {"items": 0, "vectors": 0, "subjects": len(chosen)}
+    with _open_for_writing(path) as out:
+        out.write(_line(header))
+        for subject in chosen:
+            by_id = _subject_vectors(mem, subject) if vectors and identity else {}
+            for item in mem.store.find(subject, Filter(include_superseded=True), newest_first=False):
+                out.write(_line(_item_record(item, by_id.get(item.id), identity)))
+                counts["items"] += 1
+                counts["vectors"] += item.id in by_id
+    return counts
+
+
+def _item_record(item: Item, vector: np.ndarray | None, model: str | None) -> dict[str, Any]:
+    data = dataclasses.asdict(item)
+    data["metadata"] = dict(item.metadata)
+    record: dict[str, Any] = {"type": "item", "item": data}
+    if vector is not None:
+        record["vector"] = base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
+        record["model"] = model
+    return record
+
+
+def _subject_vectors(mem: "Memory", subject: str) -> dict[str, np.ndarray]:
+    ids, matrix = mem.store.vectors(subject, mem.embedder.identity)  # type: ignore[union-attr]
+    return {item_id: matrix[n] for n, item_id in enumerate(ids)}
+
+
+def _line(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+
+
+@contextmanager
+def _open_for_writing(path: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
+    if hasattr(path, "write"):
+        yield path  # type: ignore[misc]
+        return
+    target = Path(path)  # type: ignore[arg-type]
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with open(partial, "w", encoding="utf-8") as out:
+            yield out
+        os.replace(partial, target)  # a failed export never leaves a truncated file under the real name
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise (StoreFull if _is_full(exc) else StoreError)(f"cannot write export {target}: {exc}") from exc
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+# -- import ------------------------------------------------------------------------------------
+def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str]) -> dict[str, int]:
+    """Add the items of an export to `mem` in one transaction, keeping ids; returns counts."""
+    header, records = _read(path)
+    identity = mem.embedder.identity if mem.embedder else None
+    items, given = [], {}
+    seen: set[str] = set()
+    counts = {"imported": 0, "existing": 0, "duplicates": 0, "conflicts": 0, "embedded": 0}
+    for item, vector in records:
+        if item.id in seen:
+            counts["existing"] += 1
+            continue
+        seen.add(item.id)
+        items.append(item)
+        if vector is not None and header.get("embedder") == identity:
+            given[item.id] = vector
+    existing = _existing_ids(mem, [it.id for it in items])
+    counts["existing"] += len(existing)
+    items = [it for it in items if it.id not in existing]
+    fresh = [it for it in items if not _key_taken(mem, it)]
+    counts["conflicts"] = len(items) - len(fresh)
+    vectors = _vectors(mem, fresh, given)
+    counts["embedded"] = sum(1 for it in fresh if it.id in vectors and it.id not in given)
+    placements = mem.store.put(fresh, vectors, model=identity) if fresh else []
+    counts["imported"] = sum(p.created for p in placements)
+    counts["duplicates"] = len(placements) - counts["imported"]
+    return counts
+
+
+def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[Item, np.ndarray | None]]]:
+    name = getattr(path, "name", None) or os.fspath(path)  # type: ignore[arg-type]
+    lines = _lines(path, name)
+    header = _header(next(lines, None), name)
+    records = [_record(text, n, name) for n, text in lines if text.strip()]
+    return header, records
+
+
+def _lines(path: str | os.PathLike[str] | IO[str], name: str) -> Iterator[tuple[int, str]]:
+    if hasattr(path, "read"):
+        yield from enumerate(path, start=1)  # type: ignore[arg-type]
+        return
+    try:
+        with open(path, encoding="utf-8") as fh:  # type: ignore[arg-type]
+            yield from enumerate(fh, start=1)
+    except FileNotFoundError as exc:
+        raise InvalidInput(f"export file {name} does not exist") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{name} is not a UTF-8 Engram export ({exc.reason})") from exc
+
+
+def _header(first: tuple[int, str] | None, name: str) -> dict[str, Any]:
+    try:
+        header = json.loads(first[1]) if first else None
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise InvalidInput(f"{name} is not an Engram export: its first line must be a header with"
+                           f' "format": "{FORMAT}" (make one with `engram export --output FILE.jsonl`)')
+    version = header.get("version")
+    if version != VERSION:
+        raise InvalidInput(f"{name} is export format version {version!r}, but this Engram reads version {VERSION}:"
+                           " upgrade with `pip install -U engramdb`, or export again with this version")
+    return header
+
+
+def _record(text: str, n: int, name: str) -> tuple[Item, np.ndarray | None]:
+    """One item line as an Item (checked) and its vector, or InvalidInput naming the line."""
+    try:
+        record = json.loads(text)
+        data = record["item"]
+        if record.get("type") != "item" or not isinstance(data, dict) or set(data) != set(ITEM_FIELDS):
+            raise ValueError("not an item record with every field")
+        item = Item(**data)
+        _check(item)
+        vector = record.get("vector")
+        return item, (np.frombuffer(base64.b64decode(vector, validate=True), dtype="<f4").astype(np.float32)
+                      if vector is not None else None)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(f"{name} line {n} is not a valid item record ({exc}); nothing was imported") from exc
+
+
+def _check(item: Item) -> None:
+    validate.subject(item.subject)
+    validate.kind(item.kind)
+    for name in ("id", "text", "source", "agent", "content_hash"):
+        if not isinstance(getattr(item, name), str):
+            raise ValueError(f"{name} must be a string")
+    if not item.id or "\x00" in item.text:
+        raise ValueError("id is empty or text holds a NUL byte")
+    for name in ("created_at", "event_at", "valid_from", "confidence", "importance"):
+        if isinstance(getattr(item, name), bool) or not isinstance(getattr(item, name), (int, float)):
+            raise ValueError(f"{name} must be a number")
+    if not isinstance(item.metadata, dict):
+        raise ValueError("metadata must be an object")
+    # JSON escapes can spell lone surrogates ("\ud800"), which no store can hold as UTF-8.
+    json.dumps(dataclasses.asdict(item), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _existing_ids(mem: "Memory", ids: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        found |= {it.id for it in mem.store.get(ids[start : start + 500])}
+    return found
+
+
+def _key_taken(mem: "Memory", item: Item) -> bool:
+    """A current keyed item whose key already has another current item in the store."""
+    if item.key is None or item.valid_to is not None:
+        return False
+    return bool(mem.store.find(item.subject, Filter(kinds=(item.kind,), key=item.key), limit=1))
+
+
+def _vectors(mem: "Memory", items: Iterable[Item], given: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Vectors for every searchable item: the exported ones when they fit, else embedded now."""
+    if mem.embedder is None:
+        return {}
+    wanted = [it for it in items if it.kind != CONVERSATION]
+    vectors = {it.id: given[it.id] for it in wanted if it.id in given and given[it.id].shape == (mem.embedder.dim,)}
+    missing = [it for it in wanted if it.id not in vectors]
+    texts = list(dict.fromkeys(it.text for it in missing))
+    if texts:
+        by_text = dict(zip(texts, mem.embedder.embed(texts)))
+        vectors.update({it.id: by_text[it.text] for it in missing})
+    return vectors
+
+
+# -- backup ------------------------------------------------------------------------------------
+def backup(mem: "Memory", dest: str | os.PathLike[str]) -> Path:
+    """Copy a SQLite store to `dest` with SQLite's online backup API (safe while others write)."""
+    from engram.store.sqlite import SQLiteStore
+
+    store = mem.store
+    if not isinstance(store, SQLiteStore):
+        raise InvalidInput(f"{store.url} is not a SQLite file: back up PostgreSQL with"
+                           " `pg_dump --format=custom --file=engram.dump DBNAME` (restore with pg_restore)")
+    if store.path == ":memory:":
+        raise InvalidInput("an in-memory store has no file to back up: export it with `engram export`")
+    target = Path(dest).expanduser()
+    if target.exists():
+        raise InvalidInput(f"{target} already exists: choose a new file name (a backup never overwrites)")
+    if not target.parent.is_dir():
+        raise InvalidInput(f"cannot back up to {target}: folder {target.parent} does not exist")
+    try:
+        _copy(store.path, target)
+    except sqlite3.Error as exc:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(str(target) + suffix).unlink(missing_ok=True)
+        full = "full" in str(exc)
+        raise (StoreFull if full else StoreError)(f"backup of {store.path} to {target} failed: {exc}") from exc
+    return target
+
+
+def _copy(source: str, target: Path) -> None:
+    src = sqlite3.connect(source)
+    dst = sqlite3.connect(str(target))
+    try:
+        src.backup(dst, pages=1024)  # in steps, so writers are not blocked for the whole copy
+        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"the copy failed its integrity check: {check}")
+        dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
+    finally:
+        dst.close()
+        src.close()
+
+
+def _is_full(exc: OSError) -> bool:
+    import errno
+
+    return exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
