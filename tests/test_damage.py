@@ -132,7 +132,7 @@ def test_file_size_limit_in_a_child_loses_nothing_and_reports_failure(tmp_path):
     os.close(read_end)
     os.waitpid(pid, 0)
     report = json.loads(data)
-    assert report["error"] is not None and not report["error"][0].startswith("unexpected"), report["error"]
+    assert report["error"] is not None and report["error"][0] == "StoreFull", report["error"]
     assert str(db) in report["error"][1]
     assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     with open_mem(db) as mem:

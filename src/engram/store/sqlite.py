@@ -318,11 +318,27 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
+def _space_exhausted(path: str) -> bool:
+    """True when the file's disk is (nearly) full or the process's file-size limit is reached."""
+    import resource
+    import shutil
+
+    try:
+        if shutil.disk_usage(Path(path).resolve().parent).free < 1 << 20:
+            return True
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        sizes = [os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p)]
+        return limit != resource.RLIM_INFINITY and max(sizes, default=0) + (1 << 16) >= limit
+    except OSError:
+        return False
+
+
 def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
     text = str(exc)
     if _is_busy(exc):
         return StoreBusy(f"{path} stayed locked by another writer after retries: {text}")
-    if "disk is full" in text or "database or disk is full" in text:
+    if "disk is full" in text or "database or disk is full" in text or (
+            "disk I/O error" in text and _space_exhausted(path)):
         return StoreFull(f"{path}: the disk is full; nothing was written ({text})")
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return StoreCorrupt(
@@ -331,4 +347,6 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
         )
     if "unable to open" in text:
         return StoreUnavailable(f"cannot open {path}: {text}")
+    if "disk I/O error" in text:
+        return StoreError(f"{path}: disk I/O error; nothing was written: check free space and the disk ({text})")
     return StoreError(f"{path}: {text}")
