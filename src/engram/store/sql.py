@@ -44,8 +44,9 @@ SQLITE = Dialect(
 POSTGRES = Dialect(
     ph="%s",
     contains=lambda ph: f"(strpos(lower(i.text), lower({ph})) > 0 OR strpos(lower(i.metadata::text), lower({ph})) > 0)",
-    json_equals=lambda ph: f"i.metadata @> {ph}::jsonb",
-    json_param=lambda key, value: (dumps({key: value}),),
+    # Equality, not containment (`@>` would match [1] inside [1, 2]); a missing key equals null.
+    json_equals=lambda ph: f"coalesce(i.metadata -> {ph}::text, 'null'::jsonb) = {ph}::jsonb",
+    json_param=lambda key, value: (key, dumps(value)),
 )
 
 

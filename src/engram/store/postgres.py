@@ -1,0 +1,544 @@
+"""The PostgreSQL backend: items in one table, full text by a generated `tsvector`, vectors in pgvector.
+
+Same behaviour as the SQLite store: partial unique indexes for dedupe and the current key,
+one transaction per call, numbered migrations (run under an advisory lock so concurrent
+openers take turns), and exact vector scans of a per-subject matrix cached until a change
+counter in `subject_versions` moves (so writes by other processes are seen).
+
+Forgetting: `delete` removes rows (vectors cascade) and then runs `VACUUM` on both tables so
+dead tuples and their index entries are gone from everything a query can reach. What VACUUM
+cannot reach (WAL segments not yet recycled, backups, replicas) is listed in docs/postgres.md.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import numpy as np
+
+from engram.errors import (
+    NotFound,
+    SchemaTooNew,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    StoreUnavailable,
+    require,
+)
+from engram.store.base import Filter, Placement
+from engram.store.sql import COLUMNS, POSTGRES, UPDATABLE, item_row, row_item, where
+from engram.types import Item, dumps
+
+psycopg = require("psycopg", "postgres")
+pgvector_psycopg = require("pgvector.psycopg", "postgres")
+
+T = TypeVar("T")
+CONNECT_TIMEOUT_S = 10
+CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
+RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
+MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
+SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
+INSERT_ITEM = (
+    f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe) VALUES"
+    f" ({', '.join('%s::jsonb' if c == 'metadata' else '%s' for c in COLUMNS)}, %s)"
+    " ON CONFLICT DO NOTHING RETURNING seq"
+)
+UPSERT_VECTOR = (
+    "INSERT INTO vectors (item_seq, item_id, subject, model, vec)"
+    " SELECT seq, id, subject, %s, %s FROM items WHERE id = %s"
+    " ON CONFLICT (item_seq) DO UPDATE SET model = EXCLUDED.model, vec = EXCLUDED.vec"
+)
+BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
+        " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
+
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    (
+        "items, keyword index, vectors, settings",
+        [
+            """CREATE TABLE items (
+                seq bigserial PRIMARY KEY,
+                id text NOT NULL UNIQUE,
+                subject text NOT NULL,
+                kind text NOT NULL,
+                text text NOT NULL,
+                source text NOT NULL DEFAULT '',
+                agent text NOT NULL DEFAULT '',
+                key text,
+                category text,
+                session text,
+                created_at double precision NOT NULL,
+                event_at double precision NOT NULL,
+                valid_from double precision NOT NULL,
+                valid_to double precision,
+                superseded_by text,
+                confidence double precision NOT NULL DEFAULT 1.0,
+                importance double precision NOT NULL DEFAULT 0.5,
+                access_count integer NOT NULL DEFAULT 0,
+                last_accessed double precision,
+                content_hash text NOT NULL,
+                dedupe text,
+                metadata jsonb NOT NULL DEFAULT '{}',
+                tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED
+            )""",
+            "CREATE INDEX items_subject_event ON items(subject, event_at)",
+            "CREATE INDEX items_subject_kind ON items(subject, kind)",
+            "CREATE INDEX items_hash ON items(content_hash)",
+            "CREATE INDEX items_tsv ON items USING gin(tsv)",
+            "CREATE UNIQUE INDEX items_dedupe ON items(subject, dedupe)"
+            " WHERE dedupe IS NOT NULL AND valid_to IS NULL",
+            "CREATE UNIQUE INDEX items_current_key ON items(subject, kind, key)"
+            " WHERE key IS NOT NULL AND valid_to IS NULL",
+            # Untyped `vector`: the dimension belongs to the embedder, not to the schema. The item id
+            # is repeated here so a subject's matrix is read without a join.
+            """CREATE TABLE vectors (
+                item_seq bigint PRIMARY KEY REFERENCES items(seq) ON DELETE CASCADE,
+                item_id text NOT NULL,
+                subject text NOT NULL,
+                model text NOT NULL,
+                vec vector NOT NULL
+            )""",
+            "CREATE INDEX vectors_subject ON vectors(subject, model)",
+            "CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL)",
+            "CREATE TABLE subject_versions (subject text PRIMARY KEY, version bigint NOT NULL)",
+        ],
+    ),
+]
+
+
+class PostgresStore:
+    """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`)."""
+
+    def __init__(self, url: str) -> None:
+        self._dsn = url
+        self.url = safe_url(url)
+        self._lock = threading.RLock()
+        self._vector_cache: OrderedDict[tuple[str, str], tuple[int, list[str], np.ndarray]] = OrderedDict()
+        self._conn: Any = None
+        conn = self._open()
+        try:
+            self._migrate(conn)
+            pgvector_psycopg.register_vector(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    # -- connection -----------------------------------------------------------------------
+    def _open(self) -> Any:
+        """A new autocommit connection, or StoreUnavailable saying what to check."""
+        options: dict[str, Any] = {"autocommit": True}
+        try:
+            given = psycopg.conninfo.conninfo_to_dict(self._dsn)
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"{self.url} is not a valid PostgreSQL URL ({_first_line(exc)}):"
+                                   " use postgresql://user:password@host:port/dbname") from exc
+        if "connect_timeout" not in given:
+            options["connect_timeout"] = CONNECT_TIMEOUT_S
+        if "application_name" not in given:
+            options["application_name"] = "engram"
+        try:
+            return psycopg.connect(self._dsn, **options)
+        except psycopg.Error as exc:
+            raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            raise StoreUnavailable(f"store {self.url} is closed")
+        if self._conn.closed or self._conn.broken:
+            self._reconnect()
+        return self._conn
+
+    def _reconnect(self) -> None:
+        old, self._conn = self._conn, None
+        if old is not None:
+            old.close()
+        conn = self._open()
+        pgvector_psycopg.register_vector(conn)
+        self._conn = conn
+        self._vector_cache.clear()
+
+    def close(self) -> None:
+        """Close the connection (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> "PostgresStore":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _migrate(self, conn: Any) -> None:
+        """Create the extension and bring the schema up to date, one opener at a time."""
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+                self._ensure_vector(conn)
+                conn.execute("CREATE TABLE IF NOT EXISTS migrations (version integer PRIMARY KEY,"
+                             " name text NOT NULL, applied_at double precision NOT NULL)")
+                current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0]
+                if current > len(MIGRATIONS):
+                    raise SchemaTooNew(
+                        f"{self.url} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
+                        " upgrade with `pip install -U 'engramdb[postgres]'`"
+                    )
+                for version in range(current + 1, len(MIGRATIONS) + 1):
+                    name, statements = MIGRATIONS[version - 1]
+                    for statement in statements:
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (%s, %s, %s)",
+                                 (version, name, time.time()))
+        except psycopg.Error as exc:
+            raise _translate(exc, self.url) from exc
+
+    def _ensure_vector(self, conn: Any) -> None:
+        if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
+            return
+        try:
+            with conn.transaction():  # a savepoint: a refusal must not abort the migration's own message
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.errors.InsufficientPrivilege as exc:
+            raise StoreUnavailable(
+                f"{self.url}: the pgvector extension is not enabled in this database and this user may not"
+                " enable it: ask a superuser to run `CREATE EXTENSION vector;` in it"
+            ) from exc
+        except (psycopg.errors.UndefinedFile, psycopg.errors.FeatureNotSupported) as exc:
+            raise StoreUnavailable(
+                f"{self.url}: the server has no pgvector extension ({_first_line(exc)}): install it on the"
+                " server (e.g. `apt install postgresql-16-pgvector`, or build it from"
+                " github.com/pgvector/pgvector), then run `CREATE EXTENSION vector;`"
+            ) from exc
+
+    def _run(self, work: Callable[[Any], T], *, write: bool) -> T:
+        """Run `work(conn)` (in one transaction when it writes), retrying when that is safe.
+
+        Safe: a deadlock or serialization failure (the server rolled it back), and a connection
+        lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
+        """
+        with self._lock:
+            lost_once = False
+            for attempt in range(RETRIES):
+                conn = self._connection()
+                stage = "work"
+                try:
+                    if not write:
+                        return work(conn)
+                    with conn.transaction():
+                        result = work(conn)
+                        stage = "commit"
+                    return result
+                except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
+                    if attempt == RETRIES - 1:
+                        raise StoreBusy(f"{self.url}: still conflicting with other writers after"
+                                        f" {RETRIES} tries: {_first_line(exc)}") from exc
+                    time.sleep(min(0.5, 0.01 * 2**attempt) * (0.5 + random.random()))
+                except psycopg.OperationalError as exc:
+                    if not (conn.closed or conn.broken):
+                        raise _translate(exc, self.url) from exc
+                    if stage == "commit":
+                        raise StoreUnavailable(
+                            f"lost the connection to {self.url} while committing: the write may or may not"
+                            " have been saved; check, then retry"
+                        ) from exc
+                    if lost_once:
+                        raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
+                    lost_once = True
+                    self._reconnect()
+                except psycopg.Error as exc:
+                    raise _translate(exc, self.url) from exc
+                except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form: nothing was sent
+                    bad = exc.object[exc.start:exc.end]
+                    raise StoreError(f"{self.url}: text with an unpaired surrogate ({bad!r}) cannot be stored;"
+                                     " nothing was written") from exc
+            raise StoreBusy(f"{self.url}: gave up after {RETRIES} tries")  # pragma: no cover
+
+    def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
+        def work(conn: Any) -> list[tuple[Any, ...]]:
+            with conn.cursor(binary=binary) as cur:
+                return cur.execute(sql, params or None).fetchall()  # None: a literal % needs no escaping
+
+        return self._run(work, write=False)
+
+    # -- Store protocol -------------------------------------------------------------------
+    def put(
+        self,
+        items: Sequence[Item],
+        vectors: Mapping[str, np.ndarray] | None = None,
+        supersede: Mapping[str, str] | None = None,
+        model: str | None = None,
+    ) -> list[Placement]:
+        by_id = {item.id: item for item in items}
+
+        def work(conn: Any) -> list[Placement]:
+            for old_id, new_id in (supersede or {}).items():
+                conn.execute(
+                    "UPDATE items SET valid_to = %s, superseded_by = %s WHERE id = %s AND valid_to IS NULL",
+                    (by_id[new_id].valid_from, new_id, old_id),
+                )
+            placements = self._insert(conn, items)
+            wanted = [(model or "", _vector(vectors[p.id]), p.id) for p in placements
+                      if p.created and vectors and vectors.get(p.id) is not None]
+            if wanted:
+                with conn.cursor() as cur:
+                    cur.executemany(UPSERT_VECTOR, wanted)
+                _bump(conn, {by_id[i].subject for _, _, i in wanted})
+            return placements
+
+        return self._run(work, write=True)
+
+    def _insert(self, conn: Any, items: Sequence[Item]) -> list[Placement]:
+        """Insert in one pipelined batch; an item that hit a unique index names the current duplicate."""
+        rows = [item_row(item) for item in items]
+        created = []
+        with conn.cursor() as cur:
+            cur.executemany(INSERT_ITEM, rows, returning=True)
+            for _ in rows:
+                created.append(cur.fetchone() is not None)
+                cur.nextset()
+        return [Placement(item.id, True) if ok else self._existing(conn, item, row[-1])
+                for item, row, ok in zip(items, rows, created)]
+
+    def _existing(self, conn: Any, item: Item, dedupe: str | None) -> Placement:
+        found = conn.execute(
+            "SELECT id FROM items WHERE subject = %s AND dedupe = %s AND valid_to IS NULL", (item.subject, dedupe)
+        ).fetchone()
+        if found is None:  # the conflict was not a duplicate text: name what it was
+            clash = conn.execute("SELECT 1 FROM items WHERE id = %s", (item.id,)).fetchone()
+            what = f"an item with id {item.id} already exists" if clash else (
+                f"subject {item.subject} already has a current {item.kind} with key {item.key!r}")
+            raise StoreError(f"{self.url}: item {item.id} was not inserted: {what}; nothing was written")
+        return Placement(found[0], False)
+
+    def set_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        """Replace the vectors of existing items (used by reindex)."""
+
+        def work(conn: Any) -> None:
+            rows = [(model, _vector(v), item_id) for item_id, v in vectors.items()]
+            with conn.cursor() as cur:
+                cur.executemany(UPSERT_VECTOR, rows)
+            subjects = conn.execute("SELECT DISTINCT subject FROM items WHERE id = ANY(%s)", (list(vectors),))
+            _bump(conn, {r[0] for r in subjects.fetchall()})
+
+        if vectors:
+            self._run(work, write=True)
+
+    def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
+        bad = set(changes) - UPDATABLE
+        if bad:
+            raise StoreError(f"cannot update {sorted(bad)}: updatable fields are {sorted(UPDATABLE)}")
+        if not ids or not changes:
+            return 0
+        values = [dumps(dict(v)) if k == "metadata" else v for k, v in changes.items()]
+        assignments = ", ".join(f"{k} = %s::jsonb" if k == "metadata" else f"{k} = %s" for k in changes)
+        sql = f"UPDATE items SET {assignments} WHERE seq IN ({_LOCK_IN_ORDER})"
+        return self._run(lambda conn: conn.execute(sql, (*values, list(ids))).rowcount, write=True)
+
+    def touch(self, ids: Sequence[str], now: float) -> None:
+        """Count one access to each item."""
+        if ids:
+            sql = (f"UPDATE items SET access_count = access_count + 1, last_accessed = %s"
+                   f" WHERE seq IN ({_LOCK_IN_ORDER})")
+            self._run(lambda conn: conn.execute(sql, (now, list(ids))), write=True)
+
+    def get(self, ids: Sequence[str]) -> list[Item]:
+        if not ids:
+            return []
+        found = {r[0]: row_item(r) for r in self._read(f"{SELECT_ITEMS} WHERE i.id = ANY(%s)", (list(ids),))}
+        return [found[i] for i in ids if i in found]
+
+    def find(self, subject: str, where_: Filter = Filter(), limit: int | None = None,
+             newest_first: bool = True) -> list[Item]:
+        clause, params = where(subject, where_, POSTGRES)
+        order = "DESC" if newest_first else "ASC"
+        sql = f"{SELECT_ITEMS} WHERE {clause} ORDER BY i.event_at {order}, i.seq {order}"
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(int(limit))
+        return [row_item(r) for r in self._read(sql, params)]
+
+    def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
+        if not terms:
+            return []
+        # plainto_tsquery has no operators: any user text is just words; `||` ORs the terms.
+        query = " || ".join(["plainto_tsquery('english', %s)"] * len(terms))
+        clause, params = where(subject, where_, POSTGRES)
+        sql = (f"SELECT i.id, ts_rank_cd(i.tsv, q.q, 1) AS score FROM items i, (SELECT {query} AS q) q"
+               f" WHERE i.tsv @@ q.q AND {clause} ORDER BY score DESC, i.seq LIMIT %s")
+        rows = self._read(sql, [*terms, *params, int(limit)])
+        return [(r[0], float(r[1])) for r in rows]
+
+    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
+        def work(conn: Any) -> tuple[list[str], np.ndarray]:
+            row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
+            version = row[0] if row else 0
+            cached = self._vector_cache.get((subject, model))
+            if cached and cached[0] == version:
+                self._vector_cache.move_to_end((subject, model))
+                return cached[1], cached[2]
+            with conn.cursor(binary=True) as cur:
+                # vector_send gives each vector's wire bytes: one NumPy view for all rows, no per-row objects.
+                rows = cur.execute(
+                    "SELECT item_id, vector_send(vec) FROM vectors WHERE subject = %s AND model = %s"
+                    " ORDER BY item_seq",
+                    (subject, model),
+                ).fetchall()
+            ids = [r[0] for r in rows]
+            matrix = _matrix([r[1] for r in rows], self.url, subject, model)
+            self._vector_cache[(subject, model)] = (version, ids, matrix)
+            while len(self._vector_cache) > CACHED_SUBJECTS:  # a shared server may hold many subjects
+                self._vector_cache.popitem(last=False)
+            return ids, matrix
+
+        return self._run(work, write=False)
+
+    def vector_models(self) -> dict[str, int]:
+        """How many vectors each model identity holds."""
+        return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
+
+    def delete(self, subject: str, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+
+        def work(conn: Any) -> int:
+            count = conn.execute(
+                f"DELETE FROM items WHERE subject = %s AND seq IN ({_LOCK_IN_ORDER})", (subject, list(ids))
+            ).rowcount
+            if count:
+                _bump(conn, {subject})
+            return count
+
+        total = self._run(work, write=True)
+        if total:
+            self.scrub()
+        return total
+
+    def scrub(self, full: bool = False) -> None:
+        """VACUUM both tables so deleted rows and their index entries are gone (see docs/postgres.md).
+
+        `full=True` rewrites tables and indexes into new files (VACUUM FULL: it locks them while it
+        runs), which also drops the keyword-index keys of deleted words, then asks for a CHECKPOINT.
+        """
+        self._run(lambda conn: conn.execute(f"VACUUM {'FULL ' if full else ''}items, vectors"), write=False)
+        if full:
+            try:
+                self._run(lambda conn: conn.execute("CHECKPOINT"), write=False)
+            except StoreError:
+                pass  # needs superuser or pg_checkpoint; the server's own checkpoint follows within minutes
+
+    def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
+        if delete:
+            self._run(lambda conn: conn.execute("DELETE FROM settings WHERE key = %s", (key,)), write=True)
+            return None
+        if value is not None:
+            self._run(lambda conn: conn.execute(
+                "INSERT INTO settings (key, value) VALUES (%s, %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, value)), write=True)
+            return value
+        rows = self._read("SELECT value FROM settings WHERE key = %s", (key,))
+        return rows[0][0] if rows else None
+
+    def settings(self, prefix: str) -> dict[str, str]:
+        """Every setting whose key starts with `prefix`."""
+        return dict(self._read("SELECT key, value FROM settings WHERE starts_with(key, %s)", (prefix,)))
+
+    def subjects(self) -> dict[str, int]:
+        rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
+        return {subject: int(n) for subject, n in rows}
+
+    def item(self, item_id: str) -> Item:
+        """One item by id, or NotFound."""
+        found = self.get([item_id])
+        if not found:
+            raise NotFound(f"no memory item with id {item_id!r}")
+        return found[0]
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """A read-only query (for stats and audit), in a READ ONLY transaction."""
+
+        def work(conn: Any) -> list[tuple[Any, ...]]:
+            conn.execute("SET TRANSACTION READ ONLY")
+            return conn.execute(sql, params or None).fetchall()
+
+        return self._run(work, write=True)
+
+
+# Rows named by id, locked in one order so two concurrent writers cannot deadlock on them.
+_LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDATE"
+
+
+def _bump(conn: Any, subjects: set[str]) -> None:
+    """Move the change counter of each subject (sorted: writers take the row locks in one order)."""
+    for subject in sorted(subjects):
+        conn.execute(BUMP, (subject,))
+
+
+def _vector(value: np.ndarray) -> np.ndarray:
+    return np.asarray(value, dtype=np.float32)
+
+
+def _matrix(blobs: Sequence[bytes], url: str, subject: str, model: str) -> np.ndarray:
+    """Rows of pgvector's binary format (int16 dim, int16 unused, dim big-endian float32) as one matrix."""
+    if not blobs:
+        return np.zeros((0, 0), dtype=np.float32)
+    dim = int.from_bytes(blobs[0][:2], "big")
+    if any(len(b) != 4 + 4 * dim for b in blobs):
+        raise StoreError(f"{url}: vectors of {subject} under {model} differ in dimension: run `engram reindex`")
+    flat = np.frombuffer(b"".join(bytes(b[4:]) for b in blobs), dtype=">f4")
+    return flat.astype(np.float32).reshape(len(blobs), dim)
+
+
+def safe_url(url: str) -> str:
+    """The URL with any password replaced by `***`, fit for messages and logs."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            userinfo, host = netloc.rsplit("@", 1)
+            if ":" in userinfo:
+                userinfo = userinfo.split(":", 1)[0] + ":***"
+            netloc = f"{userinfo}@{host}"
+        query = urlencode([(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)], safe="/")
+        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    except ValueError:
+        return "postgresql://(unparseable URL)"
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _connect_advice(url: str, exc: BaseException) -> str:
+    text = str(exc)
+    reason = " ".join(line.strip() for line in text.strip().splitlines())
+    if "password authentication failed" in text or "no password supplied" in text:
+        hint = "check the user name and password in the URL"
+    elif "does not exist" in text and "database" in text:
+        hint = "create the database first (`createdb NAME` or CREATE DATABASE), or fix its name in the URL"
+    elif "resolve host" in text or "could not translate host" in text:
+        hint = "check the host name in the URL"
+    else:
+        hint = "check that the server is running and that host, port and database in the URL are right"
+    return f"cannot connect to {url}: {reason}; {hint} (set by --db or ENGRAM_DB)"
+
+
+def _translate(exc: BaseException, url: str) -> StoreError:
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, psycopg.errors.DiskFull):
+        return StoreFull(f"{url}: the server's disk is full; nothing was written ({_first_line(exc)})")
+    if isinstance(exc, (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)):
+        return StoreBusy(f"{url}: {_first_line(exc)}")
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreUnavailable(_connect_advice(url, exc))
+    if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+        return StoreUnavailable(f"{url}: {_first_line(exc)}: the user in the URL must own the database"
+                                " (or its schema), or be granted CREATE and the table privileges on it")
+    return StoreError(f"{url}: {_first_line(exc)}")

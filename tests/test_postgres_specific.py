@@ -1,0 +1,212 @@
+"""What only the PostgreSQL backend has: connection errors, the pgvector extension, several
+clients on one database, a server restart mid-run, and concurrent writers.
+
+Runs on a real server (tests/pg_server.py); the restart test starts its own private one.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import uuid
+
+import numpy as np
+import psycopg
+import pytest
+from pg_server import embedded_server, fresh_database, with_database
+
+from engram.embed.hashing import HashingEmbedder
+from engram.errors import SchemaTooNew, StoreUnavailable
+from engram.memory import Memory
+from engram.store.postgres import PostgresStore, safe_url
+from engram.types import Item
+from engram.validate import content_hash
+
+SUBJECT = "user:1"
+
+
+def make(text: str, subject: str = SUBJECT) -> Item:
+    return Item(id=uuid.uuid4().hex, subject=subject, text=text, created_at=1.0, event_at=1.0, valid_from=1.0,
+                content_hash=content_hash(text))
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens once the socket is closed
+
+
+def test_server_down_is_store_unavailable_naming_the_url_without_password():
+    url = f"postgresql://alice:hunter2secret@127.0.0.1:{closed_port()}/memories"
+    with pytest.raises(StoreUnavailable) as raised:
+        PostgresStore(url)
+    message = str(raised.value)
+    assert "hunter2secret" not in message
+    assert "postgresql://alice:***@127.0.0.1" in message and "server is running" in message
+
+
+@pytest.mark.parametrize("url", ["postgresql://x:y@127.0.0.1:notaport/db", "postgresql://u@127.0.0.1:1/db?sslmode=bogus"])
+def test_malformed_url_is_store_unavailable(url):
+    with pytest.raises(StoreUnavailable, match="postgresql://"):
+        PostgresStore(url)
+
+
+def test_missing_database_says_to_create_it(pg_server):
+    with pytest.raises(StoreUnavailable, match="create the database"):
+        PostgresStore(with_database(pg_server, "no_such_db_" + uuid.uuid4().hex[:8]))
+
+
+def test_safe_url_masks_passwords_in_userinfo_and_query():
+    assert safe_url("postgresql://u:p%40ss@h:5/d?password=zz&sslmode=require") == (
+        "postgresql://u:***@h:5/d?password=%2A%2A%2A&sslmode=require")
+
+
+def test_user_who_cannot_create_the_extension_is_told_what_to_ask_for(pg_server):
+    url = fresh_database(pg_server)
+    role = "limited_" + uuid.uuid4().hex[:8]
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f'ALTER DATABASE "{name}" OWNER TO {role}')
+    limited = url.replace("postgresql://postgres@", f"postgresql://{role}@")
+    with pytest.raises(StoreUnavailable, match="CREATE EXTENSION vector"):
+        PostgresStore(limited)
+    with psycopg.connect(url, autocommit=True) as admin:  # what the message asks a superuser to do
+        admin.execute("CREATE EXTENSION vector")
+    with PostgresStore(limited) as store:
+        store.put([make("Works once the extension exists")], {}, model="m")
+        assert store.subjects() == {SUBJECT: 1}
+    outsider = "outsider_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {outsider} LOGIN")
+    with pytest.raises(StoreUnavailable, match="must own the database"):
+        PostgresStore(url.replace("postgresql://postgres@", f"postgresql://{outsider}@"))
+
+
+def test_schema_newer_than_the_code_is_refused(pg_server):
+    url = fresh_database(pg_server)
+    PostgresStore(url).close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (99, 'future', 0)")
+    with pytest.raises(SchemaTooNew, match="99"):
+        PostgresStore(url)
+
+
+def test_concurrent_openers_migrate_once(pg_server):
+    url = fresh_database(pg_server)
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            PostgresStore(url).close()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == 1
+
+
+def test_two_stores_on_one_database_see_each_others_writes(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url) as a, PostgresStore(url) as b:
+        first, second = make("first shared vector item"), make("second shared vector item")
+        a.put([first], {first.id: np.array([1, 0], dtype=np.float32)}, model="m:2")
+        assert b.vectors(SUBJECT, "m:2")[0] == [first.id]  # b now caches the matrix
+        a.put([second], {second.id: np.array([0, 1], dtype=np.float32)}, model="m:2")
+        assert b.vectors(SUBJECT, "m:2")[0] == [first.id, second.id]
+        b.delete(SUBJECT, [first.id])
+        assert a.vectors(SUBJECT, "m:2")[0] == [second.id]
+        b.set_vectors({second.id: np.array([0.6, 0.8], dtype=np.float32)}, "m:2")
+        np.testing.assert_allclose(a.vectors(SUBJECT, "m:2")[1], [[0.6, 0.8]])
+        a.setting("embedder", "m:2")
+        assert b.setting("embedder") == "m:2"
+
+
+def test_delete_leaves_no_row_no_vector_and_no_dead_tuple(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url) as store:
+        keep, gone = make("A memory that stays"), make("Codename zephyrquokka must go")
+        store.put([keep, gone], {gone.id: np.ones(4, dtype=np.float32)}, model="m:4")
+        assert store.delete(SUBJECT, [gone.id]) == 1
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION pageinspect")
+            assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+            # Every line pointer left in the heap is a live tuple: VACUUM removed the deleted one.
+            page = "heap_page_items(get_raw_page('items', 0))"
+            flags = conn.execute(f"SELECT lp_flags, t_data FROM {page}").fetchall()
+            assert [f for f, _ in flags if f != 0] == [1]
+            assert not any(b"zephyrquokka" in bytes(data or b"") for _, data in flags)
+
+
+def test_full_scrub_rewrites_the_keyword_index(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url) as store:
+        gone = make("Codename zephyrquokka must go")
+        store.put([gone, make("A memory that stays")])
+        store.delete(SUBJECT, [gone.id])
+        store.scrub(full=True)
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION pageinspect")
+            pages = conn.execute("SELECT pg_relation_size('items_tsv') / 8192").fetchone()[0]
+            raw = b"".join(conn.execute("SELECT get_raw_page('items_tsv', %s)", (n,)).fetchone()[0]
+                           for n in range(pages))
+            assert b"zephyrquokka" not in raw and b"stay" in raw
+
+
+def test_reads_and_writes_recover_after_a_server_restart():
+    with embedded_server() as server:
+        url = fresh_database(server.url)
+        with PostgresStore(url) as store:
+            before = make("Written before the restart")
+            store.put([before])
+            server.restart()  # drops every client connection
+            assert store.get([before.id]) == [before]  # read: reconnects and retries once
+            server.restart()
+            after = make("Written after the restart")
+            assert store.put([after])[0].created  # nothing was sent before the loss: retried
+            assert {it.id for it in store.find(SUBJECT)} == {before.id, after.id}
+
+
+@pytest.mark.slow
+def test_concurrent_writers_lose_nothing(pg_server):
+    url = fresh_database(pg_server)
+    Memory(url, embedder=HashingEmbedder(64)).close()  # create the schema once
+    writers, per_writer, shared = 16, 100, 5
+    results: dict[int, list] = {}
+    errors: list[BaseException] = []
+
+    def write(n: int) -> None:
+        try:
+            with Memory(url, embedder=HashingEmbedder(64)) as mem:
+                subject = f"user:{n % 4}"  # four writers per subject contend for its rows
+                saved = [mem.remember(subject, f"Writer {n} remembers fact number {i} today")
+                         for i in range(per_writer)]
+                saved += [mem.remember(subject, f"A fact every writer on {subject} shares, number {i}")
+                          for i in range(shared)]
+                results[n] = saved
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with Memory(url, embedder=HashingEmbedder(64)) as mem:
+        own = [s for saved in results.values() for s in saved[:per_writer]]
+        assert all(s.saved for s in own) and len(own) == writers * per_writer
+        assert len(mem.store.get([s.id for s in own])) == writers * per_writer
+        for subject in ("user:0", "user:1", "user:2", "user:3"):
+            same = [saved for n, saved in results.items() if f"user:{n % 4}" == subject]
+            shared_ids = {s.id for saved in same for s in saved[per_writer:]}
+            assert len(shared_ids) == shared  # each shared text stored once; the others name it
+        assert mem.subjects() == {f"user:{k}": 4 * per_writer + shared for k in range(4)}
+        ids, matrix = mem.store.vectors("user:0", mem.embedder.identity)
+        assert len(ids) == 4 * per_writer + shared and matrix.shape == (len(ids), 64)
