@@ -9,6 +9,7 @@ p50/p95, throughput at batch 32, and the installed size of the packages the embe
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -17,9 +18,9 @@ import statistics
 import time
 from importlib import metadata
 
+LOAD_AVERAGE = os.getloadavg()[0]  # before we add our own load
 T0 = time.perf_counter()
-from engram.embed import get_embedder  # timed on purpose
-
+get_embedder = importlib.import_module("engram.embed").get_embedder  # imported here to be timed
 IMPORT_S = time.perf_counter() - T0
 
 SUBJECTS = ["The team", "Alice", "Our CI", "The staging server", "Bob", "The billing job", "Maria"]
@@ -82,10 +83,12 @@ def measure(spec: str, n: int) -> dict:
     for text in texts[:20]:  # warm caches and the thread pool before timing
         embedder.embed_one(text)
     latencies = []
+    cpu0 = time.process_time()
     for text in texts:
         t = time.perf_counter()
         embedder.embed_one(text)
         latencies.append((time.perf_counter() - t) * 1000)
+    cpu_ms = (time.process_time() - cpu0) * 1000 / n
     t = time.perf_counter()
     for i in range(0, n, 32):
         embedder.embed_batch(texts[i : i + 32])
@@ -101,6 +104,8 @@ def measure(spec: str, n: int) -> dict:
         "rss_mib_before_load": round(rss_before, 1),
         "rss_mib_after_load": round(rss_mib(), 1),
         "latency_ms_batch1": {"p50": round(q[49], 2), "p95": round(q[94], 2), "n": n},
+        "cpu_ms_per_sentence_batch1": round(cpu_ms, 2),
+        "load_average_1min_at_start": LOAD_AVERAGE,
         "throughput_per_s_batch32": round(batch32, 1),
         "installed_mib": {
             d: None if (m := installed_mib(d)) is None else round(m, 1)
@@ -128,8 +133,11 @@ def main() -> None:
         f"{result['rss_mib_after_load']} MiB after load"
     )
     print(f"latency (batch 1)   p50 {lat['p50']} ms, p95 {lat['p95']} ms over {lat['n']} sentences")
+    print(f"CPU time            {result['cpu_ms_per_sentence_batch1']} ms per sentence (batch 1)")
     print(f"throughput          {result['throughput_per_s_batch32']} sentences/s at batch 32")
     sizes = ", ".join(f"{d} {m} MiB" for d, m in result["installed_mib"].items() if m is not None)
+    load = result["load_average_1min_at_start"]
+    print(f"load average        {load:.2f} at start (on 2 cores, busy above ~1)")
     print(f"installed           {sizes}")
 
 
