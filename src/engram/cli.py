@@ -23,6 +23,8 @@ EXTRA_COMMANDS = (
     "engram.commands.agent",
     "engram.commands.audit",
     "engram.commands.portable",
+    "engram.commands.mcp",
+    "engram.commands.serve",
 )
 
 

@@ -28,7 +28,7 @@ def subject(value: Any) -> str:
     """A subject such as `user:42` or `job:report-42`."""
     if not isinstance(value, str):
         raise InvalidSubject(f"subject must be a string like 'user:42', not {type(value).__name__}")
-    if not SUBJECT.match(value):
+    if not SUBJECT.fullmatch(value):
         shown = value if len(value) <= 80 else value[:77] + "..."
         raise InvalidSubject(
             f"subject {shown!r} is not of the form 'kind:name' (e.g. 'user:42', 'job:report-42');"
@@ -39,7 +39,7 @@ def subject(value: Any) -> str:
 
 def kind(value: Any) -> str:
     """A kind of memory item: a short lowercase word."""
-    if not isinstance(value, str) or not KIND.match(value):
+    if not isinstance(value, str) or not KIND.fullmatch(value):
         raise InvalidInput(f"kind must be a short lowercase word such as 'fact' or 'preference', not {value!r}")
     return value
 
