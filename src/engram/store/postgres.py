@@ -32,7 +32,15 @@ from engram.errors import (
     require,
 )
 from engram.store.base import Filter, Placement
-from engram.store.sql import COLUMNS, POSTGRES, UPDATABLE, item_row, row_item, where
+from engram.store.sql import (
+    COLUMNS,
+    POSTGRES,
+    UPDATABLE,
+    find_query,
+    item_row,
+    row_item,
+    where,
+)
 from engram.types import Item, dumps
 
 psycopg = require("psycopg", "postgres")
@@ -356,12 +364,7 @@ class PostgresStore:
 
     def find(self, subject: str, where_: Filter = Filter(), limit: int | None = None,
              newest_first: bool = True) -> list[Item]:
-        clause, params = where(subject, where_, POSTGRES)
-        order = "DESC" if newest_first else "ASC"
-        sql = f"{SELECT_ITEMS} WHERE {clause} ORDER BY i.event_at {order}, i.seq {order}"
-        if limit is not None:
-            sql += " LIMIT %s"
-            params.append(int(limit))
+        sql, params = find_query(subject, where_, POSTGRES, limit, newest_first)
         return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:

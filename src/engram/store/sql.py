@@ -29,6 +29,7 @@ class Dialect:
     """What differs between SQLite and PostgreSQL in the WHERE clause."""
 
     ph: str
+    row_order: str
     contains: Callable[[str], str]
     json_equals: Callable[[str], str]
     json_param: Callable[[str, Any], Any]
@@ -36,6 +37,7 @@ class Dialect:
 
 SQLITE = Dialect(
     ph="?",
+    row_order="i.rowid",
     contains=lambda ph: f"(instr(casefold(i.text), casefold({ph})) > 0 OR instr(casefold(i.metadata), casefold({ph})) > 0)",
     json_equals=lambda ph: f"json_extract(i.metadata, {ph}) IS {ph}",
     json_param=lambda key, value: ("$." + json.dumps(key), _sqlite_json_value(value)),
@@ -43,6 +45,7 @@ SQLITE = Dialect(
 
 POSTGRES = Dialect(
     ph="%s",
+    row_order="i.seq",
     contains=lambda ph: f"(strpos(lower(i.text), lower({ph})) > 0 OR strpos(lower(i.metadata::text), lower({ph})) > 0)",
     # Equality, not containment (`@>` would match [1] inside [1, 2]); a missing key equals null.
     json_equals=lambda ph: f"coalesce(i.metadata -> {ph}::text, 'null'::jsonb) = {ph}::jsonb",
@@ -94,6 +97,18 @@ def where(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
     for key, value in f.metadata.items():
         add(d.json_equals(d.ph), *d.json_param(key, value))
     return (" AND ".join(parts) or "1 = 1"), params
+
+
+def find_query(subject: str, f: Filter, d: Dialect, limit: int | None,
+               newest_first: bool) -> tuple[str, list[Any]]:
+    """SELECT of one subject's items passing the filter, by event time then insertion order."""
+    clause, params = where(subject, f, d)
+    order = "DESC" if newest_first else "ASC"
+    sql = f"{SELECT_ITEMS} WHERE {clause} ORDER BY i.event_at {order}, {d.row_order} {order}"
+    if limit is not None:
+        sql += f" LIMIT {d.ph}"
+        params.append(int(limit))
+    return sql, params
 
 
 def _in(column: str, values: Sequence[Any], d: Dialect) -> str:

@@ -17,10 +17,26 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from engram.errors import NotFound, StoreBusy, StoreCorrupt, StoreError, StoreFull, StoreUnavailable
+from engram.errors import (
+    NotFound,
+    StoreBusy,
+    StoreCorrupt,
+    StoreError,
+    StoreFull,
+    StoreUnavailable,
+)
 from engram.store import migrations
 from engram.store.base import Filter, Placement
-from engram.store.sql import COLUMNS, SELECT_ITEMS, SQLITE, UPDATABLE, item_row, row_item, where
+from engram.store.sql import (
+    COLUMNS,
+    SELECT_ITEMS,
+    SQLITE,
+    UPDATABLE,
+    find_query,
+    item_row,
+    row_item,
+    where,
+)
 from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
@@ -205,12 +221,7 @@ class SQLiteStore:
 
     def find(self, subject: str, where_: Filter = Filter(), limit: int | None = None,
              newest_first: bool = True) -> list[Item]:
-        clause, params = where(subject, where_, SQLITE)
-        order = "DESC" if newest_first else "ASC"
-        sql = f"{SELECT_ITEMS} WHERE {clause} ORDER BY i.event_at {order}, i.rowid {order}"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(int(limit))
+        sql, params = find_query(subject, where_, SQLITE, limit, newest_first)
         return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
