@@ -210,3 +210,27 @@ def test_reopen_keeps_everything(store_url):
         assert again.vectors(SUBJECT, "m:3")[0] == [item.id]
     finally:
         again.close()
+
+
+def test_a_second_store_on_the_same_url_sees_new_vectors(store, store_url):
+    from engram.store import open_store
+
+    other = open_store(store_url)
+    try:
+        a, b = make("seen by both connections"), make("written later by the other")
+        store.put([a], {a.id: unit(1, 0)}, model="m:2")
+        assert other.vectors(SUBJECT, "m:2")[0] == [a.id]
+        store.put([b], {b.id: unit(0, 1)}, model="m:2")
+        assert sorted(other.vectors(SUBJECT, "m:2")[0]) == sorted([a.id, b.id])
+    finally:
+        other.close()
+
+
+def test_access_counts_do_not_reload_the_vector_cache(store):
+    a = make("an item that gets recalled often")
+    store.put([a], {a.id: unit(1, 0)}, model="m:2")
+    _, first = store.vectors(SUBJECT, "m:2")
+    store.touch([a.id], 5000.0)
+    _, again = store.vectors(SUBJECT, "m:2")
+    assert again is first  # the cached matrix: no vector changed
+    assert store.get([a.id])[0].access_count == 1

@@ -68,6 +68,39 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         ],
     ),
+    (
+        "subject in the keyword index; per-subject vector versions",
+        [
+            # The subject becomes an FTS5 column, so a keyword query intersects the subject's
+            # posting list first instead of ranking every subject's matches and filtering after.
+            "DROP TRIGGER items_ai",
+            "DROP TRIGGER items_ad",
+            "DROP TRIGGER items_au",
+            "DROP TABLE items_fts",
+            "CREATE VIRTUAL TABLE items_fts USING fts5(text, subject, content='items', content_rowid='rowid',"
+            " tokenize='porter unicode61 remove_diacritics 2')",
+            "CREATE TRIGGER items_ai AFTER INSERT ON items BEGIN"
+            " INSERT INTO items_fts(rowid, text, subject) VALUES (new.rowid, new.text, new.subject); END",
+            "CREATE TRIGGER items_ad AFTER DELETE ON items BEGIN"
+            " INSERT INTO items_fts(items_fts, rowid, text, subject) VALUES ('delete', old.rowid, old.text, old.subject);"
+            " END",
+            "CREATE TRIGGER items_au AFTER UPDATE OF text, subject ON items BEGIN"
+            " INSERT INTO items_fts(items_fts, rowid, text, subject) VALUES ('delete', old.rowid, old.text, old.subject);"
+            " INSERT INTO items_fts(rowid, text, subject) VALUES (new.rowid, new.text, new.subject); END",
+            "INSERT INTO items_fts(items_fts) VALUES ('rebuild')",
+            # A counter per subject that changes whenever its vectors do (in any process), so a
+            # cached matrix stays valid across reads and access-count writes.
+            "CREATE TABLE vector_versions (subject TEXT PRIMARY KEY, version INTEGER NOT NULL)",
+            "INSERT INTO vector_versions SELECT subject, 1 FROM vectors GROUP BY subject",
+            "CREATE TRIGGER vectors_ai AFTER INSERT ON vectors BEGIN"
+            " INSERT INTO vector_versions VALUES (new.subject, 1)"
+            " ON CONFLICT(subject) DO UPDATE SET version = version + 1; END",
+            "CREATE TRIGGER vectors_ad AFTER DELETE ON vectors BEGIN"
+            " UPDATE vector_versions SET version = version + 1 WHERE subject = old.subject; END",
+            "CREATE TRIGGER vectors_au AFTER UPDATE ON vectors BEGIN"
+            " UPDATE vector_versions SET version = version + 1 WHERE subject = old.subject; END",
+        ],
+    ),
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sqlite3
 import threading
 import time
@@ -50,7 +51,6 @@ class SQLiteStore:
         self.path = str(path)
         self.url = self.path
         self._lock = threading.RLock()
-        self._own_writes = 0
         self._vector_cache: dict[tuple[str, str], tuple[tuple[int, int], list[str], np.ndarray]] = {}
         self._db = self._connect()
         with self._translate():
@@ -115,7 +115,6 @@ class SQLiteStore:
             try:
                 yield self._db
                 self._db.execute("COMMIT")
-                self._own_writes += 1
             except BaseException as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -227,16 +226,20 @@ class SQLiteStore:
     def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
         if not terms:
             return []
-        match = " OR ".join(_quote_term(t) for t in terms)
+        # The subject column narrows the match to one subject's rows before BM25 ranks them;
+        # its weight is 0, so only the text scores. The exact subject test stays in the WHERE.
+        words = " ".join(w.lower() for w in re.findall(r"\w+", subject))
+        match = f'subject : "{words}" AND text : (' + " OR ".join(_quote_term(t) for t in terms) + ")"
         clause, params = where(subject, where_, SQLITE)
         sql = (
-            "SELECT i.id, -bm25(items_fts) AS score FROM items_fts JOIN items i ON i.rowid = items_fts.rowid"
+            "SELECT i.id, -bm25(items_fts, 1.0, 0.0) AS score FROM items_fts JOIN items i ON i.rowid = items_fts.rowid"
             f" WHERE items_fts MATCH ? AND {clause} ORDER BY score DESC LIMIT ?"
         )
         return [(r[0], float(r[1])) for r in self._read(sql, [match, *params, int(limit)])]
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
-        version = (self._read("PRAGMA data_version")[0][0], self._own_writes)
+        row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
+        version = (row[0][0] if row else 0, 0)
         cached = self._vector_cache.get((subject, model))
         if cached and cached[0] == version:
             return cached[1], cached[2]
