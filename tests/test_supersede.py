@@ -76,8 +76,8 @@ def test_only_current_candidates_are_superseded():
 
 
 def test_multi_valued_predicates_have_no_slot():
-    assert read("Likes jazz.") == []
-    assert read("Speaks German.") == []
+    assert read("Likes jazz.") == ()
+    assert read("Speaks German.") == ()
     assert read("Lives in Berlin.")[0].slot == "location"
 
 

@@ -19,6 +19,7 @@ Multi-valued predicates (likes, speaks, visited, has a ...) never do, so "Likes 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
@@ -132,8 +133,16 @@ def normalise(text: str) -> str:
     return re.sub(r"\b(?:has|have) (?=moved|relocated|switched|joined|started|left|quit|stopped|been)", "", text).strip()
 
 
-def read(text: str) -> list[Frame]:
-    """Every frame a fact states (usually one; "Joined Globex as a data engineer" states two)."""
+@functools.lru_cache(maxsize=65536)
+def read(text: str) -> tuple[Frame, ...]:
+    """Every frame a fact states (usually one; "Joined Globex as a data engineer" states two).
+
+    Cached: each write compares its fact with dozens of neighbours, mostly the same texts.
+    """
+    return tuple(_read(text))
+
+
+def _read(text: str) -> list[Frame]:
     norm = normalise(text)
     negated = _negated_part(norm)
     if negated is not None:
@@ -144,12 +153,18 @@ def read(text: str) -> list[Frame]:
     return frames
 
 
+_SLOT_PATTERNS = tuple(
+    (slot, tuple(re.compile(r"(?:^|\b)" + p) for p in patterns))
+    for slot, patterns in (("location", _LOCATION), ("employer", _EMPLOYER), ("role", _ROLE), ("uses", _USES),
+                           ("prefers", _PREFERS), ("favourite", _FAVOURITE), ("age", _AGE), ("count", _COUNT))
+)
+
+
 def _verb_frames(original: str, norm: str) -> list[Frame | None]:
     found: list[Frame | None] = []
-    for slot, patterns in (("location", _LOCATION), ("employer", _EMPLOYER), ("role", _ROLE), ("uses", _USES),
-                           ("prefers", _PREFERS), ("favourite", _FAVOURITE), ("age", _AGE), ("count", _COUNT)):
+    for slot, patterns in _SLOT_PATTERNS:
         for pattern in patterns:
-            match = re.search(r"(?:^|\b)" + pattern, norm)
+            match = pattern.search(norm)
             if match:
                 found.append(_frame(slot, original, norm[: match.start()].strip(), match.groupdict()))
                 break
