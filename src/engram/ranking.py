@@ -1,48 +1,86 @@
-"""Ranking as pure functions: query terms, signal normalisation, fusion, recency, explain.
+"""Ranking as pure functions: query terms, standardised signals, fusion, recency, explain.
 
-No I/O here: `Memory.recall` gathers candidates from the store and the embedder, and this
+No I/O here: `engram.recall` gathers candidates from the store and the embedder, and this
 module turns their raw signals into one score per item.
 
-Score contract: a float, higher is better, comparable within one recall call only.
-    score = w_keyword * keyword + w_vector * vector + w_recency * recency
-where `keyword` is BM25 divided by the best BM25 among the candidates (0..1), `vector` is the
-cosine similarity clipped at 0 (0..1), and `recency` is 0.5 ** (age / half_life) (0..1) with
-age measured from the item's event time to `now`. By default w_recency is small, so recency
-only breaks near-ties; raise it to prefer recent memories. `explain=True` returns each term.
+Score contract (a float, higher is better, comparable within one recall call only):
+
+    score = vector + keyword + context + session + recency
+
+- vector  = w_vector  * z(cosine):  the item's cosine similarity to the query, as a z-score over
+  every item of the subject (0 = an average item, 1 = one standard deviation more similar);
+- keyword = w_keyword * z(BM25):    the same for its BM25 keyword score (unmatched items score 0);
+- context = w_context * (0.5 * own(previous) + 0.2 * own(next)), where own(x) is x's vector +
+  keyword terms and previous/next are the items written just before/after it in the same
+  session (conversation turns lend each other context: a question, then its answer);
+- session = w_session * z(best own + context score among the candidates of the item's session),
+  standardised over the candidates that have a session (0 for items without one);
+- recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1).
+
+So a score is in "standard deviations above an average memory", roughly 0 to 10 for a strong
+match; `min_score=2` keeps clear matches only. By default w_recency (0.01) is far below any
+signal, so recency only breaks near-ties; raise it (e.g. 1-3) to prefer recent memories.
+`explain=True` returns the five terms, which sum to the score. The weights were tuned on the
+LoCoMo development split (docs/benchmarks.md), for the method, not for that data.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+
+import numpy as np
 
 from engram.types import Hit, Item
 
 DAY = 86400.0
 WORD = re.compile(r"\w+", re.UNICODE)
+# How much of a neighbour's own score an item borrows as context.
+PREVIOUS_SHARE = 0.5
+NEXT_SHARE = 0.2
+# Cosine spreads below this are treated as this (typical MiniLM subjects: 0.08-0.16), so two
+# nearly equal memories in a tiny subject are not pulled a full standard deviation apart.
+VECTOR_MIN_STD = 0.05
 
 # Function words that carry no topic: dropping them from keyword queries lifts BM25 recall.
 STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had
-    has have having he her here hers herself him himself his how i if in into is it its itself just
-    me more most my myself no nor not now of off on once only or other our ours ourselves out over
-    own same she should so some such than that the their theirs them themselves then there these
-    they this those through to too under until up very was we were what when where which while who
-    whom why will with would you your yours yourself yourselves""".split()
+    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves"]
 )
 
 
 @dataclass(frozen=True)
 class Weights:
-    """How much each signal counts. `half_life_days` sets how fast recency decays."""
+    """How much each signal counts (see the score contract). `half_life_days` sets recency's decay."""
 
-    keyword: float = 1.0
+    keyword: float = 0.7
     vector: float = 1.0
     recency: float = 0.01
     half_life_days: float = 30.0
+    context: float = 0.5
+    session: float = 1.0
+
+    @classmethod
+    def single(cls, signal: str, **others: float) -> Weights:
+        """Only one of keyword/vector (for baselines): every other signal weighs 0 unless given."""
+        zeros = {f.name: 0.0 for f in fields(cls) if f.name not in ("half_life_days", "recency")}
+        return cls(**{**zeros, signal: 1.0, **others})
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Standardised evidence for one query: z-scores by item id, plus each item's neighbours.
+
+    Items missing from `keyword` / `vector` score `keyword_floor` / `vector_floor` (the z-score of
+    an unmatched item). `neighbours[id]` = (previous id, next id) in the same session, or None.
+    """
+
+    keyword: Mapping[str, float] = field(default_factory=dict)
+    vector: Mapping[str, float] = field(default_factory=dict)
+    keyword_floor: float = 0.0
+    vector_floor: float = 0.0
+    neighbours: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
 
 def keyword_terms(query: str, limit: int = 32) -> list[str]:
@@ -60,32 +98,92 @@ def recency(event_at: float, now: float, half_life_days: float) -> float:
     return math.pow(0.5, age_days / half_life_days)
 
 
-def normalise_max(scores: Mapping[str, float]) -> dict[str, float]:
-    """Scores divided by the best one, so the top candidate gets 1.0."""
-    top = max(scores.values(), default=0.0)
-    if top <= 0:
-        return {key: 0.0 for key in scores}
-    return {key: max(0.0, value) / top for key, value in scores.items()}
+def standardise(scores: Mapping[str, float], population: int = 0) -> tuple[dict[str, float], float]:
+    """z-scores of `scores` over a population of `population` items, the unlisted ones scoring 0.
+
+    Returns the z-scores by id and the z-score of an unlisted item. A flat population gives 0s.
+    """
+    values = np.fromiter(scores.values(), dtype=np.float64, count=len(scores))
+    n = max(population, len(values))
+    if n == 0:
+        return {}, 0.0
+    mean = values.sum() / n
+    var = max(0.0, float((values**2).sum()) / n - mean**2)
+    std = math.sqrt(var)
+    if std < 1e-9:
+        return {key: 0.0 for key in scores}, 0.0
+    return {key: float((value - mean) / std) for key, value in scores.items()}, float(-mean / std)
 
 
-def fuse(
-    items: Iterable[Item],
-    keyword: Mapping[str, float],
-    vector: Mapping[str, float],
-    now: float,
-    weights: Weights = Weights(),
-) -> list[Hit]:
-    """One Hit per item, best first; `components` holds every weighted term."""
-    kw = normalise_max(keyword)
-    hits = []
+def standardise_array(values: np.ndarray, min_std: float = 0.0) -> tuple[np.ndarray, float, float]:
+    """z-scores of a whole array (e.g. every cosine of a subject), with its mean and std.
+
+    The std is at least `min_std` (when positive), so a near-flat population stays near 0."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        return values, 0.0, 1.0
+    mean, std = float(values.mean()), max(float(values.std()), min_std)
+    if std < 1e-9:
+        return np.zeros_like(values), mean, 1.0
+    return (values - mean) / std, mean, std
+
+
+def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndarray,
+                   weights: Weights = Weights()) -> np.ndarray:
+    """Own + context score of candidates before items are fetched.
+
+    Inputs are 3 x n: rows (previous item, candidate, next item) in write order; `present` says
+    which neighbours exist. Sessions are not known yet, so neighbours only lift (never lower)
+    a score: no turn is dropped from the shortlist for a neighbour it may turn out not to have.
+    """
+    own = weights.vector * vector_z + weights.keyword * keyword_z
+    lift = np.where(present, np.maximum(own, 0.0), 0.0)
+    return own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
+
+
+def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights = Weights()) -> list[Hit]:
+    """One Hit per item, best first; `components` holds the five weighted terms of the contract."""
+    items = list(items)
+
+    def own(item_id: str | None) -> float:
+        if item_id is None:
+            return 0.0
+        return (weights.vector * signals.vector.get(item_id, signals.vector_floor)
+                + weights.keyword * signals.keyword.get(item_id, signals.keyword_floor))
+
+    parts = []
     for item in items:
-        parts = {
-            "keyword": weights.keyword * kw.get(item.id, 0.0),
-            "vector": weights.vector * max(0.0, vector.get(item.id, 0.0)),
+        before, after = signals.neighbours.get(item.id, (None, None))
+        context = weights.context * (PREVIOUS_SHARE * own(before) + NEXT_SHARE * own(after))
+        parts.append({
+            "vector": weights.vector * signals.vector.get(item.id, signals.vector_floor),
+            "keyword": weights.keyword * signals.keyword.get(item.id, signals.keyword_floor),
+            "context": context,
+            "session": 0.0,
             "recency": weights.recency * recency(item.event_at, now, weights.half_life_days),
-        }
-        hits.append(Hit(item=item, score=sum(parts.values()), components=parts))
+        })
+    if weights.session:
+        for part, boost in zip(parts, session_terms(items, [p["vector"] + p["keyword"] + p["context"] for p in parts])):
+            part["session"] = weights.session * boost
+    hits = [Hit(item=item, score=sum(part.values()), components=part) for item, part in zip(items, parts)]
     return sorted(hits, key=lambda h: (-h.score, -h.item.event_at, h.item.id))
+
+
+def session_terms(items: Sequence[Item], scores: Sequence[float]) -> list[float]:
+    """Each item's session evidence: the best score in its session, standardised over the items
+    that have a session (0 for items without one): a session that matches well lifts its turns."""
+    best: dict[str, float] = {}
+    for item, score in zip(items, scores):
+        if item.session is not None:
+            best[item.session] = max(score, best.get(item.session, -math.inf))
+    grouped = [best[item.session] for item in items if item.session is not None]
+    if len(grouped) < 2:
+        return [0.0] * len(items)
+    values = np.asarray(grouped)
+    mean, std = float(values.mean()), float(values.std())
+    if std < 1e-9:
+        return [0.0] * len(items)
+    return [(best[item.session] - mean) / std if item.session is not None else 0.0 for item in items]
 
 
 def top_k(hits: Sequence[Hit], k: int, min_score: float | None = None) -> list[Hit]:

@@ -1,45 +1,196 @@
 """Hybrid recall: gather keyword and vector candidates from a store, then rank them.
 
-`Memory.recall` validates arguments and calls `search`; ranking itself is pure (engram.ranking).
+`Memory.recall` validates arguments and calls `search`. Steps, for one subject:
+1. keyword candidates: the store's full-text search (SQLite FTS5 BM25, PostgreSQL ts_rank) over
+   the query's content words, best `CANDIDATES`;
+2. vector candidates: the query embedding against every vector of the subject (an exact NumPy
+   scan of a cached float32 matrix), best `CANDIDATES`; every cosine feeds the z-score;
+3. neighbours: `Store.vectors` lists a subject's items in write order, so the items just before
+   and after a candidate, if they share its `session`, are its conversational context;
+4. fusion (engram.ranking, pure): z-scored signals, context, session evidence, recency.
+Filters apply to candidates (the store filters keyword hits in SQL; vector hits are checked with
+`Filter.accepts`); a neighbour lends context only if it passes the same filter.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
 from engram import ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
-from engram.types import Hit
+from engram.types import Hit, Item
 
-CANDIDATES = 100  # keyword and vector candidates gathered per recall before fusion
+CANDIDATES = 200  # keyword and vector candidates gathered per recall before fusion
+SHORTLIST = 40  # candidates fetched from the store and fully ranked (more when k is larger)
+_RESTRICTING = ("kinds", "ids", "key", "category", "session", "source", "agent", "since", "until", "as_of",
+                "contains", "metadata")
 
 
 def search(store: Store, embedder: Embedder | None, subject: str, query: str, k: int, where: Filter,
            weights: ranking.Weights, now: float, min_score: float | None = None) -> list[Hit]:
     """The k best hits for `query` in one subject, with every score component."""
     n = max(CANDIDATES, k)
+    ids, cosines = vector_scan(store, embedder, subject, query)
     keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
-    vector = vector_candidates(store, embedder, subject, query, n)
-    items = [it for it in store.get(list(dict.fromkeys([*keyword, *vector]))) if where.accepts(it)]
-    return ranking.top_k(ranking.fuse(items, keyword, vector, now, weights), k, min_score)
+    position = positions(ids)
+    signals, pool = _signals(ids, cosines, keyword, n, _allowed(store, subject, where, ids))
+    ranked = _prerank(pool, signals, ids, position, weights)
+    items, found = _fetch(store, ranked, max(SHORTLIST, k), ids, position, where)
+    signals = ranking.Signals(signals.keyword, signals.vector, signals.keyword_floor, signals.vector_floor,
+                              neighbours([it.id for it in items], ids, position, found))
+    return ranking.top_k(ranking.fuse(items, signals, now, weights), k, min_score)
 
 
-def vector_candidates(store: Store, embedder: Embedder | None, subject: str, query: str, n: int) -> dict[str, float]:
-    """The n items of a subject whose vectors are closest to the query's (cosine)."""
+def _signals(ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
+             allowed: np.ndarray | None) -> tuple[ranking.Signals, list[str]]:
+    """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
+    keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
+    if not len(ids):
+        return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
+    mean = float(cosines.mean(dtype=np.float64))
+    std = max(float(cosines.std(dtype=np.float64)), ranking.VECTOR_MIN_STD)
+    nearest = top_indices(np.where(allowed, cosines, -np.inf) if allowed is not None else cosines, n)
+    if allowed is not None:
+        nearest = nearest[allowed[nearest]]
+    pool = list(dict.fromkeys([*(ids[i] for i in nearest), *keyword]))
+    return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std), keyword_floor=keyword_floor,
+                           vector_floor=(float(cosines.min()) - mean) / std), pool
+
+
+class _ZView(Mapping[str, float]):
+    """Read-only id -> cosine z-score over the whole subject, computed on demand (no O(n) copy)."""
+
+    def __init__(self, ids: list[str], cosines: np.ndarray, mean: float, std: float) -> None:
+        self._ids, self._pos = ids, positions(ids)
+        self._cosines, self._mean, self._std = cosines, mean, std
+
+    def at(self, index: np.ndarray) -> np.ndarray:
+        """z-scores at write-order positions."""
+        return (self._cosines[index].astype(np.float64) - self._mean) / self._std
+
+    def __getitem__(self, key: str) -> float:
+        return float((self._cosines[self._pos[key]] - self._mean) / self._std)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.ndarray | None:
+    """For a restrictive filter, which vectors may be candidates (None: any current item may)."""
+    if not len(ids) or not any(getattr(where, name) not in (None, (), {}) for name in _RESTRICTING):
+        return None
+    passing = {it.id for it in store.find(subject, where)}
+    return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))
+
+
+def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position: Mapping[str, int],
+             weights: ranking.Weights) -> list[str]:
+    """Pool ids, best first, by the fetch-free part of the score (engram.ranking.prerank_scores)."""
+    placed = [i for i in pool if i in position]
+    loose = [i for i in pool if i not in position]  # keyword hits without a vector
+    ranked: list[tuple[float, str]] = []
+    if placed and isinstance(signals.vector, _ZView):
+        at = np.array([position[i] for i in placed])
+        # Each pool item with its two write-order neighbours: rows (previous, self, next).
+        window = np.stack([at - 1, at, at + 1])
+        valid = (window >= 0) & (window < len(ids))
+        window = np.clip(window, 0, len(ids) - 1)
+        vector_z = signals.vector.at(window.ravel()).reshape(window.shape)
+        keyword_z = np.array([signals.keyword.get(ids[j], signals.keyword_floor) for j in window.ravel()])
+        scores = ranking.prerank_scores(vector_z, keyword_z.reshape(window.shape), valid, weights)
+        ranked = list(zip(scores.tolist(), placed))
+    floor = weights.vector * signals.vector_floor
+    ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
+    ranked.sort(key=lambda pair: pair[0], reverse=True)
+    return [i for _, i in ranked]
+
+
+def _fetch(store: Store, ranked: Sequence[str], size: int, ids: list[str], position: Mapping[str, int],
+           where: Filter) -> tuple[list[Item], dict[str, Item]]:
+    """The first `size` ranked candidates that pass the filter, and every fetched item by id."""
+    items: list[Item] = []
+    found: dict[str, Item] = {}
+    cursor = 0
+    while len(items) < size and cursor < len(ranked):  # a filter may reject some: fetch more
+        batch = ranked[cursor : cursor + size - len(items)]
+        cursor += len(batch)
+        got = {it.id: it for it in store.get(_with_neighbours(batch, ids, position)) if where.accepts(it)}
+        found.update(got)
+        items += [got[i] for i in batch if i in got]
+    return items[:size], found
+
+
+def vector_scan(store: Store, embedder: Embedder | None, subject: str, query: str) -> tuple[list[str], np.ndarray]:
+    """Every vector id of a subject (write order) and its cosine similarity to the query."""
     if embedder is None:
-        return {}
+        return [], np.zeros(0, dtype=np.float32)
     ids, matrix = store.vectors(subject, embedder.identity)
     if not ids:
-        return {}
-    scores = matrix @ embedder.embed_one(query)
-    return top_scores(ids, scores, n)
+        return [], np.zeros(0, dtype=np.float32)
+    return ids, matrix @ embedder.embed_one(query)
+
+
+_POSITIONS: dict[int, tuple[list[str], dict[str, int]]] = {}
+
+
+def positions(ids: list[str]) -> dict[str, int]:
+    """Each id's index in `ids`, cached while the store hands back the same (cached) list."""
+    cached = _POSITIONS.get(id(ids))
+    if cached is not None and cached[0] is ids:
+        return cached[1]
+    if len(_POSITIONS) >= 16:  # a few subjects' maps; the store's own cache bounds the rest
+        _POSITIONS.pop(next(iter(_POSITIONS)))
+    mapping = {item_id: i for i, item_id in enumerate(ids)}
+    _POSITIONS[id(ids)] = (ids, mapping)
+    return mapping
+
+
+def top_indices(scores: np.ndarray, n: int) -> np.ndarray:
+    """Positions of the n highest scores (unordered)."""
+    n = min(n, len(scores))
+    return np.argpartition(-scores, n - 1)[:n]
 
 
 def top_scores(ids: Sequence[str], scores: np.ndarray, n: int) -> dict[str, float]:
     """The n highest scores by id (unordered)."""
-    n = min(n, len(ids))
-    top = np.argpartition(-scores, n - 1)[:n]
-    return {ids[i]: float(scores[i]) for i in top}
+    return {ids[i]: float(scores[i]) for i in top_indices(scores, n)}
+
+
+def _with_neighbours(pool: Sequence[str], ids: Sequence[str], position: Mapping[str, int]) -> list[str]:
+    """The pool plus the items written just before and after each pool item."""
+    out = dict.fromkeys(pool)
+    last = len(ids) - 1
+    for item_id in pool:
+        i = position.get(item_id)
+        if i is not None:
+            if i > 0:
+                out.setdefault(ids[i - 1])
+            if i < last:
+                out.setdefault(ids[i + 1])
+    return list(out)
+
+
+def neighbours(pool: Sequence[str], ids: Sequence[str], position: Mapping[str, int],
+               found: Mapping[str, Item]) -> dict[str, tuple[str | None, str | None]]:
+    """(previous, next) item of the same session for each pool item that has a session."""
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for item_id in pool:
+        item, i = found.get(item_id), position.get(item_id)
+        if item is None or i is None or item.session is None:
+            continue
+        before = _same_session(ids[i - 1] if i > 0 else None, item, found)
+        after = _same_session(ids[i + 1] if i + 1 < len(ids) else None, item, found)
+        if before or after:
+            out[item_id] = (before, after)
+    return out
+
+
+def _same_session(other: str | None, item: Item, found: Mapping[str, Item]) -> str | None:
+    neighbour = found.get(other) if other else None
+    return other if neighbour is not None and neighbour.session == item.session else None

@@ -1,0 +1,172 @@
+"""Recall latency by store size, write throughput against the raw embedder, and peak memory.
+
+- write: `Memory.remember_many` of N synthetic facts vs `embedder.embed` of the same texts alone;
+- recall: `Memory.recall` wall time (query embedding included) over a fixed query set, at each
+  size of one subject, plus one subject inside a store holding `store_size` items in all.
+  Up to `embed_limit` items are real embedded sentences; past that, random unit vectors are
+  written straight through the store (`Store.put`) to avoid hours of embedding: the result says
+  which sizes were filled that way. Random vectors make the exact scan cost honest, not recall.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.bench.report import peak_rss_mb, percentiles
+from engram.types import FACT, Item
+from engram.validate import content_hash
+
+SUBJECT = "user:bench"
+NAMES = ["Alice", "Bob", "Maria", "Chen", "Priya", "Omar", "The team", "Our CI", "The billing job", "Sam"]
+VERBS = ["uses", "prefers", "moved to", "depends on", "asked about", "runs on", "wants", "reviewed",
+         "scheduled", "cancelled"]
+THINGS = ["Postgres 16", "dark mode", "GitHub Actions", "a peanut-free menu", "Spanish lessons", "AWS Lambda",
+          "a nightly backup", "the quarterly report", "Rust for the parser", "a standing desk", "Kubernetes",
+          "the Berlin office", "vegetarian food", "the blue theme", "weekly one-on-ones", "Redis caching"]
+WHEN = ["last week", "on Tuesdays", "since March", "for all services", "every morning", "in the new project",
+        "after the outage", "this quarter", "before the launch", "at the offsite"]
+QUESTIONS = ["Which database does the team use?", "What does Maria prefer to eat?", "Where does Bob work now?",
+             "What runs every night?", "Which language is the parser written in?", "What did Alice ask about?",
+             "When are the Spanish lessons?", "What does the CI run on?", "Who reviewed the quarterly report?",
+             "What theme does Sam like?"]
+
+
+def sentences(n: int, seed: int = 7) -> list[str]:
+    """n distinct synthetic one-sentence facts."""
+    rng = random.Random(seed)
+    return [f"{rng.choice(NAMES)} {rng.choice(VERBS)} {rng.choice(THINGS)} {rng.choice(WHEN)} (note {i})."
+            for i in range(n)]
+
+
+def write_throughput(embedder: Any, folder: Path, n: int) -> dict[str, float]:
+    """Items/s of remember_many vs texts/s of the raw embedder on the same texts."""
+    from engram.memory import Memory
+
+    texts = sentences(n, seed=1)
+    embedder.embed(texts[:32])  # load the model before timing
+    t0 = time.perf_counter()
+    embedder.embed(texts)
+    raw = n / (time.perf_counter() - t0)
+    with Memory(str(folder / "write.db"), embedder=embedder) as mem:
+        t0 = time.perf_counter()
+        for start in range(0, n, 256):
+            mem.remember_many(SUBJECT, texts[start : start + 256])
+        writes = n / (time.perf_counter() - t0)
+    return {"n": n, "embedder_per_s": round(raw, 1), "remember_many_per_s": round(writes, 1),
+            "ratio": round(raw / writes, 3)}
+
+
+def fill(store: Any, subject: str, n: int, model: str, dim: int, seed: int, now: float) -> None:
+    """Write n items with random unit vectors straight through the store, in chunks."""
+    rng = np.random.default_rng(seed)
+    texts = sentences(n, seed=seed)
+    for start in range(0, n, 20_000):
+        chunk = texts[start : start + 20_000]
+        items = [_item(subject, f"{t} [{subject} {start + i}]", now) for i, t in enumerate(chunk)]
+        vecs = rng.standard_normal((len(items), dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        store.put(items, {it.id: v for it, v in zip(items, vecs)}, model=model)
+
+
+def _item(subject: str, text: str, now: float) -> Item:
+    return Item(id=uuid.uuid4().hex, subject=subject, text=text, kind=FACT, created_at=now, event_at=now,
+                valid_from=now, content_hash=content_hash(text))
+
+
+def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+    """p50/p95 of Memory.recall (k=10) after a warm-up pass that loads the vector cache, and the
+    same for `engram.recall.search` alone (`search_p50`/`search_p95`: no access-count write)."""
+    from engram.recall import search
+
+    def ask(q: str) -> None:
+        search(mem.store, mem.embedder, subject, q, 10, mem._filter(), mem.weights, time.time())
+
+    out: dict[str, float] = {}
+    for prefix, call in (("", lambda q: mem.recall(subject, q, k=10)), ("search_", ask)):
+        for q in queries:
+            call(q)
+        samples = []
+        for _ in range(rounds):
+            for q in queries:
+                t0 = time.perf_counter()
+                call(q)
+                samples.append((time.perf_counter() - t0) * 1000)
+        out.update({prefix + key: value for key, value in percentiles(samples).items() if key != "mean"})
+    return out
+
+
+def run(
+    sizes: Sequence[int] = (1_000, 10_000, 100_000),
+    store_size: int = 1_000_000,
+    *,
+    embedder: str | None = None,
+    embed_limit: int = 10_000,
+    write_n: int = 1_000,
+    rounds: int = 5,
+    folder: str | Path | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Measure everything; returns a JSON-ready dict."""
+    from engram.embed import get_embedder
+    from engram.memory import Memory
+
+    say = echo or (lambda _: None)
+    model = get_embedder(embedder)
+    out: dict[str, Any] = {"embedder": model.identity, "cpus": os.cpu_count(), "recall": []}
+    with tempfile.TemporaryDirectory(prefix="engram-latency-", dir=folder) as tmp:
+        root = Path(tmp)
+        out["write"] = write_throughput(model, root, write_n)
+        say(f"write: {out['write']}")
+        for size in sizes:
+            out["recall"].append(_measure_subject(Memory, model, root / f"s{size}.db", size, embed_limit, rounds))
+            say(f"recall at {size}: {out['recall'][-1]}")
+        if store_size:
+            out["store"] = _measure_store(Memory, model, root / "store.db", store_size, max(sizes), rounds)
+            say(f"store of {store_size}: {out['store']}")
+    out["peak_rss_mb"] = peak_rss_mb()
+    return out
+
+
+def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: int,
+                     rounds: int) -> dict[str, Any]:
+    now = time.time()
+    with memory_cls(str(path), embedder=model) as mem:
+        t0 = time.perf_counter()
+        if size <= embed_limit:
+            texts = sentences(size, seed=size)
+            for start in range(0, size, 512):
+                mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
+        else:
+            fill(mem.store, SUBJECT, size, model.identity, model.dim, seed=size, now=now)
+        fill_s = time.perf_counter() - t0
+        row = {"items": size, "vectors": "embedded" if size <= embed_limit else "random",
+               "fill_s": round(fill_s, 1), **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+    return row
+
+
+def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_size: int,
+                   rounds: int) -> dict[str, Any]:
+    """A subject of `subject_size` random vectors among `total` items spread over other subjects."""
+    now = time.time()
+    with memory_cls(str(path), embedder=model) as mem:
+        t0 = time.perf_counter()
+        others = total - subject_size
+        per = 100_000
+        for index, start in enumerate(range(0, others, per)):
+            fill(mem.store, f"user:other-{index}", min(per, others - start), model.identity, model.dim,
+                 seed=1000 + index, now=now)
+        fill(mem.store, SUBJECT, subject_size, model.identity, model.dim, seed=1, now=now)
+        fill_s = time.perf_counter() - t0
+        row = {"items_in_store": total, "items_in_subject": subject_size, "vectors": "random",
+               "fill_s": round(fill_s, 1), "db_mb": round(path.stat().st_size / 2**20, 1),
+               **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+    return row

@@ -1,0 +1,80 @@
+"""`engram bench locomo|latency`: the benchmarks behind docs/benchmarks.md, as commands."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def register(main: click.Group) -> None:
+    main.add_command(bench)
+
+
+@click.group()
+def bench() -> None:
+    """Measure recall quality (LoCoMo) and speed (latency, throughput, memory)."""
+
+
+@bench.command()
+@click.option("--data", "data", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="A LoCoMo JSON file (e.g. locomo10.json); read in place, never copied.")
+@click.option("--retriever", default="hybrid", show_default=True,
+              type=click.Choice(["hybrid", "bm25", "dense", "overlap"]),
+              help="Engram's hybrid recall, or a baseline in the same harness.")
+@click.option("--limit", type=int, default=None, help="Only the first N conversations.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
+              help="Folder for the temporary stores (default: the system temp dir).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def locomo(ctx: click.Context, data: str, retriever: str, limit: int | None, folder: str | None,
+           as_json: bool) -> None:
+    """Evidence recall R@k on LoCoMo: one store per conversation, questions asked raw."""
+    from engram.bench import locomo as bench_locomo
+    from engram.bench.report import category_table, locomo_table
+
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    echo = None if as_json else click.echo
+    result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(locomo_table({retriever: result}))
+    click.echo("")
+    click.echo(category_table(result))
+
+
+@bench.command()
+@click.option("--sizes", default="1000,10000,100000", show_default=True,
+              help="Items in the measured subject, comma-separated.")
+@click.option("--store-size", default=1_000_000, show_default=True,
+              help="Items in the whole store for the last measurement (0 to skip).")
+@click.option("--embed-limit", default=10_000, show_default=True,
+              help="Sizes above this get random unit vectors written through the store, not embedded text.")
+@click.option("--write-n", default=1000, show_default=True, help="Texts for the write-throughput test.")
+@click.option("--rounds", default=5, show_default=True, help="Passes over the 10 benchmark queries per size.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Also draw recall latency by size to this PNG (needs the `bench` extra).")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, write_n: int, rounds: int,
+            plot: str | None, folder: str | None, as_json: bool) -> None:
+    """Recall p50/p95 by subject size (query embedding included), write throughput, peak RSS."""
+    from engram.bench import latency as bench_latency
+    from engram.bench.report import latency_table, plot_latency
+    from engram.errors import InvalidInput
+
+    try:
+        counts = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise InvalidInput(f"--sizes must be comma-separated whole numbers, got {sizes!r}") from None
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    result = bench_latency.run(counts, store_size, embedder=embedder, embed_limit=embed_limit, write_n=write_n,
+                               rounds=rounds, folder=folder, echo=None if as_json else click.echo)
+    if plot:
+        plot_latency(result, plot)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(latency_table(result))

@@ -1,0 +1,132 @@
+"""The benchmarks run end to end on tiny synthetic data (never the real LoCoMo file)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from engram.bench import locomo
+from engram.bench.baselines import OverlapRetriever, overlap_words
+from engram.commands import bench as bench_command
+
+CONTRACT = {"n", "overall", "by_category", "latency_ms", "ingest_per_s", "tokens_per_query", "config"}
+OVERALL = {"R@1", "R@5", "R@10", "R@25", "R@50", "session_R@10"}
+
+
+def session(n: int, pairs: list[tuple[str, str]]) -> list[dict]:
+    return [{"speaker": who, "dia_id": f"D{n}:{i + 1}", "text": text} for i, (who, text) in enumerate(pairs)]
+
+
+def sample(sample_id: str) -> dict:
+    conv = {
+        "speaker_a": "Ana", "speaker_b": "Ben",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": session(1, [("Ana", "I adopted a grey cat named Pixel last week!"),
+                                 ("Ben", "Lovely. I started pottery classes on Mondays."),
+                                 ("Ana", "Pottery sounds relaxing, what do you make?"),
+                                 ("Ben", "Mostly bowls and one wonky teapot.")]),
+        "session_2_date_time": "10:00 am on 20 June, 2023",
+        "session_2": [*session(2, [("Ben", "I ran my first half marathon in Porto!"),
+                                   ("Ana", "Wow, congratulations on the race.")]),
+                      {"speaker": "Ana", "dia_id": "D2:3", "text": "Here is Pixel sleeping.",
+                       "img_url": "x", "blip_caption": "a photo of a grey cat on a sofa"}],
+    }
+    qa = [
+        {"question": "What is the name of Ana's cat?", "answer": "Pixel", "evidence": ["D1:1"], "category": 4},
+        {"question": "What does Ben make in pottery?", "answer": "bowls", "evidence": ["D1:2; D1:4"], "category": 1},
+        {"question": "Where did Ben run a half marathon?", "answer": "Porto", "evidence": ["D2:1", "D9:9"],
+         "category": 2},
+        {"question": "What colour is the cat?", "answer": "grey", "evidence": ["D2 : 3"], "category": 5},
+        {"question": "No evidence here?", "answer": "-", "evidence": [], "category": 3},
+    ]
+    return {"sample_id": sample_id, "conversation": conv, "qa": qa}
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "tiny_locomo.json"
+    path.write_text(json.dumps([sample("conv-a"), sample("conv-b")]))
+    return path
+
+
+def cli() -> click.Group:
+    @click.group()
+    @click.option("--embedder", default=None)
+    @click.pass_context
+    def root(ctx: click.Context, embedder: str | None) -> None:
+        ctx.obj = {"db": None, "embedder": embedder, "agent": None}
+
+    bench_command.register(root)
+    return root
+
+
+def test_load_normalises_evidence_and_builds_turn_texts(data):
+    convs = locomo.load(data)
+    assert [c.id for c in convs] == ["conv-a", "conv-b"]
+    conv = convs[0]
+    assert [q.evidence for q in conv.questions] == [("D1:1",), ("D1:2", "D1:4"), ("D2:1",), ("D2:3",), ()]
+    assert conv.turns[-1].text == 'Ana said, "Here is Pixel sleeping." and shared a photo of a grey cat on a sofa'
+    assert conv.turns[0].at == locomo.session_time("1:56 pm on 8 May, 2023")
+    assert conv.last_time == locomo.session_time("10:00 am on 20 June, 2023")
+
+
+def test_scoring_counts_evidence_and_sessions():
+    scores = locomo.score_question(["D1:2", "D2:1", "D1:4"], ["D1:4", "D2:5"])
+    assert scores["R@1"] == 0.0 and scores["R@5"] == 0.5
+    assert scores["session_R@10"] == 1.0  # both sessions appear among the top 10
+
+
+@pytest.mark.parametrize("retriever", ["hybrid", "bm25", "dense", "overlap"])
+def test_bench_locomo_prints_the_json_contract(data, retriever):
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing", "bench", "locomo", "--data", str(data),
+                                     "--retriever", retriever, "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert CONTRACT <= set(result) and OVERALL <= set(result["overall"])
+    assert result["n"] == 8  # 4 questions with evidence in each of the two conversations
+    assert set(result["by_category"]) == {"single-hop", "multi-hop", "temporal", "adversarial"}
+    assert {"p50", "p95"} <= set(result["latency_ms"])
+    assert result["config"]["retriever"] == retriever and result["config"]["conversations"] == 2
+    assert result["overall"]["R@50"] >= result["overall"]["R@10"] >= result["overall"]["R@1"]
+
+
+def test_hybrid_finds_the_evidence_on_easy_questions(data):
+    result = locomo.run(data, "hybrid", embedder="hashing")
+    assert result["overall"]["R@5"] == 1.0  # every turn of this toy conversation is in the top 5
+    assert result["by_category"]["single-hop"]["R@1"] == 1.0
+
+
+def test_bench_locomo_table_output(data):
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing", "bench", "locomo", "--data", str(data),
+                                     "--retriever", "bm25", "--limit", "1"])
+    assert out.exit_code == 0, out.output
+    assert "| retriever | R@1 |" in out.output and "| single-hop |" in out.output
+
+
+def test_bad_data_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    out = CliRunner().invoke(cli(), ["bench", "locomo", "--data", str(bad)])
+    assert out.exit_code != 0 and "not LoCoMo data" in str(out.exception)
+
+
+def test_overlap_baseline_follows_the_reference():
+    assert overlap_words("The cats are sleeping") == {"cat", "sleeping"}  # stop words, plural fold
+    assert OverlapRetriever  # imported for the docs; exercised through the CLI test above
+
+
+def test_bench_latency_runs_small_and_draws_a_plot(tmp_path):
+    plot = tmp_path / "latency.png"
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "latency", "--sizes", "50,300",
+                                     "--store-size", "600", "--embed-limit", "100", "--write-n", "40",
+                                     "--rounds", "1", "--plot", str(plot), "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert [r["items"] for r in result["recall"]] == [50, 300]
+    assert [r["vectors"] for r in result["recall"]] == ["embedded", "random"]
+    assert result["store"]["items_in_store"] == 600 and result["peak_rss_mb"] > 0
+    assert {"embedder_per_s", "remember_many_per_s", "ratio"} <= set(result["write"])
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,120 @@
+"""Ranking is pure: z-scores, fusion, context, session evidence, recency, the score contract."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engram import ranking
+from engram.ranking import DAY, Signals, Weights
+from engram.types import Item
+
+KEYS = {"vector", "keyword", "context", "session", "recency"}
+
+
+def item(name: str, *, at: float = 0.0, session: str | None = None) -> Item:
+    return Item(id=name, subject="user:1", text=f"text of {name}", event_at=at, session=session)
+
+
+def test_standardise_counts_unlisted_items_as_zero():
+    z, floor = ranking.standardise({"a": 3.0, "b": 1.0}, population=4)  # values 3, 1, 0, 0
+    values = np.array([3.0, 1.0, 0.0, 0.0])
+    expected = (values - values.mean()) / values.std()
+    assert z["a"] == pytest.approx(expected[0]) and z["b"] == pytest.approx(expected[1])
+    assert floor == pytest.approx(expected[2])
+
+
+def test_standardise_of_a_flat_population_is_zero():
+    assert ranking.standardise({"a": 2.0, "b": 2.0}) == ({"a": 0.0, "b": 0.0}, 0.0)
+    assert ranking.standardise({}) == ({}, 0.0)
+    z, _, _ = ranking.standardise_array(np.ones(5))
+    assert not z.any()
+
+
+def test_a_near_flat_cosine_spread_is_not_blown_up():
+    z, _, std = ranking.standardise_array(np.array([0.50, 0.51]), min_std=ranking.VECTOR_MIN_STD)
+    assert std == ranking.VECTOR_MIN_STD and abs(z[1] - z[0]) == pytest.approx(0.2)
+
+
+def test_fuse_components_follow_the_contract_and_sum_to_the_score():
+    items = [item("a"), item("b")]
+    signals = Signals(vector={"a": 2.0, "b": 0.5}, keyword={"a": 1.0})
+    weights = Weights(vector=1.0, keyword=0.5, recency=0.0, session=0.0)
+    hits = ranking.fuse(items, signals, now=0.0, weights=weights)
+    assert [h.id for h in hits] == ["a", "b"]
+    assert set(hits[0].components) == KEYS
+    assert hits[0].components["vector"] == pytest.approx(2.0)
+    assert hits[0].components["keyword"] == pytest.approx(0.5)
+    for hit in hits:
+        assert hit.score == pytest.approx(sum(hit.components.values()))
+
+
+def test_context_lets_an_answer_borrow_from_its_question():
+    # b matches nothing itself, but the turn before it (a) matches strongly; c has no neighbours.
+    items = [item("a", session="s1"), item("b", session="s1"), item("c")]
+    signals = Signals(vector={"a": 3.0, "b": 0.2, "c": 0.4}, neighbours={"b": ("a", None)})
+    hits = {h.id: h for h in ranking.fuse(items, signals, 0.0, Weights(session=0.0, recency=0.0))}
+    assert hits["b"].components["context"] == pytest.approx(Weights().context * ranking.PREVIOUS_SHARE * 3.0)
+    assert hits["b"].score > hits["c"].score
+    assert hits["c"].components["context"] == 0.0
+
+
+def test_session_evidence_lifts_the_turns_of_a_matching_session():
+    items = [item("a", session="s1"), item("b", session="s1"), item("c", session="s2"), item("d", session="s2")]
+    signals = Signals(vector={"a": 3.0, "b": 0.5, "c": 0.6, "d": 0.1})
+    on = {h.id: h for h in ranking.fuse(items, signals, 0.0, Weights(recency=0.0, context=0.0))}
+    off = {h.id: h for h in ranking.fuse(items, signals, 0.0, Weights(recency=0.0, context=0.0, session=0.0))}
+    assert off["c"].score > off["b"].score  # on its own, c beats b
+    assert on["b"].score > on["c"].score  # b's session holds the best match
+    assert on["a"].components["session"] == on["b"].components["session"] > 0
+
+
+def test_items_without_a_session_get_no_session_term():
+    items = [item("a"), item("b")]
+    hits = ranking.fuse(items, Signals(vector={"a": 1.0, "b": -1.0}), 0.0)
+    assert all(h.components["session"] == 0.0 for h in hits)
+
+
+def test_recency_breaks_ties_by_default_and_reorders_when_raised():
+    old, new = item("old", at=0.0), item("new", at=300 * DAY)
+    signals = Signals(vector={"old": 1.2, "new": 1.0})
+    now = 300 * DAY
+    default = ranking.fuse([old, new], signals, now)
+    assert [h.id for h in default] == ["old", "new"]  # the better match wins
+    raised = ranking.fuse([old, new], signals, now, Weights(recency=2.0))
+    assert [h.id for h in raised] == ["new", "old"]
+    tie = ranking.fuse([old, new], Signals(vector={"old": 1.0, "new": 1.0}), now)
+    assert tie[0].id == "new"
+
+
+def test_recency_halves_every_half_life():
+    assert ranking.recency(0.0, 10 * DAY, 10) == pytest.approx(0.5)
+    assert ranking.recency(5 * DAY, 0.0, 10) == 1.0  # a future event counts as now
+    assert ranking.recency(0.0, DAY, 0) == 0.0
+
+
+def test_prerank_scores_only_lift_with_neighbours():
+    # Three candidates in a row: values in rows (previous, self, next).
+    vector = np.array([[0.0, 3.0, -1.0], [3.0, -1.0, -2.0], [-1.0, -2.0, 0.0]])
+    present = np.array([[False, True, True], [True, True, True], [True, True, False]])
+    scores = ranking.prerank_scores(vector, np.zeros_like(vector), present, Weights(keyword=0.0))
+    assert (scores >= vector[1]).all()
+    assert scores[0] == pytest.approx(3.0)  # no previous item; next (-1) is below average: no lift
+    assert scores[1] == pytest.approx(-1.0 + Weights().context * ranking.PREVIOUS_SHARE * 3.0)
+    assert scores[2] == pytest.approx(-2.0)
+
+
+def test_single_signal_weights():
+    w = Weights.single("keyword", recency=0.5)
+    assert (w.keyword, w.vector, w.context, w.session, w.recency) == (1.0, 0.0, 0.0, 0.0, 0.5)
+
+
+def test_top_k_and_min_score():
+    hits = ranking.fuse([item("a"), item("b")], Signals(vector={"a": 2.0, "b": -1.0}), 0.0)
+    assert [h.id for h in ranking.top_k(hits, 1)] == ["a"]
+    assert [h.id for h in ranking.top_k(hits, 5, min_score=0.0)] == ["a"]
+
+
+def test_keyword_terms_drop_stop_words_but_never_everything():
+    assert ranking.keyword_terms("Which database does the team use?") == ["database", "team", "use"]
+    assert ranking.keyword_terms("what is it") == ["what", "is", "it"]

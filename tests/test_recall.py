@@ -1,0 +1,161 @@
+"""Hybrid recall on real SQLite files: meaning, fusion, context, recency, filters, min_score, explain.
+
+The semantic tests use the real bundled all-MiniLM-L6-v2; the rest use the hashing embedder.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engram.embed import get_embedder
+from engram.embed.hashing import HashingEmbedder
+from engram.memory import Memory
+from engram.ranking import DAY
+from engram.types import EPISODE, PREFERENCE
+
+U = "user:42"
+POSTGRES = "Team uses Postgres 16 for all services."
+DISTRACTORS = [
+    "Alice prefers dark mode in every editor.",
+    "The CI pipeline runs on GitHub Actions.",
+    "Lunch on Fridays is at the Thai place downstairs.",
+    "Bob is learning Spanish on Tuesdays.",
+    "The quarterly report is due on the first business day.",
+    "Deploys go to AWS Lambda with Python 3.12.",
+]
+KEYS = {"vector", "keyword", "context", "session", "recency"}
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return get_embedder("minilm")
+
+
+@pytest.fixture
+def semantic(tmp_path, minilm):
+    mem = Memory(str(tmp_path / "semantic.db"), embedder=minilm)
+    mem.remember_many(U, [POSTGRES, *DISTRACTORS], now=1000.0)
+    yield mem
+    mem.close()
+
+
+@pytest.fixture
+def mem(tmp_path):
+    m = Memory(str(tmp_path / "hashing.db"), embedder=HashingEmbedder(256))
+    yield m
+    m.close()
+
+
+def test_which_database_finds_postgres(semantic):
+    hits = semantic.recall(U, "Which database does the team use?", k=3, now=2000.0)
+    assert hits[0].text == POSTGRES
+
+
+def test_meaning_without_shared_words_is_found_by_the_vector_signal(semantic):
+    hits = semantic.recall(U, "What relational DB powers our backend?", k=1, now=2000.0, explain=True)
+    assert hits[0].text == POSTGRES
+    assert hits[0].components["vector"] > hits[0].components["keyword"]
+
+
+def test_fusion_uses_both_signals(mem):
+    mem.remember_many(U, ["The staging server runs Debian 12.", "Deploys happen every Thursday evening.",
+                          "Maria's favourite fruit is mango."], now=0.0)
+    hits = mem.recall(U, "which server runs Debian", k=3, now=0.0, explain=True)
+    assert hits[0].text == "The staging server runs Debian 12."
+    assert hits[0].components["keyword"] > 0 and hits[0].components["vector"] > 0
+    assert hits[0].score > hits[1].score
+
+
+def test_explain_components_sum_to_score(semantic):
+    hits = semantic.recall(U, "database for the services", k=5, now=2000.0, explain=True)
+    assert hits
+    for hit in hits:
+        assert set(hit.components) == KEYS
+        assert hit.score == pytest.approx(sum(hit.components.values()))
+    plain = semantic.recall(U, "database for the services", k=5, now=2000.0)
+    assert [h.id for h in plain] == [h.id for h in hits] and not plain[0].components
+
+
+def test_raising_recency_changes_which_memory_wins(mem):
+    mem.remember(U, "The office coffee machine is broken again.", now=0.0)
+    mem.remember(U, "The office coffee is fine now.", now=200 * DAY)
+    query = "is the office coffee machine broken"
+    assert mem.recall(U, query, k=1, now=200 * DAY)[0].text == "The office coffee machine is broken again."
+    assert mem.recall(U, query, k=1, now=200 * DAY, recency=5.0)[0].text == "The office coffee is fine now."
+
+
+def test_conversation_context_finds_the_answer_to_a_question(mem):
+    turns = ["Bob said, \"Which city did you move to last spring?\"",
+             "Alice said, \"Lisbon! The light there is wonderful.\"",
+             "Bob said, \"Nice. Did you see the football match yesterday?\"",
+             "Alice said, \"No, I was busy painting all weekend.\""]
+    mem.remember_many(U, turns, kind=EPISODE, session="s1", now=0.0)
+    mem.remember_many(U, ["Alice said, \"My sister visited me.\"", "Bob said, \"Great!\""], kind=EPISODE,
+                      session="s2", now=DAY)
+    hits = {h.text: h for h in mem.recall(U, "Which city did Alice move to?", k=6, now=DAY, explain=True)}
+    answer = hits["Alice said, \"Lisbon! The light there is wonderful.\""]
+    assert answer.components["context"] > 0  # borrowed from the question just before it
+    assert hits["Alice said, \"My sister visited me.\""].components["context"] <= answer.components["context"]
+
+
+def test_context_never_crosses_sessions(mem):
+    mem.remember(U, "Carol said, \"Which city did you move to?\"", kind=EPISODE, session="a", now=0.0)
+    mem.remember(U, "Dan said, \"Nothing much happened today.\"", kind=EPISODE, session="b", now=0.0)
+    hits = mem.recall(U, "Which city did you move to", k=2, now=0.0, explain=True)
+    assert all(h.components["context"] == 0.0 for h in hits)
+
+
+def test_filters_by_kind_source_and_time(mem):
+    mem.remember(U, "Prefers tea over coffee in the morning.", kind=PREFERENCE, source="chat-1", now=0.0)
+    mem.remember(U, "Drank coffee with the team in the morning.", source="chat-2", event_at=10 * DAY, now=10 * DAY)
+    mem.remember(U, "Morning standup moved to 9:30.", source="chat-3", event_at=20 * DAY, now=20 * DAY)
+    query = "morning coffee"
+    assert [h.item.kind for h in mem.recall(U, query, kinds=[PREFERENCE], now=30 * DAY)] == [PREFERENCE]
+    assert [h.item.source for h in mem.recall(U, query, source="chat-3", now=30 * DAY)] == ["chat-3"]
+    window = mem.recall(U, query, since=5 * DAY, until=15 * DAY, now=30 * DAY)
+    assert [h.text for h in window] == ["Drank coffee with the team in the morning."]
+
+
+def test_a_restrictive_filter_still_finds_items_outside_the_nearest_candidates(tmp_path):
+    with Memory(str(tmp_path / "many.db"), embedder=HashingEmbedder(64)) as m:
+        m.remember_many(U, [f"Meeting notes about the budget, item {i}." for i in range(250)], source="bulk", now=0.0)
+        m.remember(U, "Unrelated gardening tip: water tomatoes early.", source="garden", now=0.0)
+        hits = m.recall(U, "budget meeting notes", source="garden", now=0.0)
+    assert [h.text for h in hits] == ["Unrelated gardening tip: water tomatoes early."]
+
+
+def test_validity_superseded_items_are_left_out_unless_asked_as_of(mem):
+    mem.remember(U, "Works at Acme Corp as an engineer.", key="employer", now=0.0)
+    mem.remember(U, "Works at Globex as a manager.", key="employer", now=10 * DAY)
+    now_hits = mem.recall(U, "where does the user work", now=20 * DAY)
+    assert [h.text for h in now_hits] == ["Works at Globex as a manager."]
+    then = mem.recall(U, "where does the user work", as_of=5 * DAY, now=20 * DAY)
+    assert [h.text for h in then] == ["Works at Acme Corp as an engineer."]
+
+
+def test_min_score_drops_weak_matches(semantic):
+    everything = semantic.recall(U, "Which database does the team use?", k=7, now=2000.0)
+    assert len(everything) == 7
+    strong = semantic.recall(U, "Which database does the team use?", k=7, now=2000.0, min_score=1.5)
+    assert [h.text for h in strong] == [POSTGRES]
+    assert semantic.recall(U, "Which database does the team use?", now=2000.0, min_score=100.0) == []
+
+
+def test_k_larger_than_the_subject_returns_everything_once(mem):
+    mem.remember_many(U, ["First note about apples.", "Second note about pears."], now=0.0)
+    hits = mem.recall(U, "note", k=50, now=0.0)
+    assert sorted(h.text for h in hits) == ["First note about apples.", "Second note about pears."]
+
+
+def test_keyword_only_store_still_ranks(tmp_path):
+    with Memory(str(tmp_path / "kw.db"), embedder="none") as m:
+        m.remember_many(U, ["Uses Postgres 16 for billing.", "Uses Redis for caching."], now=0.0)
+        hits = m.recall(U, "postgres billing", now=0.0, explain=True)
+    assert hits[0].text == "Uses Postgres 16 for billing."
+    assert hits[0].components["vector"] == 0.0
+
+
+def test_subjects_never_leak(mem):
+    mem.remember("user:1", "The secret project is called Falcon.", now=0.0)
+    mem.remember("user:2", "Weekly sync is on Mondays.", now=0.0)
+    assert all(h.item.subject == "user:2" for h in mem.recall("user:2", "secret project Falcon", now=0.0))
