@@ -25,6 +25,8 @@ EXTRA_COMMANDS = (
     "engram.commands.portable",
     "engram.commands.mcp",
     "engram.commands.serve",
+    "engram.commands.bench",
+    "engram.commands.reindex",
 )
 
 
