@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import uuid
 from typing import Any, Mapping, Sequence
@@ -243,10 +244,11 @@ class Memory(EpisodicVerbs):
         k = validate.count(k)
         at = validate.timestamp(now)
         where = self._filter(kinds=kinds, source=source, since=since, until=until, as_of=as_of)
-        weights = ranking.Weights(
-            keyword=self.weights.keyword, vector=self.weights.vector,
-            recency=self.weights.recency if recency is None else float(recency),
-            half_life_days=self.weights.half_life_days if half_life_days is None else float(half_life_days),
+        weights = dataclasses.replace(
+            self.weights,
+            recency=self.weights.recency if recency is None else validate.weight(recency, "recency"),
+            half_life_days=(self.weights.half_life_days if half_life_days is None
+                            else validate.weight(half_life_days, "half_life_days")),
         )
         hits = search(self.store, self.embedder, subject, query, k, where, weights, at, min_score)
         if not explain:

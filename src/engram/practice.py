@@ -210,17 +210,22 @@ def _cell(text: str, width: int = 58) -> str:
     return f"{text:<{width}}"
 
 
+# Relevance is a sum of standardised signals (a few units between a match and a miss), so
+# a recency weight of 2 lets a fresh fact overtake a stale one of similar relevance.
+DECAY_WEIGHT = 2.0
+
+
 def part4(mem: Memory, echo: Echo) -> None:
     heading(echo, "Part 4: recency decay off and on")
     for text, ago in OLD_MEMORIES:
         mem.remember(USER, text, source="old notes", now=START - ago * DAY)
     at = START + 2 * DAY
-    echo("score = keyword + vector + w_recency * 0.5 ** (age / half-life);  off: w_recency=0;  "
-         "on: w_recency=0.5, half-life 30 days")
+    echo(f"score = relevance (fused keyword + vector signals) + w_recency * 0.5 ** (age / half-life);"
+         f"  off: w_recency=0;  on: w_recency={DECAY_WEIGHT}, half-life 30 days")
     changed = 0
     for query in DECAY_QUERIES:
         off = mem.recall(USER, query, k=4, kinds=["fact"], recency=0, now=at)
-        on = mem.recall(USER, query, k=4, kinds=["fact"], recency=0.5, half_life_days=30, now=at)
+        on = mem.recall(USER, query, k=4, kinds=["fact"], recency=DECAY_WEIGHT, half_life_days=30, now=at)
         before = {h.id: i for i, h in enumerate(off, 1)}
         echo(f"query: {query}")
         for rank, hit in enumerate(on, 1):

@@ -127,6 +127,13 @@ def count(value: Any, what: str = "k", low: int = 1, high: int = 1000) -> int:
     return value
 
 
+def weight(value: Any, what: str) -> float:
+    """A finite, non-negative number (a ranking weight or a half-life in days)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+        raise InvalidInput(f"{what} must be a number >= 0, not {value!r}")
+    return float(value)
+
+
 def timestamp(value: Any, what: str = "now") -> float:
     """UNIX seconds from a float, a datetime (naive means UTC), an ISO string, or None (the clock)."""
     if value is None:

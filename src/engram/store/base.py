@@ -129,7 +129,7 @@ class Store(Protocol):
         """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`."""
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
-        """All current-or-not vectors of one subject under `model`: ids and a unit-row matrix."""
+        """All vectors of one subject under `model` (any validity): ids in write order, unit rows."""
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         """Delete items everywhere they are held (row, keyword index, vectors) and scrub freed space."""
