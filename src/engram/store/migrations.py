@@ -101,7 +101,38 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             " UPDATE vector_versions SET version = version + 1 WHERE subject = old.subject; END",
         ],
     ),
+    (
+        "one unique keyword-index token per subject",
+        [
+            # Subject words are shared ("user" is in every user:* subject), so matching them as a
+            # phrase still walks every row; a token unique to the subject cuts posting lists at once.
+            "ALTER TABLE items ADD COLUMN scope TEXT NOT NULL DEFAULT ''",
+            "UPDATE items SET scope = engram_scope(subject)",
+            "DROP TRIGGER items_ai",
+            "DROP TRIGGER items_ad",
+            "DROP TRIGGER items_au",
+            "DROP TABLE items_fts",
+            "CREATE VIRTUAL TABLE items_fts USING fts5(text, scope, content='items', content_rowid='rowid',"
+            " tokenize='porter unicode61 remove_diacritics 2')",
+            "CREATE TRIGGER items_ai AFTER INSERT ON items BEGIN"
+            " INSERT INTO items_fts(rowid, text, scope) VALUES (new.rowid, new.text, new.scope); END",
+            "CREATE TRIGGER items_ad AFTER DELETE ON items BEGIN"
+            " INSERT INTO items_fts(items_fts, rowid, text, scope) VALUES ('delete', old.rowid, old.text, old.scope);"
+            " END",
+            "CREATE TRIGGER items_au AFTER UPDATE OF text, scope ON items BEGIN"
+            " INSERT INTO items_fts(items_fts, rowid, text, scope) VALUES ('delete', old.rowid, old.text, old.scope);"
+            " INSERT INTO items_fts(rowid, text, scope) VALUES (new.rowid, new.text, new.scope); END",
+            "INSERT INTO items_fts(items_fts) VALUES ('rebuild')",
+        ],
+    ),
 ]
+
+
+def scope_token(subject: str) -> str:
+    """The keyword-index token of a subject: letters and digits only, unique per subject."""
+    import hashlib
+
+    return "s" + hashlib.blake2b(subject.encode("utf-8"), digest_size=10).hexdigest()
 
 
 def apply(store: "SQLiteStore") -> int:

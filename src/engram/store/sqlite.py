@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import sqlite3
 import threading
 import time
@@ -66,6 +65,7 @@ class SQLiteStore:
             db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
             db.create_function("casefold", 1, _casefold, deterministic=True)
+            db.create_function("engram_scope", 1, migrations.scope_token, deterministic=True)
             for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "secure_delete = ON",
                            "foreign_keys = ON", f"busy_timeout = {BUSY_TIMEOUT_MS}"):
                 db.execute(f"PRAGMA {pragma}")
@@ -153,9 +153,10 @@ class SQLiteStore:
         return placements
 
     def _insert(self, db: sqlite3.Connection, item: Item) -> Placement:
-        cols = ", ".join(COLUMNS) + ", dedupe"
-        marks = ", ".join("?" * (len(COLUMNS) + 1))
-        cur = db.execute(f"INSERT OR IGNORE INTO items ({cols}) VALUES ({marks})", item_row(item))
+        cols = ", ".join(COLUMNS) + ", dedupe, scope"
+        marks = ", ".join("?" * (len(COLUMNS) + 2))
+        row = (*item_row(item), migrations.scope_token(item.subject))
+        cur = db.execute(f"INSERT OR IGNORE INTO items ({cols}) VALUES ({marks})", row)
         if cur.rowcount == 1:
             return Placement(item.id, True)
         row = db.execute(
@@ -163,7 +164,7 @@ class SQLiteStore:
             (item.subject, item_row(item)[-1]),
         ).fetchone()
         if row is None:  # the ignore came from another constraint: say which
-            db.execute(f"INSERT INTO items ({cols}) VALUES ({marks})", item_row(item))
+            db.execute(f"INSERT INTO items ({cols}) VALUES ({marks})", row)
             raise StoreError(f"item {item.id} was not inserted")
         return Placement(row[0], False)
 
@@ -226,10 +227,9 @@ class SQLiteStore:
     def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
         if not terms:
             return []
-        # The subject column narrows the match to one subject's rows before BM25 ranks them;
-        # its weight is 0, so only the text scores. The exact subject test stays in the WHERE.
-        words = " ".join(w.lower() for w in re.findall(r"\w+", subject))
-        match = f'subject : "{words}" AND text : (' + " OR ".join(_quote_term(t) for t in terms) + ")"
+        # The scope column (one token per subject) cuts the match to the subject's rows before
+        # BM25 ranks them; its weight is 0, so only the text scores. The subject test stays below.
+        match = f"scope : {migrations.scope_token(subject)} AND text : (" + " OR ".join(_quote_term(t) for t in terms) + ")"
         clause, params = where(subject, where_, SQLITE)
         sql = (
             "SELECT i.id, -bm25(items_fts, 1.0, 0.0) AS score FROM items_fts JOIN items i ON i.rowid = items_fts.rowid"
