@@ -214,3 +214,18 @@ def test_superseding_an_unknown_or_foreign_item_changes_nothing(memory):
     with pytest.raises(NotFound):
         memory.remember(U, "Tries to replace a missing fact here.", supersedes=["nope"])
     assert memory.items(U) == [] and memory.get(other.id).current
+
+
+def test_remember_many_takes_per_entry_options(memory):
+    results = memory.remember_many(U, [
+        {"text": "First turn of the session, said by Ana.", "source": "D1:1"},
+        {"text": "Second turn of the session, said by Bo.", "source": "D1:2", "metadata": {"speaker": "Bo"}},
+        "A plain text entry with the shared source.",
+    ], source="session 1", event_at=500.0)
+    items = {memory.get(r.id).source: memory.get(r.id) for r in results}
+    assert set(items) == {"D1:1", "D1:2", "session 1"}
+    assert items["D1:2"].metadata == {"speaker": "Bo"} and items["D1:1"].event_at == 500.0
+    with pytest.raises(InvalidInput, match="'text'"):
+        memory.remember_many(U, [{"source": "no text here"}])
+    with pytest.raises(InvalidInput):
+        memory.remember_many(U, "a single string is not a list")

@@ -29,6 +29,16 @@ from engram.types import CONVERSATION, FACT, Hit, Item, Saved
 EMBEDDER_SETTING = "embedder"
 
 
+def _entry(entry: Any, shared: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """(text, options) for one remember_many entry: a text, or a mapping with text + options."""
+    if isinstance(entry, Mapping):
+        own = dict(entry)
+        if "text" not in own:
+            raise InvalidInput(f"a remember_many entry needs a 'text' field, got keys {sorted(own)}")
+        return own.pop("text"), {**shared, **own}
+    return entry, dict(shared)
+
+
 class Memory(EpisodicVerbs):
     """Long-term memory for agents: remember, recall, forget; facts, episodes, preferences."""
 
@@ -139,9 +149,15 @@ class Memory(EpisodicVerbs):
                 raise NotFound(f"no memory {old_id!r} in {item.subject} to supersede")
         return {old_id: item.id for old_id in old_ids if found[old_id].current}
 
-    def remember_many(self, subject: str, texts: Sequence[str], **options: Any) -> list[Saved]:
-        """Store many memories of one subject, embedding them in batches; one result per text."""
-        prepared = [self._prepare(subject, text, **options) for text in texts]
+    def remember_many(self, subject: str, texts: Sequence[str | Mapping[str, Any]], **options: Any) -> list[Saved]:
+        """Store many memories of one subject, embedding them in batches; one result per entry.
+
+        An entry is a text, or a mapping with `text` and its own options (e.g. `source`,
+        `event_at`, `metadata`) that override the shared keyword options for that entry.
+        """
+        if isinstance(texts, str):
+            raise InvalidInput("remember_many takes a list of texts; use remember for one")
+        prepared = [self._prepare(subject, text, **opts) for text, opts in (_entry(e, options) for e in texts)]
         items = [item for item, _ in prepared if item is not None]
         written = iter(self._write(items)) if items else iter(())
         return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]

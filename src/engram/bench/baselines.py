@@ -63,8 +63,8 @@ class EngramRetriever:
         for turns in conv.sessions():
             first = turns[0]
             saved = self.memory.remember_many(
-                SUBJECT, [t.text for t in turns], kind=EPISODE, session=f"session {first.session}",
-                source=f"{conv.id} session {first.session}", event_at=first.at, now=first.at,
+                SUBJECT, [{"text": t.text, "source": t.dia_id} for t in turns], kind=EPISODE,
+                session=f"session {first.session}", event_at=first.at, now=first.at,
             )
             for turn, result in zip(turns, saved):
                 if result.id is None:
