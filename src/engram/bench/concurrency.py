@@ -83,3 +83,18 @@ def run(backends: dict[str, Callable[[], str]], writers: Sequence[int] = (1, 4, 
         for w in writers:
             rows.append({"backend": name, **measure(fresh_url(), w, n)})
     return rows
+
+
+def fresh_postgres_database(base_url: str) -> str:
+    """Create an empty database on the server at `base_url`; return its URL."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    from engram.errors import require
+
+    psycopg = require("psycopg", "postgres")
+    name = f"engram_bench_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(base_url)
+    return urlunsplit(parts._replace(path="/" + name))

@@ -78,3 +78,30 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
         click.echo(json.dumps(result))
     else:
         click.echo(latency_table(result))
+
+
+@bench.command()
+@click.option("--pg", "pg_url", default=None, help="A postgresql:// server URL to measure too (a fresh database is made).")
+@click.option("--writers", default="1,4,16", show_default=True, help="Writer process counts, comma-separated.")
+@click.option("-n", "n", default=200, show_default=True, help="Writes per writer.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
+def concurrency(pg_url: str | None, writers: str, n: int, folder: str | None, as_json: bool) -> None:
+    """Concurrent writer processes on one store, with a concurrent reader: SQLite (and PostgreSQL)."""
+    import tempfile
+    import uuid
+    from pathlib import Path
+
+    from engram.bench.concurrency import fresh_postgres_database, run
+
+    root = Path(folder or tempfile.mkdtemp(prefix="engram-conc-"))
+    backends = {"sqlite": lambda: str(root / f"{uuid.uuid4().hex}.db")}
+    if pg_url:
+        backends["postgres"] = lambda: fresh_postgres_database(pg_url)
+    rows = run(backends, writers=[int(w) for w in writers.split(",")], n=n)
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    click.echo("| backend | writers | writes/s | recall p50 ms | recall p95 ms |\n|---|---|---|---|---|")
+    for r in rows:
+        click.echo(f"| {r['backend']} | {r['writers']} | {r['writes_per_s']} | {r['recall_p50_ms']} | {r['recall_p95_ms']} |")
