@@ -63,11 +63,12 @@ def test_recall_and_false_positive_rate_meet_targets():
     assert fpr <= 0.02, f"false-positive rate {fpr:.3f}: {[r['text'] for r in refused]}"
 
 
-@pytest.mark.parametrize("row", SECRETS, ids=lambda r: r["kind"])
+CAUGHT = [r for r in SECRETS if looks_secret(r["text"])]  # the misses are counted by the recall test
+
+
+@pytest.mark.parametrize("row", CAUGHT, ids=lambda r: r["kind"])
 def test_redact_removes_every_caught_secret(row):
     text = row["text"]
-    if not looks_secret(text):
-        pytest.skip("a known miss (counted in the recall test)")
     cleaned = redact(text)
     assert "[REDACTED:" in cleaned
     assert check_text(cleaned) is None
