@@ -90,11 +90,14 @@ def test_audit_never_reports_another_subjects_text(memory):
     assert theirs.not_scanned == absent.not_scanned  # not even a hint that someone holds it
 
 
-def test_audit_sees_fields_forget_does_not_match(memory):
-    # Known gap, reported: forget matches text and metadata only; audit scans every column.
+def test_forget_reaches_every_field_audit_scans(memory):
     secret = marker()
     memory.remember("user:1", "A fact whose provenance names the secret.", source=f"chat {secret}")
+    memory.log_episode("user:1", "Did something in a named session", session=f"s-{secret}")
     assert audit(memory, "user:1", secret).where[0].endswith("(fact) source")
+    assert len(memory.matches("user:1", secret)) == 2
+    assert memory.forget("user:1", secret) == 2
+    assert audit(memory, "user:1", secret).found == 0
 
 
 def test_audit_finds_json_escaped_text_in_a_saved_conversation(memory):
@@ -103,6 +106,8 @@ def test_audit_finds_json_escaped_text_in_a_saved_conversation(memory):
     chat.add_user(f'she said "{secret}" twice')
     memory.save_conversation("user:1", "s1", chat)
     assert any("(conversation) text" in p for p in audit(memory, "user:1", f'said "{secret}"').where)
+    assert memory.forget("user:1", f'said "{secret}"') == 1  # matched as typed, though stored JSON-escaped
+    assert audit(memory, "user:1", f'said "{secret}"').found == 0
 
 
 def test_sqlite_raw_bytes_are_scanned_and_clean_after_forget(tmp_path):

@@ -58,10 +58,12 @@ def _validity(f: Filter, it: Item) -> bool:
 def _contains(f: Filter, it: Item) -> bool:
     if not f.contains:
         return True
+    from engram.store.sql import SEARCHED_COLUMNS, needles
     from engram.types import dumps
 
-    needle = f.contains.lower()
-    return needle in it.text.lower() or needle in dumps(dict(it.metadata)).lower()
+    fields = [dumps(dict(it.metadata)) if c == "metadata" else (getattr(it, c) or "") for c in SEARCHED_COLUMNS]
+    haystack = "\n".join(fields).casefold()
+    return any(n.casefold() in haystack for n in needles(f.contains))
 
 
 _CHECKS = (

@@ -18,6 +18,8 @@ COLUMNS = (
     "importance", "access_count", "last_accessed", "content_hash", "metadata",
 )  # fmt: skip
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
+# What a `contains` match (forget / matches) reads: every field that can hold what a user said.
+SEARCHED_COLUMNS = ("text", "metadata", "source", "key", "category", "session")
 UPDATABLE = frozenset(
     {"valid_to", "superseded_by", "confidence", "importance", "access_count", "last_accessed",
      "metadata", "category", "event_at", "valid_from"}
@@ -30,7 +32,7 @@ class Dialect:
 
     ph: str
     row_order: str
-    contains: Callable[[str], str]
+    contains: Callable[[str, str], str]
     json_equals: Callable[[str], str]
     json_param: Callable[[str, Any], Any]
 
@@ -38,7 +40,7 @@ class Dialect:
 SQLITE = Dialect(
     ph="?",
     row_order="i.rowid",
-    contains=lambda ph: f"(instr(casefold(i.text), casefold({ph})) > 0 OR instr(casefold(i.metadata), casefold({ph})) > 0)",
+    contains=lambda col, ph: f"instr(casefold(coalesce({col}, '')), casefold({ph})) > 0",
     json_equals=lambda ph: f"json_extract(i.metadata, {ph}) IS {ph}",
     json_param=lambda key, value: ("$." + json.dumps(key), _sqlite_json_value(value)),
 )
@@ -46,11 +48,17 @@ SQLITE = Dialect(
 POSTGRES = Dialect(
     ph="%s",
     row_order="i.seq",
-    contains=lambda ph: f"(strpos(lower(i.text), lower({ph})) > 0 OR strpos(lower(i.metadata::text), lower({ph})) > 0)",
+    contains=lambda col, ph: f"strpos(lower(coalesce({col}::text, '')), lower({ph})) > 0",
     # Equality, not containment (`@>` would match [1] inside [1, 2]); a missing key equals null.
     json_equals=lambda ph: f"coalesce(i.metadata -> {ph}::text, 'null'::jsonb) = {ph}::jsonb",
     json_param=lambda key, value: (key, dumps(value)),
 )
+
+
+def needles(text: str) -> list[str]:
+    """The text as typed, and as it appears inside JSON strings (quotes, backslashes escaped)."""
+    escaped = json.dumps(text, ensure_ascii=False)[1:-1]
+    return [text] if escaped == text else [text, escaped]
 
 
 def _sqlite_json_value(value: Any) -> Any:
@@ -93,7 +101,9 @@ def where(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
         else:
             add(f"i.valid_from <= {d.ph} AND (i.valid_to IS NULL OR i.valid_to > {d.ph})", f.as_of, f.as_of)
     if f.contains:
-        add(d.contains(d.ph), f.contains, f.contains)
+        tests = [(column, needle) for column in SEARCHED_COLUMNS for needle in needles(f.contains)]
+        add("(" + " OR ".join(d.contains(f"i.{column}", d.ph) for column, _ in tests) + ")",
+            *(needle for _, needle in tests))
     for key, value in f.metadata.items():
         add(d.json_equals(d.ph), *d.json_param(key, value))
     return (" AND ".join(parts) or "1 = 1"), params
