@@ -93,3 +93,10 @@ def test_conversation_save_and_resume(memory):
     with pytest.raises(NotFound):
         memory.load_conversation(U, "nope")
     assert all(h.item.kind != "conversation" for h in memory.recall(U, "Postgres Python", k=10))
+
+
+def test_a_secret_in_an_episodes_context_is_refused(memory):
+    result = memory.log_episode(U, "Deployed the service", "ok",
+                                context="used token ghp_4f8Kd93LmQz7XyP2vR6tW1nB5cH0jA9sE3uY")
+    assert not result.saved and "secret" in result.reason
+    assert memory.recent_episodes(U, 5) == []

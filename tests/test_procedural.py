@@ -106,9 +106,14 @@ def test_learn_with_an_llm_makes_one_call_per_category_and_redacts(mem):
 # -- fine-tuning export ------------------------------------------------------------------------
 def test_export_writes_valid_chat_jsonl_one_line_per_good_episode(memory, tmp_path):
     _episodes(memory)
-    # The secret filter checks an episode's text; its context is metadata, so the export redacts it.
+    # The secret filter refuses this episode on write; a store written with the filter off (or by
+    # an older version) may still hold one, so the export redacts as a second line of defence.
+    assert not memory.log_episode(U, "Rotated the deploy key", "Deploys work again",
+                                  context=f"My key is {SECRET}, rotate it", category="ops", now=T0 + 5).saved
+    memory.secret_filter = False
     memory.log_episode(U, "Rotated the deploy key", "Deploys work again", context=f"My key is {SECRET}, rotate it",
                        category="ops", now=T0 + 5)
+    memory.secret_filter = True
     out = tmp_path / "train.jsonl"
     report = proc.export_finetune(memory, U, out, system="You are a debugging mentor.")
     lines = out.read_text().splitlines()

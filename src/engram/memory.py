@@ -39,6 +39,17 @@ def _entry(entry: Any, shared: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     return entry, dict(shared)
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON-like value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 class Memory(EpisodicVerbs):
     """Long-term memory for agents: remember, recall, forget; facts, episodes, preferences."""
 
@@ -187,9 +198,11 @@ class Memory(EpisodicVerbs):
         if self.secret_filter and kind != CONVERSATION:
             from engram.safety import check_text
 
-            finding = check_text(text)
-            if finding is not None:
-                return None, f"looks like a secret ({finding.kind})"
+            # Metadata is stored and shown too (an episode's context, a fact's value): check it all.
+            for part in (text, source, *_strings(metadata)):
+                finding = check_text(part)
+                if finding is not None:
+                    return None, f"looks like a secret ({finding.kind})"
         at = validate.timestamp(now)
         happened = validate.timestamp(event_at, "event_at") if event_at is not None else at
         return Item(
