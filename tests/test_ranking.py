@@ -9,7 +9,7 @@ from engram import ranking
 from engram.ranking import DAY, Signals, Weights
 from engram.types import Item
 
-KEYS = {"vector", "keyword", "context", "session", "recency"}
+KEYS = {"vector", "keyword", "context", "entity", "session", "recency", "diversity"}
 
 
 def item(name: str, *, at: float = 0.0, session: str | None = None) -> Item:
@@ -118,3 +118,31 @@ def test_top_k_and_min_score():
 def test_keyword_terms_drop_stop_words_but_never_everything():
     assert ranking.keyword_terms("Which database does the team use?") == ["database", "team", "use"]
     assert ranking.keyword_terms("what is it") == ["what", "is", "it"]
+
+
+def test_query_names_are_capitalised_content_words_without_possessives():
+    assert ranking.query_names("What do Melanie's kids like?") == {"melanie"}
+    assert ranking.query_names("Would Caroline pursue writing?") == {"caroline"}
+    assert ranking.query_names("which database does the team use?") == frozenset()
+
+
+def test_an_item_that_leads_with_a_named_entity_gets_the_entity_term():
+    alice = Item(id="a", subject="user:1", text="Alice said, \"I love hiking.\"")
+    bob = Item(id="b", subject="user:1", text="Bob said, \"Alice loves hiking.\"")
+    signals = Signals(vector={"a": 1.0, "b": 1.0}, names=ranking.query_names("What does Alice love?"))
+    hits = {h.id: h for h in ranking.fuse([alice, bob], signals, 0.0, Weights(recency=0.0))}
+    assert hits["a"].components["entity"] == Weights().entity and hits["b"].components["entity"] == 0.0
+    assert hits["a"].score > hits["b"].score
+
+
+def test_diversity_spreads_the_order_across_sessions_and_stays_truthful():
+    items = [item("a1", session="s1"), item("a2", session="s1"), item("b1", session="s2")]
+    signals = Signals(vector={"a1": 3.0, "a2": 2.9, "b1": 2.5})
+    plain = ranking.fuse(items, signals, 0.0, Weights(recency=0.0, session=0.0))
+    spread = ranking.fuse(items, signals, 0.0, Weights(recency=0.0, session=0.0, diversity=1.0))
+    assert [h.id for h in plain] == ["a1", "a2", "b1"]
+    assert [h.id for h in spread] == ["a1", "b1", "a2"]
+    assert spread[2].components["diversity"] == -1.0
+    for hit in spread:
+        assert hit.score == pytest.approx(sum(hit.components.values()))
+    assert [h.score for h in spread] == sorted((h.score for h in spread), reverse=True)

@@ -23,7 +23,7 @@ DISTRACTORS = [
     "The quarterly report is due on the first business day.",
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
-KEYS = {"vector", "keyword", "context", "session", "recency"}
+KEYS = {"vector", "keyword", "context", "entity", "session", "recency", "diversity"}
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +159,11 @@ def test_subjects_never_leak(mem):
     mem.remember("user:1", "The secret project is called Falcon.", now=0.0)
     mem.remember("user:2", "Weekly sync is on Mondays.", now=0.0)
     assert all(h.item.subject == "user:2" for h in mem.recall("user:2", "secret project Falcon", now=0.0))
+
+
+def test_a_memory_about_the_named_person_outranks_one_that_mentions_them(mem):
+    mem.remember_many(U, ["Bob said, \"Carol adopted a grey cat named Miso.\"",
+                          "Carol said, \"I adopted a grey cat named Miso.\""], now=1000.0)
+    hits = mem.recall(U, "Which cat did Carol adopt?", k=2, now=2000.0, explain=True)
+    assert hits[0].text.startswith("Carol said") and hits[0].components["entity"] > 0
+    assert hits[1].components["entity"] == 0.0

@@ -5,7 +5,7 @@ module turns their raw signals into one score per item.
 
 Score contract (a float, higher is better, comparable within one recall call only):
 
-    score = vector + keyword + context + session + recency
+    score = vector + keyword + context + entity + session + recency + diversity
 
 - vector  = w_vector  * z(cosine):  the item's cosine similarity to the query, as a z-score over
   every item of the subject (0 = an average item, 1 = one standard deviation more similar);
@@ -13,19 +13,25 @@ Score contract (a float, higher is better, comparable within one recall call onl
 - context = w_context * (0.5 * own(previous) + 0.2 * own(next)), where own(x) is x's vector +
   keyword terms and previous/next are the items written just before/after it in the same
   session (conversation turns lend each other context: a question, then its answer);
-- session = w_session * z(best own + context score among the candidates of the item's session),
-  standardised over the candidates that have a session (0 for items without one);
-- recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1).
+- entity  = w_entity when the item's text starts with a name the query mentions (a capitalised
+  content word: "What does Melanie paint?" -> items starting "Melanie ..."), else 0: a memory
+  led by a person is usually about that person, one that only mentions them usually is not;
+- session = w_session * z(best own + context + entity score among the candidates of the item's
+  session), standardised over the candidates that have a session (0 for items without one);
+- recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1);
+- diversity = -w_diversity * (how many better-placed candidates of the same session precede the
+  item): off by default (0); when raised, the order spreads across sessions (MMR-style).
 
 So a score is in "standard deviations above an average memory", roughly 0 to 10 for a strong
 match; `min_score=2` keeps clear matches only. By default w_recency (0.01) is far below any
-signal, so recency only breaks near-ties; raise it (e.g. 1-3) to prefer recent memories.
-`explain=True` returns the five terms, which sum to the score. The weights were tuned on the
+signal, so recency only breaks near-ties; raise it (1 to prefer, 3-5 to let recent memories win).
+`explain=True` returns the seven terms, which sum to the score. The weights were tuned on the
 LoCoMo development split (docs/benchmarks.md), for the method, not for that data.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,16 +56,23 @@ STOP_WORDS = frozenset(
 )
 
 
+# Capitalised at the start of a question, never an entity.
+QUESTION_WORDS = frozenset(["whose", "would", "could", "should", "did", "does", "do", "is", "are", "was", "were",
+                            "has", "have", "had", "can", "will", "might", "may", "name", "list", "tell", "give"])
+
+
 @dataclass(frozen=True)
 class Weights:
     """How much each signal counts (see the score contract). `half_life_days` sets recency's decay."""
 
-    keyword: float = 0.7
+    keyword: float = 0.5
     vector: float = 1.0
     recency: float = 0.01
     half_life_days: float = 30.0
     context: float = 0.5
     session: float = 1.0
+    entity: float = 1.0
+    diversity: float = 0.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
@@ -81,6 +94,27 @@ class Signals:
     keyword_floor: float = 0.0
     vector_floor: float = 0.0
     neighbours: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    names: frozenset[str] = frozenset()
+
+
+NAME = re.compile(r"\b[A-Z][\w'-]*")
+
+
+def query_names(query: str) -> frozenset[str]:
+    """The capitalised words of a query that are not function words ("What", "Did"), lowercased,
+    possessives stripped: "When did Melanie's son..." -> {"melanie"}."""
+    out = set()
+    for word in NAME.findall(query):
+        word = word.lower().removesuffix("'s").removesuffix("’s")
+        if word not in STOP_WORDS and word not in QUESTION_WORDS:
+            out.add(word)
+    return frozenset(out)
+
+
+def leads_with(text: str, names: frozenset[str]) -> bool:
+    """True when a text's first word is one of `names` (its grammatical subject, usually)."""
+    match = WORD.match(text.lstrip())
+    return bool(match) and match.group(0).lower() in names
 
 
 def keyword_terms(query: str, limit: int = 32) -> list[str]:
@@ -142,7 +176,7 @@ def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndar
 
 
 def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights = Weights()) -> list[Hit]:
-    """One Hit per item, best first; `components` holds the five weighted terms of the contract."""
+    """One Hit per item, best first; `components` holds the weighted terms of the contract."""
     items = list(items)
 
     def own(item_id: str | None) -> float:
@@ -159,14 +193,42 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
             "vector": weights.vector * signals.vector.get(item.id, signals.vector_floor),
             "keyword": weights.keyword * signals.keyword.get(item.id, signals.keyword_floor),
             "context": context,
+            "entity": weights.entity * float(leads_with(item.text, signals.names)) if signals.names else 0.0,
             "session": 0.0,
             "recency": weights.recency * recency(item.event_at, now, weights.half_life_days),
+            "diversity": 0.0,
         })
     if weights.session:
-        for part, boost in zip(parts, session_terms(items, [p["vector"] + p["keyword"] + p["context"] for p in parts])):
+        for part, boost in zip(parts, session_terms(items, [p["vector"] + p["keyword"] + p["context"] + p["entity"] for p in parts])):
             part["session"] = weights.session * boost
+    if weights.diversity:
+        for part, seen in zip(parts, session_repeats(items, [sum(p.values()) for p in parts], weights.diversity)):
+            part["diversity"] = -weights.diversity * seen
     hits = [Hit(item=item, score=sum(part.values()), components=part) for item, part in zip(items, parts)]
     return sorted(hits, key=lambda h: (-h.score, -h.item.event_at, h.item.id))
+
+
+def session_repeats(items: Sequence[Item], scores: Sequence[float], penalty: float) -> list[int]:
+    """For each item, how many better-placed items of its session precede it once every repeat
+    costs `penalty` (a greedy, MMR-style pass: the final order spreads across sessions).
+
+    Penalties only grow as items are placed, so a lazy max-heap gives the greedy order and the
+    resulting scores (score - penalty * repeats) are non-increasing in that order."""
+    counts: dict[str, int] = {}
+    repeats = [0] * len(items)
+    heap = [(-score, i, 0) for i, score in enumerate(scores)]
+    heapq.heapify(heap)
+    while heap:
+        neg, i, seen = heapq.heappop(heap)
+        session = items[i].session
+        now_seen = counts.get(session, 0) if session is not None else 0
+        if now_seen != seen:  # stale: re-queue with the current penalty
+            heapq.heappush(heap, (neg + penalty * (now_seen - seen), i, now_seen))
+            continue
+        repeats[i] = seen
+        if session is not None:
+            counts[session] = seen + 1
+    return repeats
 
 
 def session_terms(items: Sequence[Item], scores: Sequence[float]) -> list[float]:

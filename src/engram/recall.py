@@ -7,7 +7,8 @@
    scan of a cached float32 matrix), best `CANDIDATES`; every cosine feeds the z-score;
 3. neighbours: `Store.vectors` lists a subject's items in write order, so the items just before
    and after a candidate, if they share its `session`, are its conversational context;
-4. fusion (engram.ranking, pure): z-scored signals, context, session evidence, recency.
+4. fusion (engram.ranking, pure): z-scored signals, context, named-entity match, session evidence,
+   recency (and, opt-in, session diversity).
 Filters apply to candidates (the store filters keyword hits in SQL; vector hits are checked with
 `Filter.accepts`); a neighbour lends context only if it passes the same filter.
 """
@@ -35,13 +36,23 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     n = max(CANDIDATES, k)
     ids, cosines = vector_scan(store, embedder, subject, query)
     keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+    allowed = _allowed(store, subject, where, ids)
+    names = ranking.query_names(query) if weights.entity else frozenset()
+    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, max(SHORTLIST, k), names)
+    return ranking.top_k(hits, k, min_score)
+
+
+def _rank(store: Store, ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
+          allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
+          size: int, names: frozenset[str] = frozenset()) -> list[Hit]:
+    """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first."""
     position = positions(ids)
-    signals, pool = _signals(ids, cosines, keyword, n, _allowed(store, subject, where, ids))
+    signals, pool = _signals(ids, cosines, keyword, n, allowed)
     ranked = _prerank(pool, signals, ids, position, weights)
-    items, found = _fetch(store, ranked, max(SHORTLIST, k), ids, position, where)
+    items, found = _fetch(store, ranked, size, ids, position, where)
     signals = ranking.Signals(signals.keyword, signals.vector, signals.keyword_floor, signals.vector_floor,
-                              neighbours([it.id for it in items], ids, position, found))
-    return ranking.top_k(ranking.fuse(items, signals, now, weights), k, min_score)
+                              neighbours([it.id for it in items], ids, position, found), names)
+    return ranking.fuse(items, signals, now, weights)
 
 
 def _signals(ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
