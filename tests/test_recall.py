@@ -167,3 +167,18 @@ def test_a_memory_about_the_named_person_outranks_one_that_mentions_them(mem):
     hits = mem.recall(U, "Which cat did Carol adopt?", k=2, now=2000.0, explain=True)
     assert hits[0].text.startswith("Carol said") and hits[0].components["entity"] > 0
     assert hits[1].components["entity"] == 0.0
+
+
+def test_recall_takes_a_diversity_weight_and_rejects_a_bad_one(tmp_path):
+    from engram.embed.hashing import HashingEmbedder
+    from engram.errors import InvalidInput
+    from engram.memory import Memory
+
+    with Memory(str(tmp_path / "d.db"), embedder=HashingEmbedder(64)) as mem:
+        for s in range(3):
+            mem.remember_many("user:1", [f"Session {s} talk about hiking trails turn {t}." for t in range(4)],
+                              kind="episode", session=f"s{s}", event_at=1000.0 * s)
+        hits = mem.recall("user:1", "hiking trails", k=6, diversity=0.8, explain=True)
+        assert all("diversity" in h.components for h in hits)
+        with pytest.raises(InvalidInput):
+            mem.recall("user:1", "hiking trails", diversity=-1)

@@ -264,6 +264,7 @@ class Memory(EpisodicVerbs):
         min_score: float | None = None,
         recency: float | None = None,
         half_life_days: float | None = None,
+        diversity: float | None = None,
         explain: bool = False,
         now: Any = None,
     ) -> list[Hit]:
@@ -278,6 +279,7 @@ class Memory(EpisodicVerbs):
             recency=self.weights.recency if recency is None else validate.weight(recency, "recency"),
             half_life_days=(self.weights.half_life_days if half_life_days is None
                             else validate.weight(half_life_days, "half_life_days")),
+            diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
         hits = search(self.store, self.embedder, subject, query, k, where, weights, at, min_score)
         if not explain:
