@@ -59,3 +59,27 @@ def test_missing_folder_is_unavailable(tmp_path):
 
     with pytest.raises(StoreUnavailable, match="does not exist"):
         SQLiteStore(str(tmp_path / "no" / "such" / "m.db"))
+
+
+def test_a_version_one_file_with_data_upgrades_and_stays_searchable(tmp_path):
+    """A file as the first release wrote it (migration 1 only) opens, upgrades and keeps working."""
+    from engram.memory import Memory
+    from engram.store.migrations import MIGRATIONS
+
+    path = tmp_path / "v1.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+    for statement in MIGRATIONS[0][1]:
+        db.execute(statement)
+    db.execute("INSERT INTO migrations VALUES (1, ?, 0)", (MIGRATIONS[0][0],))
+    db.execute(
+        "INSERT INTO items (id, subject, kind, text, created_at, event_at, valid_from, content_hash, dedupe)"
+        " VALUES ('old1', 'user:1', 'fact', 'Team uses Postgres 16 for all services.', 1, 1, 1, 'h', 'fact:h')")
+    db.commit()
+    db.close()
+    with Memory(str(path), embedder="none") as mem:
+        assert [h.id for h in mem.recall("user:1", "postgres")] == ["old1"]
+        mem.remember("user:2", "Postgres also appears for another subject.")
+        assert [h.id for h in mem.recall("user:1", "postgres")] == ["old1"]
+    versions = sqlite3.connect(path).execute("SELECT version FROM migrations ORDER BY version").fetchall()
+    assert [v[0] for v in versions] == list(range(1, len(MIGRATIONS) + 1))
