@@ -6,6 +6,7 @@
   Up to `embed_limit` items are real embedded sentences; past that, random unit vectors are
   written straight through the store (`Store.put`) to avoid hours of embedding: the result says
   which sizes were filled that way. Random vectors make the exact scan cost honest, not recall.
+- steps: p50 of the query embedding, the exact vector scan and the keyword search alone.
 """
 
 from __future__ import annotations
@@ -101,7 +102,34 @@ def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> 
                 call(q)
                 samples.append((time.perf_counter() - t0) * 1000)
         out.update({prefix + key: value for key, value in percentiles(samples).items() if key != "mean"})
+    out.update(time_steps(mem, subject, queries, rounds))
     return out
+
+
+def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+    """p50 ms of the three steps that grow with the subject or the model: the query embedding
+    (`embed_p50`), the exact vector scan with its top 200 (`scan_p50`) and the keyword search
+    (`keyword_p50`). The rest of a recall (fetch, fusion) stays near-constant."""
+    from engram.ranking import keyword_terms
+    from engram.recall import CANDIDATES, top_indices
+
+    where = mem._filter()
+    samples: dict[str, list[float]] = {"embed": [], "scan": [], "keyword": []}
+    for _ in range(rounds):
+        for q in queries:
+            t0 = time.perf_counter()
+            vector = mem.embedder.embed_one(q)
+            t1 = time.perf_counter()
+            _, matrix = mem.store.vectors(subject, mem.embedder.identity)
+            cosines = matrix @ vector
+            cosines.mean(dtype=np.float64), cosines.std(dtype=np.float64)
+            top_indices(cosines, CANDIDATES)
+            t2 = time.perf_counter()
+            mem.store.keyword(subject, keyword_terms(q), where, CANDIDATES)
+            t3 = time.perf_counter()
+            for key, start, end in (("embed", t0, t1), ("scan", t1, t2), ("keyword", t2, t3)):
+                samples[key].append((end - start) * 1000)
+    return {f"{key}_p50": percentiles(values)["p50"] for key, values in samples.items()}
 
 
 def run(
