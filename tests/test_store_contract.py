@@ -234,3 +234,10 @@ def test_access_counts_do_not_reload_the_vector_cache(store):
     _, again = store.vectors(SUBJECT, "m:2")
     assert again is first  # the cached matrix: no vector changed
     assert store.get([a.id])[0].access_count == 1
+
+
+def test_find_by_content_hash(store):
+    a, b = make("Prefers tea over coffee."), make("Prefers coffee over tea.")
+    store.put([a, b])
+    assert [it.id for it in store.find(SUBJECT, Filter(content_hash=a.content_hash))] == [a.id]
+    assert Filter(content_hash=b.content_hash).accepts(b) and not Filter(content_hash=b.content_hash).accepts(a)

@@ -360,8 +360,7 @@ def supersede_on_write(mem: "Memory", item: Item, vector: np.ndarray | None = No
     if item.kind != FACT or item.key is not None or not read(item.text):
         return {}
     # A duplicate is not inserted, so it must not close anything (put would point at a missing id).
-    same = mem.store.find(item.subject, Filter(kinds=(FACT,), contains=item.text))
-    if any(it.content_hash == item.content_hash for it in same):
+    if mem.store.find(item.subject, Filter(kinds=(FACT,), content_hash=item.content_hash), limit=1):
         return {}
     scores = _similarities(mem, item, vector)
     ids = sorted(scores, key=scores.get, reverse=True)[:NEIGHBOURS]  # type: ignore[arg-type]

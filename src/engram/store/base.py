@@ -40,6 +40,7 @@ class Filter:
     as_of: float | None = None
     include_superseded: bool = False
     contains: str | None = None
+    content_hash: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
     def accepts(self, item: Item) -> bool:
@@ -75,6 +76,7 @@ _CHECKS = (
     lambda f, it: f.session is None or it.session == f.session,
     lambda f, it: f.source is None or it.source == f.source,
     lambda f, it: f.agent is None or it.agent == f.agent,
+    lambda f, it: f.content_hash is None or it.content_hash == f.content_hash,
     lambda f, it: f.since is None or it.event_at >= f.since,
     lambda f, it: f.until is None or it.event_at < f.until,
     _validity,

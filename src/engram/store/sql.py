@@ -81,7 +81,7 @@ def where(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
 
     if subject is not None:
         add(f"i.subject = {d.ph}", subject)
-    for column in ("key", "category", "session", "source", "agent"):
+    for column in ("key", "category", "session", "source", "agent", "content_hash"):
         value = getattr(f, column)
         if value is not None:
             add(f"i.{column} = {d.ph}", value)
