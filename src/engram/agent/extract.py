@@ -177,7 +177,9 @@ def _apply(memory: Any, subject: str, raw: dict[str, Any], labels: dict[str, Hit
     meta: dict[str, Any] = {"turns": turns, "extracted": True}
     if old is not None:
         meta.update(change=action, replaces=old.id)
-    saved = memory.remember(subject, fact, source=source, metadata=meta, now=now)
+    # Saved and superseded in one transaction when the old fact is still current.
+    replaces = [old.id] if old is not None and old.current else None
+    saved = memory.remember(subject, fact, source=source, metadata=meta, supersedes=replaces, now=now)
     if old is None:
         return Decision(action, fact, None, saved.id, "saved" if saved.saved else f"not saved: {saved.reason}")
     if saved.id is None or saved.id == old.id:
