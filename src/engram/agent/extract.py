@@ -13,8 +13,8 @@ Decisions are validated strictly: known action, an id from the list for update/s
 fact that is a string, at most `max_facts` of them, and a fact that shares a content word with
 the user's message (so the model cannot slip in text the user never said). Invalid ones are
 reported in `Extraction.rejected`, never applied. Facts go through `Memory.remember`, so the
-secret filter and dedupe apply. Update and supersede store the new fact, then end the old one's
-validity (`valid_to`, `superseded_by`): history keeps it. Every derived item records where it
+secret filter and dedupe apply. Update and supersede store the new fact and end the old one's
+validity (`valid_to`, `superseded_by`) in one transaction: history keeps it. Every derived item records where it
 came from: source `extract:<session>:<turn>` and metadata `turns` (for update, the old turns too).
 """
 
