@@ -7,19 +7,15 @@ FAILS, it does not skip. Screenshots go to a tmp dir, or to $INSPECTOR_SCREENSHO
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
+from servers import uvicorn_thread
 
 from engram.keys import KeyRing
 from engram.memory import Memory
@@ -28,27 +24,6 @@ from engram.server import create_app
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1360,860"]
-
-
-@contextmanager
-def serving(app):
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture
@@ -92,7 +67,7 @@ def test_inspector_end_to_end(seeded, browser, tmp_path):
     out = shots(tmp_path)
     wait = WebDriverWait(browser, 30)
     by_id = lambda name: browser.find_element(By.ID, name)
-    with serving(create_app(lambda: Memory(db, embedder="hashing"))) as base:
+    with uvicorn_thread(create_app(lambda: Memory(db, embedder="hashing"))) as base:
         browser.get(base + "/")
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
         by_id("key-input").send_keys("egk_wrong")

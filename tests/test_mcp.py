@@ -8,32 +8,19 @@ import socket
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from servers import spawned
 
 from engram.errors import StoreError
 from engram.mcp_server import build_server
 from engram.memory import Memory
 
 FACT = "The team uses Postgres 16 for every service."
-# Runs the real `engram` click group with the mcp command registered (a no-op once cli.py lists it).
-CLI = "from engram.commands.mcp import register; from engram.cli import main; register(main); main()"
-
-
-@contextmanager
-def spawned(args: list[str], log: Path, **options):
-    """A subprocess whose stderr goes to a file (a pipe could fill and block it); stopped afterwards."""
-    with open(log, "w") as out:
-        proc = subprocess.Popen(args, stderr=out, **options)
-        try:
-            yield proc
-        finally:
-            proc.terminate()
-            proc.wait(10)
+CLI = "from engram.cli import main; main()"  # the real `engram` command
 
 
 def data(result) -> dict:

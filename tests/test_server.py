@@ -8,18 +8,16 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 import schemathesis
-import uvicorn
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
+from servers import spawned, uvicorn_thread
 from starlette.testclient import TestClient
 
 from engram import __version__
@@ -56,18 +54,6 @@ def auth(token: str) -> dict[str, str]:
 def client(db: str, tokens: dict[str, str]):
     with TestClient(create_app(lambda: Memory(db, embedder="hashing"))) as c:
         yield c
-
-
-@contextmanager
-def spawned(args: list[str], log: Path, **options):
-    """A subprocess whose stderr goes to a file (a pipe could fill and block it); stopped afterwards."""
-    with open(log, "w") as out:
-        proc = subprocess.Popen(args, stderr=out, **options)
-        try:
-            yield proc
-        finally:
-            proc.terminate()
-            proc.wait(10)
 
 
 def count_items(db: str) -> int:
@@ -270,30 +256,8 @@ def fuzz_target(tmp_path_factory):
     store = open_store(db)
     token = KeyRing(store).create(admin=True)[0]
     store.close()
-    with running(create_app(lambda: Memory(db, embedder="hashing"))) as base:
+    with uvicorn_thread(create_app(lambda: Memory(db, embedder="hashing"))) as base:
         yield base, token
-
-
-@contextmanager
-def running(app):
-    """Serve `app` with uvicorn on a free loopback port in a thread; stop it afterwards."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    assert server.started, "uvicorn did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 # The document is static, so it is loaded at collection time; the cases go to a real uvicorn.
@@ -328,7 +292,7 @@ def test_openapi_document_is_3_1_and_covers_every_route(client):
 
 # -- a real server: keep serving after a client hangs up mid-body -------------------------------
 def test_uvicorn_survives_client_that_disconnects_mid_body(db, tokens):
-    with running(create_app(lambda: Memory(db, embedder="hashing"))) as base:
+    with uvicorn_thread(create_app(lambda: Memory(db, embedder="hashing"))) as base:
         port = int(base.rsplit(":", 1)[1])
         body = json.dumps({"subject": "user:1", "text": FACT}).encode()
         with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
