@@ -114,9 +114,7 @@ class ScopedStore:
         return {s: n for s, n in self.inner.subjects().items() if self.allowed(s, "read")}
 
     def touch(self, ids: Sequence[str], now: float) -> None:
-        touch = getattr(self.inner, "touch", None)
-        if touch:
-            touch([it.id for it in self.get(ids)], now)
+        self.inner.touch([it.id for it in self.get(ids)], now)
 
     def close(self) -> None:
         self.inner.close()

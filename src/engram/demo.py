@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from engram.audit import audit
 from engram.memory import Memory
 from engram.practice import USER, run_practice
 
@@ -28,10 +29,6 @@ def forgetting(mem: Memory, echo: Echo) -> None:
         text = item.text if len(item.text) <= 90 else item.text[:89] + "…"
         echo(f"  - [{item.kind}] {text}")
     echo(f"forgot {mem.forget(USER, 'postgres')} item(s)")
-    try:
-        from engram.audit import audit
-    except ImportError:  # pragma: no cover - audit ships with the package
-        return
     report = audit(mem, USER, "postgres")
     echo(f"audit 'postgres' after forget: found {report.found} copies" + (f" in {report.where}" if report.found else
                                                                           " (tables, keyword index, vectors, raw file and WAL bytes)"))

@@ -284,13 +284,9 @@ class Memory(EpisodicVerbs):
         hits = search(self.store, self.embedder, subject, query, k, where, weights, at, min_score)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
-        self._touch([h.id for h in hits], at)
+        if hits:
+            self.store.touch([h.id for h in hits], at)
         return hits
-
-    def _touch(self, ids: Sequence[str], at: float) -> None:
-        touch = getattr(self.store, "touch", None)
-        if touch and ids:
-            touch(ids, at)
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
                 until: Any = None, as_of: Any = None, include_superseded: bool = False) -> Filter:

@@ -46,12 +46,7 @@ def kind(value: Any) -> str:
 
 def clean_text(value: Any, what: str = "text") -> str:
     """A string with whitespace runs folded to single spaces; NUL and other control bytes refused."""
-    if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be a string, not {type(value).__name__}")
-    if "\x00" in value:
-        raise InvalidInput(f"{what} contains a NUL byte; remove it and try again")
-    _utf8(value, what)
-    folded = " ".join(value.split())
+    folded = " ".join(raw_text(value, what).split())
     if any(unicodedata.category(ch) == "Cc" for ch in folded):
         raise InvalidInput(f"{what} contains control characters; remove them and try again")
     return unicodedata.normalize("NFC", folded)

@@ -117,6 +117,9 @@ class Store(Protocol):
     def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         """Set fields (validity, importance, confidence, access stats, metadata) on items."""
 
+    def touch(self, ids: Sequence[str], now: float) -> None:
+        """Count one access to each item (access stats only: no vector or text changes)."""
+
     def get(self, ids: Sequence[str]) -> list[Item]:
         """Items by id, in the order asked; missing ids are left out."""
 

@@ -23,7 +23,6 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 
 from engram.errors import (
-    NotFound,
     SchemaTooNew,
     StoreBusy,
     StoreError,
@@ -456,12 +455,6 @@ class PostgresStore:
         rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
         return {subject: int(n) for subject, n in rows}
 
-    def item(self, item_id: str) -> Item:
-        """One item by id, or NotFound."""
-        found = self.get([item_id])
-        if not found:
-            raise NotFound(f"no memory item with id {item_id!r}")
-        return found[0]
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """A read-only query (for stats and audit), in a READ ONLY transaction."""

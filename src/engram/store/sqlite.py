@@ -18,7 +18,6 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 from engram.errors import (
-    NotFound,
     StoreBusy,
     StoreCorrupt,
     StoreError,
@@ -299,12 +298,6 @@ class SQLiteStore:
     def subjects(self) -> dict[str, int]:
         return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
 
-    def item(self, item_id: str) -> Item:
-        """One item by id, or NotFound."""
-        found = self.get([item_id])
-        if not found:
-            raise NotFound(f"no memory item with id {item_id!r}")
-        return found[0]
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """A read-only query (for migrations, stats and audit)."""
