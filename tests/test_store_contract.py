@@ -7,6 +7,7 @@ import uuid
 import numpy as np
 import pytest
 
+from engram.errors import StoreError
 from engram.store import Filter
 from engram.types import Item
 from engram.validate import content_hash
@@ -174,7 +175,7 @@ def test_update_sets_allowed_fields_only(store):
     assert store.update([a.id], {"importance": 0.9, "metadata": {"k": "v"}}) == 1
     [got] = store.get([a.id])
     assert got.importance == 0.9 and got.metadata == {"k": "v"}
-    with pytest.raises(Exception):
+    with pytest.raises(StoreError):
         store.update([a.id], {"text": "rewritten"})
     assert store.get([a.id])[0].text == a.text
 
@@ -192,7 +193,7 @@ def test_failed_put_writes_nothing(store):
     store.put([good])
     clash = make("Another item that will clash")
     broken = clash.replace(id=good.id)  # same primary id: the whole batch must roll back
-    with pytest.raises(Exception):
+    with pytest.raises(StoreError):
         store.put([make("Would be written first in the batch"), broken])
     assert [it.id for it in store.find(SUBJECT)] == [good.id]
 
