@@ -4,7 +4,8 @@
 1. keyword candidates: the store's full-text search (SQLite FTS5 BM25, PostgreSQL ts_rank) over
    the query's content words, best `CANDIDATES`;
 2. vector candidates: the query embedding against every vector of the subject (an exact NumPy
-   scan of a cached float32 matrix), best `CANDIDATES`; every cosine feeds the z-score;
+   scan of a cached float32 matrix), best `CANDIDATES`; every cosine feeds the z-score. Steps 1
+   and 2 overlap: the embedding and scan run on a worker thread during the keyword search;
 3. neighbours: `Store.vectors` lists a subject's items in write order, so the items just before
    and after a candidate, if they share its `session`, are its conversational context;
 4. fusion (engram.ranking, pure): z-scored signals, context, named-entity match, session evidence,
@@ -15,7 +16,9 @@ Filters apply to candidates (the store filters keyword hits in SQL; vector hits 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -23,6 +26,25 @@ from engram import ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
 from engram.types import Hit, Item
+
+_WORKERS = min(8, os.cpu_count() or 1)
+
+
+def _executor() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="engram-embed")
+
+
+#: Query embeddings run here, overlapping the keyword search.
+_EMBEDDING = _executor()
+
+
+def _renew_after_fork() -> None:
+    """A forked child inherits the pool but not its threads: give it a fresh pool."""
+    global _EMBEDDING
+    _EMBEDDING = _executor()
+
+
+os.register_at_fork(after_in_child=_renew_after_fork)
 
 CANDIDATES = 200  # keyword and vector candidates gathered per recall before fusion
 SHORTLIST = 40  # candidates fetched from the store and fully ranked (more when k is larger)
@@ -34,8 +56,14 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
            weights: ranking.Weights, now: float, min_score: float | None = None) -> list[Hit]:
     """The k best hits for `query` in one subject, with every score component."""
     n = max(CANDIDATES, k)
-    ids, cosines = vector_scan(store, embedder, subject, query)
-    keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+    ids, matrix = store.vectors(subject, embedder.identity) if embedder is not None else ([], None)
+    # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
+    # another core while SQLite runs the keyword search on this one.
+    pending = _EMBEDDING.submit(vector_scan, embedder, matrix, query) if ids else None
+    try:
+        keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+    finally:
+        cosines = pending.result() if pending is not None else np.zeros(0, dtype=np.float32)
     allowed = _allowed(store, subject, where, ids)
     names = ranking.query_names(query) if weights.entity else frozenset()
     hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, max(SHORTLIST, k), names)
@@ -137,14 +165,9 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, ids: list[str], posit
     return items[:size], found
 
 
-def vector_scan(store: Store, embedder: Embedder | None, subject: str, query: str) -> tuple[list[str], np.ndarray]:
-    """Every vector id of a subject (write order) and its cosine similarity to the query."""
-    if embedder is None:
-        return [], np.zeros(0, dtype=np.float32)
-    ids, matrix = store.vectors(subject, embedder.identity)
-    if not ids:
-        return [], np.zeros(0, dtype=np.float32)
-    return ids, matrix @ embedder.embed_one(query)
+def vector_scan(embedder: Embedder, matrix: np.ndarray, query: str) -> np.ndarray:
+    """Cosine similarity of the query to every row of a subject's (normalised) vector matrix."""
+    return matrix @ embedder.embed_one(query)
 
 
 _POSITIONS: dict[int, tuple[list[str], dict[str, int]]] = {}

@@ -11,6 +11,8 @@ Every method is one transaction: on any error nothing is written. Backends raise
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -45,7 +47,12 @@ class Filter:
 
     def accepts(self, item: Item) -> bool:
         """The same test in Python, for candidates that came from a vector scan."""
-        return all(check(self, item) for check in _CHECKS)
+        return all(check(self, item) for check in self._checks)
+
+    @functools.cached_property
+    def _checks(self) -> tuple[Callable[[Filter, Item], bool], ...]:
+        """The tests this filter needs (an empty field tests nothing), worked out once."""
+        return tuple(check for needed, check in _CHECKS if needed(self))
 
 
 def _validity(f: Filter, it: Item) -> bool:
@@ -67,21 +74,22 @@ def _contains(f: Filter, it: Item) -> bool:
     return any(n.casefold() in haystack for n in needles(f.contains))
 
 
-_CHECKS = (
-    lambda f, it: f.kinds is None or it.kind in f.kinds,
-    lambda f, it: it.kind not in f.exclude_kinds,
-    lambda f, it: f.ids is None or it.id in f.ids,
-    lambda f, it: f.key is None or it.key == f.key,
-    lambda f, it: f.category is None or it.category == f.category,
-    lambda f, it: f.session is None or it.session == f.session,
-    lambda f, it: f.source is None or it.source == f.source,
-    lambda f, it: f.agent is None or it.agent == f.agent,
-    lambda f, it: f.content_hash is None or it.content_hash == f.content_hash,
-    lambda f, it: f.since is None or it.event_at >= f.since,
-    lambda f, it: f.until is None or it.event_at < f.until,
-    _validity,
-    _contains,
-    lambda f, it: all(it.metadata.get(k) == v for k, v in f.metadata.items()),
+_CHECKS: tuple[tuple[Callable[[Filter], bool], Callable[[Filter, Item], bool]], ...] = (
+    # (does this filter need the test, the test)
+    (lambda f: f.kinds is not None, lambda f, it: it.kind in f.kinds),
+    (lambda f: bool(f.exclude_kinds), lambda f, it: it.kind not in f.exclude_kinds),
+    (lambda f: f.ids is not None, lambda f, it: it.id in f.ids),
+    (lambda f: f.key is not None, lambda f, it: it.key == f.key),
+    (lambda f: f.category is not None, lambda f, it: it.category == f.category),
+    (lambda f: f.session is not None, lambda f, it: it.session == f.session),
+    (lambda f: f.source is not None, lambda f, it: it.source == f.source),
+    (lambda f: f.agent is not None, lambda f, it: it.agent == f.agent),
+    (lambda f: f.content_hash is not None, lambda f, it: it.content_hash == f.content_hash),
+    (lambda f: f.since is not None, lambda f, it: it.event_at >= f.since),
+    (lambda f: f.until is not None, lambda f, it: it.event_at < f.until),
+    (lambda f: not f.include_superseded, _validity),
+    (lambda f: bool(f.contains), _contains),
+    (lambda f: bool(f.metadata), lambda f, it: all(it.metadata.get(k) == v for k, v in f.metadata.items())),
 )
 
 
