@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,7 @@ from engram import ranking
 from engram.ranking import DAY, Signals, Weights
 from engram.types import Item
 
-KEYS = {"vector", "keyword", "context", "entity", "session", "recency", "diversity"}
+KEYS = {"vector", "keyword", "context", "entity", "time", "date", "session", "recency", "diversity"}
 
 
 def item(name: str, *, at: float = 0.0, session: str | None = None) -> Item:
@@ -133,6 +135,50 @@ def test_an_item_that_leads_with_a_named_entity_gets_the_entity_term():
     hits = {h.id: h for h in ranking.fuse([alice, bob], signals, 0.0, Weights(recency=0.0))}
     assert hits["a"].components["entity"] == Weights().entity and hits["b"].components["entity"] == 0.0
     assert hits["a"].score > hits["b"].score
+
+
+def test_the_vector_query_leaves_the_names_to_the_entity_term():
+    query = "What do Melanie's kids like?"
+    assert ranking.vector_query(query, ranking.query_names(query)) == "What do kids like?"
+    assert ranking.vector_query("Which database does the team use?", frozenset()) == "Which database does the team use?"
+    assert ranking.vector_query("Alice?", frozenset({"alice"})) == "Alice?"  # nothing else left: keep it
+
+
+def test_a_when_question_lifts_memories_that_state_a_time():
+    assert ranking.asks_when("When did Melanie paint a sunrise?") and not ranking.asks_when("What did Melanie paint?")
+    dated = Item(id="a", subject="user:1", text="I painted a sunrise last year.")
+    plain = Item(id="b", subject="user:1", text="I painted a sunrise.")
+    signals = Signals(vector={"a": 1.0, "b": 1.0}, asks_when=True)
+    hits = {h.id: h for h in ranking.fuse([dated, plain], signals, 0.0, Weights(recency=0.0))}
+    assert hits["a"].components["time"] == Weights().time and hits["b"].components["time"] == 0.0
+    assert hits["a"].score > hits["b"].score
+    other = ranking.fuse([dated, plain], Signals(vector={"a": 1.0, "b": 1.0}), 0.0, Weights(recency=0.0))
+    assert all(h.components["time"] == 0.0 for h in other)
+
+
+def test_query_dates_read_a_day_a_month_or_a_year():
+    def day(text: str) -> float:
+        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
+
+    assert ranking.query_dates("What did Gina find on 1 February, 2023?") == ((day("2023-02-01"), day("2023-02-02")),)
+    assert ranking.query_dates("Which painting, October 13th, 2023?") == ((day("2023-10-13"), day("2023-10-14")),)
+    assert ranking.query_dates("What happened in December 2023?") == ((day("2023-12-01"), day("2024-01-01")),)
+    assert ranking.query_dates("Beach trips in 2022?") == ((day("2022-01-01"), day("2023-01-01")),)
+    assert ranking.query_dates("On 31 February, 2023?") == ()  # no such day
+    assert ranking.query_dates("What did Melanie paint in May?") == ()  # no year: no anchor
+
+
+def test_the_date_term_prefers_memories_from_the_named_date():
+    spans = ranking.query_dates("What did I cook on 3 July, 2023?")
+    start = spans[0][0]
+    assert ranking.date_match(start + 3600, spans) == 1.0
+    assert ranking.date_match(start + DAY + ranking.DATE_HALF_LIFE_DAYS * DAY, spans) == pytest.approx(0.5)
+    assert ranking.date_match(start, ()) == 0.0
+    that_day = Item(id="a", subject="user:1", text="I cooked risotto.", event_at=start + 3600)
+    later = Item(id="b", subject="user:1", text="I cooked risotto.", event_at=start + 60 * DAY)
+    hits = ranking.fuse([later, that_day], Signals(vector={"a": 1.0, "b": 1.0}, dates=spans), 0.0, Weights(recency=0.0))
+    assert [h.id for h in hits] == ["a", "b"]
+    assert hits[0].components["date"] == Weights().date and hits[1].components["date"] < 0.01
 
 
 def test_diversity_spreads_the_order_across_sessions_and_stays_truthful():

@@ -5,6 +5,9 @@ The semantic tests use the real bundled all-MiniLM-L6-v2; the rest use the hashi
 
 from __future__ import annotations
 
+import dataclasses
+from datetime import datetime, timezone
+
 import pytest
 
 from engram.embed import get_embedder
@@ -23,7 +26,7 @@ DISTRACTORS = [
     "The quarterly report is due on the first business day.",
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
-KEYS = {"vector", "keyword", "context", "entity", "session", "recency", "diversity"}
+KEYS = {"vector", "keyword", "context", "entity", "time", "date", "session", "recency", "diversity"}
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +77,46 @@ def test_explain_components_sum_to_score(semantic):
         assert hit.score == pytest.approx(sum(hit.components.values()))
     plain = semantic.recall(U, "database for the services", k=5, now=2000.0)
     assert [h.id for h in plain] == [h.id for h in hits] and not plain[0].components
+
+
+class RecordingEmbedder(HashingEmbedder):
+    """The hashing embedder, keeping every text it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__(256)
+        self.seen: list[str] = []
+
+    def embed_batch(self, texts):
+        self.seen += list(texts)
+        return super().embed_batch(texts)
+
+
+def test_the_query_is_embedded_without_the_names_the_entity_term_matches(tmp_path):
+    embedder = RecordingEmbedder()
+    m = Memory(str(tmp_path / "names.db"), embedder=embedder)
+    try:
+        m.remember_many(U, ['Alice said, "I paint landscapes."', 'Bob said, "Alice paints?"'], now=0.0)
+        embedder.seen.clear()
+        hits = m.recall(U, "What does Alice paint?", k=2, now=0.0, explain=True)
+        assert embedder.seen == ["What does paint?"]
+        assert hits[0].text.startswith("Alice said") and hits[0].components["entity"] == 1.0
+        m.weights = dataclasses.replace(m.weights, entity=0.0)  # no entity term: the names stay
+        embedder.seen.clear()
+        m.recall(U, "What does Alice paint?", k=2, now=0.0)
+        assert embedder.seen == ["What does Alice paint?"]
+    finally:
+        m.close()
+
+
+def test_a_date_in_the_query_prefers_memories_from_that_date(mem):
+    july = datetime(2023, 7, 3, 15, tzinfo=timezone.utc).timestamp()
+    mem.remember(U, "Cooked a mushroom risotto for dinner.", event_at=july, now=july)
+    mem.remember(U, "Cooked a mushroom risotto for the guests.", event_at=july + 90 * DAY, now=july + 90 * DAY)
+    hits = mem.recall(U, "What did I cook on 3 July, 2023?", k=2, now=july + 100 * DAY, explain=True)
+    assert hits[0].text == "Cooked a mushroom risotto for dinner."
+    assert hits[0].components["date"] == 2.0 and hits[1].components["date"] < 0.01
+    undated = mem.recall(U, "What did I cook?", k=2, now=july + 100 * DAY, explain=True)
+    assert all(h.components["date"] == 0.0 for h in undated)
 
 
 def test_raising_recency_changes_which_memory_wins(mem):

@@ -5,10 +5,11 @@ module turns their raw signals into one score per item.
 
 Score contract (a float, higher is better, comparable within one recall call only):
 
-    score = vector + keyword + context + entity + session + recency + diversity
+    score = vector + keyword + context + entity + time + date + session + recency + diversity
 
 - vector  = w_vector  * z(cosine):  the item's cosine similarity to the query, as a z-score over
   every item of the subject (0 = an average item, 1 = one standard deviation more similar);
+  with the entity term on, the query is embedded without the names it mentions (`vector_query`);
 - keyword = w_keyword * z(BM25):    the same for its BM25 keyword score (unmatched items score 0);
 - context = w_context * (0.5 * own(previous) + 0.2 * own(next)), where own(x) is x's vector +
   keyword terms and previous/next are the items written just before/after it in the same
@@ -16,8 +17,12 @@ Score contract (a float, higher is better, comparable within one recall call onl
 - entity  = w_entity when the item's text starts with a name the query mentions (a capitalised
   content word: "What does Melanie paint?" -> items starting "Melanie ..."), else 0: a memory
   led by a person is usually about that person, one that only mentions them usually is not;
-- session = w_session * z(best own + context + entity score among the candidates of the item's
-  session), standardised over the candidates that have a session (0 for items without one);
+- time    = w_time when the query asks "When ..." and the item's text places something in time
+  ("yesterday", "last week", "May", "2022": `states_time`, English), else 0;
+- date    = w_date * date_match: when the query names a date ("on 3 July, 2023", "in August 2023",
+  "in 2022"), 1 for an item whose event time falls in it, halving every 7 days outside; else 0;
+- session = w_session * z(best own + context + entity + time + date score among the candidates of
+  the item's session), standardised over the candidates that have a session (0 for items without one);
 - recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1);
 - diversity = -w_diversity * (how many better-placed candidates of the same session precede the
   item): off by default (0); when raised, the order spreads across sessions (MMR-style).
@@ -25,7 +30,7 @@ Score contract (a float, higher is better, comparable within one recall call onl
 So a score is in "standard deviations above an average memory", roughly 0 to 10 for a strong
 match; `min_score=2` keeps clear matches only. By default w_recency (0.01) is far below any
 signal, so recency only breaks near-ties; raise it (1 to prefer, 3-5 to let recent memories win).
-`explain=True` returns the seven terms, which sum to the score. The weights were tuned on the
+`explain=True` returns the nine terms, which sum to the score. The weights were tuned on the
 LoCoMo development split (docs/benchmarks.md), for the method, not for that data.
 """
 
@@ -36,6 +41,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
@@ -72,6 +78,8 @@ class Weights:
     context: float = 0.5
     session: float = 1.0
     entity: float = 1.0
+    time: float = 1.0
+    date: float = 2.0
     diversity: float = 0.0
 
     @classmethod
@@ -95,6 +103,8 @@ class Signals:
     vector_floor: float = 0.0
     neighbours: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
     names: frozenset[str] = frozenset()
+    asks_when: bool = False
+    dates: tuple[tuple[float, float], ...] = ()
 
 
 NAME = re.compile(r"\b[A-Z][\w'-]*")
@@ -109,6 +119,92 @@ def query_names(query: str) -> frozenset[str]:
         if word not in STOP_WORDS and word not in QUESTION_WORDS:
             out.add(word)
     return frozenset(out)
+
+
+def vector_query(query: str, names: frozenset[str]) -> str:
+    """The text to embed for a query: `query` without the names the entity term matches
+    ("What does Melanie paint?" -> "What does paint?"), or `query` itself if nothing else is left.
+
+    A small embedding model does not tell people apart ("Melanie's kids" ~ "Caroline's kids"),
+    so a name in the query mostly pulls in memories that mention anyone; who a memory is about
+    is the entity term's job, and the embedding is left with the topic."""
+    if not names:
+        return query
+
+    def drop(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return "" if word.lower().removesuffix("'s").removesuffix("’s") in names else word
+
+    stripped = " ".join(NAME.sub(drop, query).split())
+    return stripped if WORD.search(stripped) else query
+
+
+WHEN = re.compile(r"\W*when\b", re.IGNORECASE)
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Words that place an event in time (English): "yesterday", "last week", "3 years ago", "May"; and years.
+TIME_WORDS = frozenset(
+    ["yesterday", "today", "tonight", "tomorrow", "ago", "recently", "morning", "night", *MONTHS,
+     *(w + s for w in ("weekend", "week", "month", "year", *_DAYS) for s in ("", "s"))]
+)
+YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+def asks_when(query: str) -> bool:
+    """True for a question that asks for a time ("When did Melanie paint a sunrise?")."""
+    return bool(WHEN.match(query))
+
+
+def states_time(text: str) -> bool:
+    """True when a text places something in time ("I went there last week", "in May 2022")."""
+    return not TIME_WORDS.isdisjoint(WORD.findall(text.lower())) or bool(YEAR.search(text))
+
+
+_MONTH = "|".join(MONTHS)
+# "3 July, 2023", "July 3rd, 2023", "July 2023", "2023" (a year is required: it anchors the date).
+DATE = re.compile(
+    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<m3>{_MONTH}))?,?\s*(?:of\s+)?(?P<y>(?:19|20)\d{{2}})\b",
+    re.IGNORECASE,
+)
+# How fast the date term fades for memories outside the named day / month / year.
+DATE_HALF_LIFE_DAYS = 7.0
+
+
+def query_dates(query: str) -> tuple[tuple[float, float], ...]:
+    """The calendar spans a query names, as UTC [start, end) seconds: "on 3 July, 2023" -> that day,
+    "in August 2023" -> that month, "in 2022" -> that year. Dates that do not exist are skipped."""
+    spans: list[tuple[float, float]] = []
+    if not YEAR.search(query):  # the cheap test first: most queries name no year
+        return ()
+    for match in DATE.finditer(query):
+        year, month_name, day = int(match["y"]), match["m1"] or match["m2"] or match["m3"], match["d1"] or match["d2"]
+        try:
+            if month_name is None:
+                start, end = datetime(year, 1, 1), datetime(year + 1, 1, 1)
+            else:
+                month = MONTHS.index(month_name.lower()) + 1
+                if day is None:
+                    start = datetime(year, month, 1)
+                    end = datetime(year + month // 12, month % 12 + 1, 1)
+                else:
+                    start = datetime(year, month, int(day))
+                    end = start + timedelta(days=1)
+        except ValueError:
+            continue
+        spans.append((start.replace(tzinfo=timezone.utc).timestamp(), end.replace(tzinfo=timezone.utc).timestamp()))
+    return tuple(spans)
+
+
+def date_match(event_at: float, spans: Sequence[tuple[float, float]]) -> float:
+    """1.0 for a memory whose event time falls in one of `spans`, halving every
+    DATE_HALF_LIFE_DAYS outside the nearest one; 0.0 without spans."""
+    best = 0.0
+    for start, end in spans:
+        outside = max(0.0, start - event_at, event_at - end) / DAY
+        best = max(best, math.pow(0.5, outside / DATE_HALF_LIFE_DAYS))
+    return best
 
 
 def leads_with(text: str, names: frozenset[str]) -> bool:
@@ -194,12 +290,14 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
             "keyword": weights.keyword * signals.keyword.get(item.id, signals.keyword_floor),
             "context": context,
             "entity": weights.entity * float(leads_with(item.text, signals.names)) if signals.names else 0.0,
+            "time": weights.time * float(states_time(item.text)) if signals.asks_when else 0.0,
+            "date": weights.date * date_match(item.event_at, signals.dates) if signals.dates else 0.0,
             "session": 0.0,
             "recency": weights.recency * recency(item.event_at, now, weights.half_life_days),
             "diversity": 0.0,
         })
     if weights.session:
-        for part, boost in zip(parts, session_terms(items, [p["vector"] + p["keyword"] + p["context"] + p["entity"] for p in parts])):
+        for part, boost in zip(parts, session_terms(items, [p["vector"] + p["keyword"] + p["context"] + p["entity"] + p["time"] + p["date"] for p in parts])):
             part["session"] = weights.session * boost
     if weights.diversity:
         for part, seen in zip(parts, session_repeats(items, [sum(p.values()) for p in parts], weights.diversity)):

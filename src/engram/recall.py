@@ -16,6 +16,7 @@ Filters apply to candidates (the store filters keyword hits in SQL; vector hits 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -57,29 +58,35 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     """The k best hits for `query` in one subject, with every score component."""
     n = max(CANDIDATES, k)
     ids, matrix = store.vectors(subject, embedder.identity) if embedder is not None else ([], None)
+    # With the entity term on, the names go to it and the embedding gets the rest of the query.
+    names = ranking.query_names(query) if weights.entity else frozenset()
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
-    pending = _EMBEDDING.submit(vector_scan, embedder, matrix, query) if ids else None
+    pending = _EMBEDDING.submit(vector_scan, embedder, matrix, ranking.vector_query(query, names)) if ids else None
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
         cosines = pending.result() if pending is not None else np.zeros(0, dtype=np.float32)
     allowed = _allowed(store, subject, where, ids)
-    names = ranking.query_names(query) if weights.entity else frozenset()
-    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, max(SHORTLIST, k), names)
+    cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+                           dates=ranking.query_dates(query) if weights.date else ())
+    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, max(SHORTLIST, k), cues)
     return ranking.top_k(hits, k, min_score)
 
 
 def _rank(store: Store, ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
           allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
-          size: int, names: frozenset[str] = frozenset()) -> list[Hit]:
-    """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first."""
+          size: int, cues: ranking.Signals) -> list[Hit]:
+    """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
+
+    `cues` carries what fusion reads from the query text (names, "When", dates)."""
     position = positions(ids)
     signals, pool = _signals(ids, cosines, keyword, n, allowed)
     ranked = _prerank(pool, signals, ids, position, weights)
     items, found = _fetch(store, ranked, size, ids, position, where)
-    signals = ranking.Signals(signals.keyword, signals.vector, signals.keyword_floor, signals.vector_floor,
-                              neighbours([it.id for it in items], ids, position, found), names)
+    signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
+                                  keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
+                                  neighbours=neighbours([it.id for it in items], ids, position, found))
     return ranking.fuse(items, signals, now, weights)
 
 
