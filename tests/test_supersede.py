@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engram import validate
+from engram.store.base import Filter
 from engram.supersede import detect, read, supersede_on_write
 from engram.types import FACT, PREFERENCE, Item
 
@@ -115,3 +116,67 @@ def test_a_duplicate_write_supersedes_nothing(memory):
     memory.remember("user:1", "Moved to Porto last month.", now=1001.0)  # both current: no wiring here
     again = _new_item("user:1", "moved to porto LAST month.", 2000.0)
     assert supersede_on_write(memory, again) == {}
+
+
+SEED = ["Lives in Berlin.", "Works at Acme on the payments team.", "Uses npm for the frontend.", "Likes Python."]
+BATCH = [
+    "Moved to Porto last month.",                    # closes a stored fact
+    "Likes Rust.",
+    "Relocated to Lisbon in March.",                 # closes a fact of this batch
+    "Joined Globex as a data engineer.",
+    "Switched from npm to pnpm for the frontend.",
+    "Lives in Berlin.",                              # the text of a closed fact: not a duplicate
+    "Works at Acme on the payments team.",           # same, and closes Globex from this batch
+    "likes rust.",                                   # a duplicate of this batch's "Likes Rust."
+    "No longer likes Rust.",                         # a negation of a fact of this batch
+    {"text": "Prefers tea in the morning.", "kind": "preference", "key": "drink"},
+    {"text": "Prefers coffee in the morning.", "kind": "preference", "key": "drink"},  # same key, same batch
+    "The deploy target is AWS.",
+    "The deploy target is Google Cloud.",
+]
+
+
+def _state(mem, subject: str) -> list[tuple[str, bool, str | None]]:
+    """Every version of the subject as (text, current, text of its successor)."""
+    every = mem.items(subject, include_superseded=True)
+    text_of = {it.id: it.text for it in every}
+    return sorted((it.text, it.current, text_of.get(it.superseded_by)) for it in every)
+
+
+def _outcomes(mem, saved) -> list[tuple[bool, str | None, list[str]]]:
+    return [(s.saved, s.reason, sorted(mem.get(old).text for old in s.superseded)) for s in saved]
+
+
+def test_a_batch_supersedes_what_sequential_writes_would_on_every_backend(store_url):
+    """remember_many closes the same facts, in and before the batch, as remember one by one (MiniLM)."""
+    from engram.memory import Memory
+
+    with Memory(store_url, embedder="minilm") as mem:
+        entries = [e if isinstance(e, dict) else {"text": e} for e in BATCH]
+        for subject in ("user:seq", "user:batch"):
+            mem.remember_many(subject, [{"text": t, "now": 1000.0 + i} for i, t in enumerate(SEED)])
+        one_by_one = [mem.remember("user:seq", now=2000.0 + i, **e) for i, e in enumerate(entries)]
+        batched = mem.remember_many("user:batch", [{**e, "now": 2000.0 + i} for i, e in enumerate(entries)])
+        assert _outcomes(mem, batched) == _outcomes(mem, one_by_one)
+        assert _state(mem, "user:batch") == _state(mem, "user:seq")
+        outcomes = _outcomes(mem, batched)
+        assert outcomes[2] == (True, None, ["Moved to Porto last month."])  # within the batch
+        assert outcomes[7] == (False, "duplicate", [])
+        assert outcomes[10] == (True, None, ["Prefers tea in the morning."])
+        current = {text for text, now_current, _ in _state(mem, "user:batch") if now_current}
+        assert {"Lives in Berlin.", "Works at Acme on the payments team."} <= current
+        assert not current & {"Moved to Porto last month.", "Relocated to Lisbon in March.", "Likes Rust.",
+                              "Joined Globex as a data engineer.", "Uses npm for the frontend."}
+
+
+def test_put_closes_each_old_item_just_before_its_successor_on_every_backend(store):
+    """An item may supersede an earlier item of the same put, and take back the text it closed."""
+    berlin, porto = _new_item("user:1", "Lives in Berlin.", 1.0), _new_item("user:1", "Moved to Porto.", 2.0)
+    store.put([berlin])
+    again = _new_item("user:1", "Lives in Berlin.", 3.0)
+    placed = store.put([porto, again], supersede={berlin.id: porto.id, porto.id: again.id})
+    assert [(p.id, p.created) for p in placed] == [(porto.id, True), (again.id, True)]
+    by_id = {it.id: it for it in store.find("user:1", Filter(include_superseded=True))}
+    assert (by_id[berlin.id].superseded_by, by_id[berlin.id].valid_to) == (porto.id, 2.0)
+    assert (by_id[porto.id].superseded_by, by_id[porto.id].valid_to) == (again.id, 3.0)
+    assert by_id[again.id].current

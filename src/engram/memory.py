@@ -18,12 +18,12 @@ import numpy as np
 from engram import ranking, validate
 from engram.access import ScopedStore, grants, set_grant
 from engram.recall import search
-from engram.supersede import supersede_on_write
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.episodic import EpisodicVerbs
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.store import Filter, Store, open_store
+from engram.supersede import Batch
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved
 
 EMBEDDER_SETTING = "embedder"
@@ -199,7 +199,7 @@ class Memory(EpisodicVerbs):
             from engram.safety import check_text
 
             # Metadata is stored and shown too (an episode's context, a fact's value): check it all.
-            for part in (text, source, *_strings(metadata)):
+            for part in filter(None, (text, source, *_strings(metadata))):
                 finding = check_text(part)
                 if finding is not None:
                     return None, f"looks like a secret ({finding.kind})"
@@ -214,24 +214,30 @@ class Memory(EpisodicVerbs):
         ), None
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
-        """Embed and insert items; keyed items supersede the current item with the same key."""
-        supersede = dict(supersede or {})
+        """Embed and insert items in order; each closes what it would if written alone, after the
+        earlier ones: a keyed item the current item with its key, an unkeyed fact the facts it
+        updates ("moved to Porto" after "lives in Berlin": rules in engram.supersede)."""
+        explicit = dict(supersede or {})
         vectors = self._vectors_for(items)
+        checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
+        batch = Batch(self, checked, vectors)
+        closes: dict[str, str] = {}
         for item in items:
+            mine = [old for old, new in explicit.items() if new == item.id]
             if item.key is not None:
-                old = self.store.find(item.subject, Filter(kinds=(item.kind,), key=item.key), limit=1)
-                if old and (old[0].content_hash != item.content_hash or item.kind == CONVERSATION):
-                    supersede[old[0].id] = item.id
-            elif self.auto_supersede and item.kind == FACT and item.id not in supersede.values():
-                # An unkeyed fact that updates an older one ("moved to Porto" after "lives in
-                # Berlin") closes it: rules in engram.supersede, explained there.
-                supersede.update(supersede_on_write(self, item, vectors.get(item.id)))
+                old = batch.keyed(item)
+                if old is not None and (old.content_hash != item.content_hash or item.kind == CONVERSATION):
+                    mine.append(old.id)
+            else:
+                mine += batch.facts(item)
+            batch.add(item, mine)
+            closes.update(dict.fromkeys(mine, item.id))
         model = self.embedder.identity if self.embedder else None
-        placements = self.store.put(items, vectors, supersede=supersede, model=model)
+        placements = self.store.put(items, vectors, supersede=closes, model=model)
         results = []
         for item, placement in zip(items, placements):
             if placement.created:
-                replaced = tuple(old for old, new in supersede.items() if new == item.id)
+                replaced = tuple(old for old, new in closes.items() if new == item.id)
                 results.append(Saved(True, placement.id, None, superseded=replaced))
             else:
                 results.append(Saved(False, placement.id, "duplicate"))

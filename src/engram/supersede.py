@@ -22,12 +22,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
 from engram.store.base import Filter
-from engram.types import FACT, Item
+from engram.types import FACT, Item, dedupe_key
 
 if TYPE_CHECKING:
     from engram.memory import Memory
@@ -277,8 +277,9 @@ def _stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=65536)
 def content_words(text: str) -> frozenset[str]:
-    """Stemmed words that carry meaning (no stop words), for negation matching."""
+    """Stemmed words that carry meaning (no stop words), for negation matching. Cached like `read`."""
     words = re.findall(r"[\w@.$-]+", text.lower())
     return frozenset(_stem(w.strip(".")) for w in words if w.strip(".") and w not in STOP)
 
@@ -300,9 +301,13 @@ def detect(new_text: str, candidates: Sequence[tuple[Item, float]]) -> list[Deci
     new_frames = read(new_text)
     if not new_frames:
         return []
+    # Without a negation only an old fact with one of the new slots can be superseded (`_decide`).
+    slots = None if any(f.negates for f in new_frames) else {f.slot for f in new_frames if f.slot}
     decisions = []
     for item, similarity in candidates:
         if not item.current or item.text == new_text:
+            continue
+        if slots is not None and not any(f.slot in slots for f in read(item.text)):
             continue
         decision = _decide(new_frames, item, float(similarity))
         if decision is not None:
@@ -353,33 +358,178 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: list[Frame], simi
 def supersede_on_write(mem: "Memory", item: Item, vector: np.ndarray | None = None) -> dict[str, str]:
     """Old item id -> `item.id` for every current fact of the subject that `item` supersedes.
 
-    Candidates: the NEIGHBOURS nearest current facts by vector, plus keyword hits on the words
-    of the new fact's value and negations (which similarity alone misses: "Lives in Berlin"
-    and "Moved to Porto" are far apart for MiniLM). Only kind 'fact' items without a key.
+    `item` written alone: a batch of one (see `Batch`). Only kind 'fact' items without a key.
     """
-    if item.kind != FACT or item.key is not None or not read(item.text):
-        return {}
-    # A duplicate is not inserted, so it must not close anything (put would point at a missing id).
-    if mem.store.find(item.subject, Filter(kinds=(FACT,), content_hash=item.content_hash), limit=1):
-        return {}
-    scores = _similarities(mem, item, vector)
-    ids = sorted(scores, key=scores.get, reverse=True)[:NEIGHBOURS]  # type: ignore[arg-type]
-    ids += [i for i, _ in mem.store.keyword(item.subject, _probe_terms(item.text), Filter(kinds=(FACT,)), 50)]
-    candidates = [it for it in mem.store.get(list(dict.fromkeys(ids)))
-                  if it.subject == item.subject and it.kind == FACT and it.key is None and it.current]
-    decisions = detect(item.text, [(it, scores.get(it.id, 0.0)) for it in candidates])
-    return {d.old_id: item.id for d in decisions}
+    return Batch(mem, [item], {item.id: vector} if vector is not None else {}).facts(item)
 
 
-def _similarities(mem: "Memory", item: Item, vector: np.ndarray | None) -> dict[str, float]:
-    embedder: Any = mem.embedder
-    if embedder is None:
-        return {}
-    ids, matrix = mem.store.vectors(item.subject, embedder.identity)
-    if not ids:
-        return {}
-    query = vector if vector is not None else embedder.embed_one(item.text)
-    return dict(zip(ids, (matrix @ np.asarray(query, dtype=np.float32)).tolist()))
+class Batch:
+    """Supersession for items written together, decided as if each were written in turn.
+
+    Candidates of a new fact: the NEIGHBOURS nearest facts by vector, plus keyword hits on the
+    words of its value and negations (which similarity alone misses: "Lives in Berlin" and
+    "Moved to Porto" are far apart for MiniLM), plus every fact written earlier in the batch;
+    only current, unkeyed facts. The store is read once, before the batch changes it: one matrix
+    product of the new facts against the subject's vectors, one keyword search per distinct set
+    of probe terms, one fetch of every candidate. A fact closed earlier in the batch is no longer
+    current for later ones, and a duplicate is not written, so it closes nothing. Where this can
+    differ from `remember` one by one is the cut-off of the top hits: an earlier fact of the batch
+    that shares a slot is always a candidate, where a sequential write sees it only if it ranks in
+    the top NEIGHBOURS / top 50 keyword hits, and the store's hits are taken without the batch's
+    own facts competing (on 1,000 synthetic bench facts, 2 outcomes of 1,000 differed in an empty
+    subject and 9 in a subject of 10,000; the batch closed 2-3 facts more).
+
+    Use: for each item in order, `facts(item)` (or `keyed(item)`), then `add(item, closed ids)`.
+    """
+
+    def __init__(self, mem: "Memory", check: Sequence[Item], vectors: Mapping[str, np.ndarray]) -> None:
+        self.store = mem.store
+        self._embedder: Any = mem.embedder
+        self._vectors = dict(vectors)
+        self._written: list[Item] = []
+        self._position: dict[str, int] = {}
+        self._facts: dict[str, list[int]] = {}  # subject -> positions of its unkeyed facts
+        self._by_slot: dict[tuple[str, str], list[int]] = {}  # (subject, slot) -> positions of those facts
+        self._closed: dict[str, int] = {}  # old id -> position of the batch item that closed it
+        self._duplicate: dict[str, bool] = {}
+        self._found: dict[str, list[tuple[Item, float]]] = {}
+        checked = [it for it in check if it.kind == FACT and it.key is None and read(it.text)]
+        for subject in dict.fromkeys(it.subject for it in checked):
+            self._look_up(subject, [it for it in checked if it.subject == subject])
+
+    # -- reading the store once -----------------------------------------------------------
+    def _look_up(self, subject: str, items: list[Item]) -> None:
+        """Each new fact's candidates in the store as it is before the batch, with cosines."""
+        ids, matrix = self._subject_vectors(subject, items)
+        near = self._neighbours(ids, matrix, items)
+        hits = self._keyword_hits(subject, items)
+        wanted = {it.id: list(dict.fromkeys(near.get(it.id, []) + hits[it.id])) for it in items}
+        fetched = {it.id: it for it in self.store.get(list(dict.fromkeys(i for w in wanted.values() for i in w)))
+                   if it.subject == subject and it.kind == FACT and it.key is None and it.current}
+        rows = {item_id: row for row, item_id in enumerate(ids)}
+        for item in items:
+            found = [fetched[i] for i in wanted[item.id] if i in fetched]
+            self._found[item.id] = list(zip(found, self._cosines(matrix, rows, found, item)))
+
+    def _subject_vectors(self, subject: str, items: list[Item]) -> tuple[list[str], np.ndarray]:
+        """The subject's stored vectors; new facts without a vector are embedded (one call)."""
+        if self._embedder is None:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        ids, matrix = self.store.vectors(subject, self._embedder.identity)
+        missing = [it for it in items if it.id not in self._vectors]
+        if ids and missing:
+            self._vectors.update(zip((it.id for it in missing), self._embedder.embed([it.text for it in missing])))
+        return ids, matrix
+
+    def _neighbours(self, ids: list[str], matrix: np.ndarray, items: list[Item]) -> dict[str, list[str]]:
+        """The NEIGHBOURS nearest stored vectors of each new fact: one product per block of facts."""
+        if not ids:
+            return {}
+        near: dict[str, list[str]] = {}
+        for start in range(0, len(items), 64):  # bounds the block of cosines at 64 x subject size
+            block = items[start : start + 64]
+            queries = np.stack([np.asarray(self._vectors[it.id], dtype=np.float32) for it in block])
+            for item, cosines in zip(block, queries @ matrix.T):
+                near[item.id] = [ids[i] for i in top_stable(cosines, NEIGHBOURS)]
+        return near
+
+    def _keyword_hits(self, subject: str, items: list[Item]) -> dict[str, list[str]]:
+        """Keyword hits on each fact's probe terms; facts of one slot share one search."""
+        searched: dict[tuple[str, ...], list[str]] = {}
+        hits = {}
+        for item in items:
+            terms = tuple(_probe_terms(item.text))
+            if terms not in searched:
+                found = self.store.keyword(subject, list(terms), Filter(kinds=(FACT,)), 50)
+                searched[terms] = [item_id for item_id, _ in found]
+            hits[item.id] = searched[terms]
+        return hits
+
+    def _cosines(self, matrix: np.ndarray, rows: Mapping[str, int], found: list[Item], item: Item) -> list[float]:
+        """Cosine of `item` with each stored candidate (0.0 without vectors, as for a scan)."""
+        if not rows or not found:
+            return [0.0] * len(found)
+        picked = [rows.get(old.id, -1) for old in found]
+        cosines = matrix[[max(r, 0) for r in picked]] @ np.asarray(self._vectors[item.id], dtype=np.float32)
+        return [float(c) if r >= 0 else 0.0 for r, c in zip(picked, cosines.tolist())]
+
+    # -- deciding in order ------------------------------------------------------------------
+    def facts(self, item: Item) -> dict[str, str]:
+        """Old id -> `item.id` for every current fact that `item`, written next, supersedes."""
+        if item.id not in self._found:  # not an unkeyed fact with a frame: it supersedes nothing
+            return {}
+        candidates = [(old, s) for old, s in self._found[item.id] if old.id not in self._closed]
+        candidates += [(old, self._similarity(old, item)) for old in self._earlier_facts(item)
+                       if old.id not in self._closed]
+        decisions = detect(item.text, candidates)
+        # A duplicate is not inserted, so it closes nothing and was never a candidate.
+        if not decisions or self._is_duplicate(item):
+            return {}
+        return {d.old_id: item.id for d in decisions
+                if d.old_id not in self._position or not self._is_duplicate(self._written[self._position[d.old_id]])}
+
+    def keyed(self, item: Item) -> Item | None:
+        """The current item with `item`'s subject, kind and key, as of `item`'s turn in the batch."""
+        for old in reversed(self._written):
+            if ((old.subject, old.kind, old.key) == (item.subject, item.kind, item.key)
+                    and old.id not in self._closed and not self._is_duplicate(old)):
+                return old
+        found = self.store.find(item.subject, Filter(kinds=(item.kind,), key=item.key), limit=1)
+        return found[0] if found and found[0].id not in self._closed else None
+
+    def add(self, item: Item, closes: Sequence[str]) -> None:
+        """`item` is written next and closes `closes` (ids), so later items see it and not them."""
+        position = len(self._written)
+        self._position[item.id] = position
+        self._written.append(item)
+        for old_id in closes:
+            self._closed.setdefault(old_id, position)
+        if item.kind == FACT and item.key is None:
+            self._facts.setdefault(item.subject, []).append(position)
+            for slot in dict.fromkeys(f.slot for f in read(item.text) if f.slot):
+                self._by_slot.setdefault((item.subject, slot), []).append(position)
+
+    def _earlier_facts(self, item: Item) -> list[Item]:
+        """The batch's earlier unkeyed facts that `item` could supersede: all of them for a
+        negation, else those sharing one of its slots (`_decide` needs one or the other)."""
+        frames = read(item.text)
+        if any(f.negates for f in frames):
+            positions = self._facts.get(item.subject, [])
+        else:
+            positions = sorted({p for f in frames if f.slot for p in self._by_slot.get((item.subject, f.slot), [])})
+        return [self._written[p] for p in positions]
+
+    def _similarity(self, old: Item, item: Item) -> float:
+        a, b = self._vectors.get(old.id), self._vectors.get(item.id)
+        return 0.0 if a is None or b is None else float(np.dot(a, b))
+
+    def _is_duplicate(self, item: Item) -> bool:
+        """A current item, as of just before `item`'s turn, has its text and kind (so it is not inserted)."""
+        if item.id in self._duplicate:
+            return self._duplicate[item.id]
+        position = self._position.get(item.id, len(self._written))
+        key = dedupe_key(item.kind, item.content_hash)
+
+        def current(old_id: str) -> bool:
+            return self._closed.get(old_id, position) >= position
+
+        duplicate = key is not None and (
+            any(old.subject == item.subject and dedupe_key(old.kind, old.content_hash) == key
+                and current(old.id) and not self._is_duplicate(old) for old in self._written[:position])
+            or any(current(old.id) for old in self.store.find(
+                item.subject, Filter(kinds=(item.kind,), content_hash=item.content_hash), limit=1)))
+        self._duplicate[item.id] = duplicate
+        return duplicate
+
+
+def top_stable(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k highest scores, highest first, ties in index order (as a stable sort)."""
+    if len(scores) > k:
+        threshold = scores[np.argpartition(-scores, k - 1)[:k]].min()
+        above = np.flatnonzero(scores >= threshold)
+    else:
+        above = np.arange(len(scores))
+    return above[np.argsort(-scores[above], kind="stable")][:k]
 
 
 def _probe_terms(text: str) -> list[str]:

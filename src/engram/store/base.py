@@ -119,7 +119,8 @@ class Store(Protocol):
         An item whose `(subject, kind, content_hash)` equals a current item's is not inserted when
         its kind is deduplicated; its Placement names the existing id. `supersede` maps old item
         ids to the new id that replaces them: each old item gets `valid_to` = the new item's
-        `valid_from` and `superseded_by` = the new id, in the same transaction.
+        `valid_from` and `superseded_by` = the new id, in the same transaction, just before the
+        new item is inserted (items go in order, so one may supersede an earlier one of the call).
         """
 
     def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:

@@ -38,6 +38,7 @@ from engram.store.sql import (
     find_query,
     item_row,
     row_item,
+    supersede_runs,
     where,
 )
 from engram.types import Item, dumps
@@ -284,13 +285,17 @@ class PostgresStore:
     ) -> list[Placement]:
         by_id = {item.id: item for item in items}
 
+        runs = supersede_runs(items, supersede)
+
         def work(conn: Any) -> list[Placement]:
-            for old_id, new_id in (supersede or {}).items():
-                conn.execute(
-                    "UPDATE items SET valid_to = %s, superseded_by = %s WHERE id = %s AND valid_to IS NULL",
-                    (by_id[new_id].valid_from, new_id, old_id),
-                )
-            placements = self._insert(conn, items)
+            placements: list[Placement] = []
+            for old_ids, run in runs:
+                for old_id in old_ids:
+                    conn.execute(
+                        "UPDATE items SET valid_to = %s, superseded_by = %s WHERE id = %s AND valid_to IS NULL",
+                        (run[0].valid_from, run[0].id, old_id),
+                    )
+                placements += self._insert(conn, run)
             wanted = [(model or "", _vector(vectors[p.id]), p.id) for p in placements
                       if p.created and vectors and vectors.get(p.id) is not None]
             if wanted:

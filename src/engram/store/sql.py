@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from engram.errors import StoreError
 from engram.store.base import Filter
 from engram.types import Item, dedupe_key, dumps
 
@@ -123,6 +124,24 @@ def find_query(subject: str, f: Filter, d: Dialect, limit: int | None,
 
 def _in(column: str, values: Sequence[Any], d: Dialect) -> str:
     return f"{column} IN ({', '.join([d.ph] * len(values))})"
+
+
+def supersede_runs(items: Sequence[Item], supersede: Mapping[str, str] | None) -> list[tuple[list[str], list[Item]]]:
+    """`put`'s order: items cut before each one that supersedes something, as (its old ids, the
+    run of items it starts). Closing just before inserting lets an item close an earlier one of
+    the same call, and lets it take the text or key of the item it closes."""
+    olds: dict[str, list[str]] = {}
+    for old_id, new_id in (supersede or {}).items():
+        olds.setdefault(new_id, []).append(old_id)
+    missing = set(olds) - {item.id for item in items}
+    if missing:
+        raise StoreError(f"supersede names new ids that are not among the items put: {sorted(missing)}")
+    runs: list[tuple[list[str], list[Item]]] = []
+    for item in items:
+        if item.id in olds or not runs:
+            runs.append((olds.get(item.id, []), []))
+        runs[-1][1].append(item)
+    return runs
 
 
 def item_row(item: Item) -> tuple[Any, ...]:

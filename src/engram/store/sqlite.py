@@ -34,6 +34,7 @@ from engram.store.sql import (
     find_query,
     item_row,
     row_item,
+    supersede_runs,
     where,
 )
 from engram.types import Item
@@ -137,14 +138,15 @@ class SQLiteStore:
     ) -> list[Placement]:
         placements: list[Placement] = []
         by_id = {item.id: item for item in items}
+        runs = supersede_runs(items, supersede)
         with self.transaction() as db:
-            for old_id, new_id in (supersede or {}).items():
-                db.execute(
-                    "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
-                    (by_id[new_id].valid_from, new_id, old_id),
-                )
-            for item in items:
-                placements.append(self._insert(db, item))
+            for old_ids, run in runs:
+                for old_id in old_ids:
+                    db.execute(
+                        "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
+                        (run[0].valid_from, run[0].id, old_id),
+                    )
+                placements.extend(self._insert(db, item) for item in run)
             for placement in placements:
                 vector = (vectors or {}).get(placement.id)
                 if placement.created and vector is not None:
@@ -158,14 +160,14 @@ class SQLiteStore:
         cur = db.execute(f"INSERT OR IGNORE INTO items ({cols}) VALUES ({marks})", row)
         if cur.rowcount == 1:
             return Placement(item.id, True)
-        row = db.execute(
+        existing = db.execute(
             "SELECT id FROM items WHERE subject = ? AND dedupe = ? AND valid_to IS NULL",
             (item.subject, item_row(item)[-1]),
         ).fetchone()
-        if row is None:  # the ignore came from another constraint: say which
+        if existing is None:  # the ignore came from another constraint: say which
             db.execute(f"INSERT INTO items ({cols}) VALUES ({marks})", row)
             raise StoreError(f"item {item.id} was not inserted")
-        return Placement(row[0], False)
+        return Placement(existing[0], False)
 
     def _insert_vector(self, db: sqlite3.Connection, item: Item, vector: np.ndarray, model: str) -> None:
         blob = np.asarray(vector, dtype=np.float32).tobytes()
