@@ -36,6 +36,7 @@ class Dialect:
     contains: Callable[[str, str], str]
     json_equals: Callable[[str], str]
     json_param: Callable[[str, Any], Any]
+    by_hash: str = ""  # how to make the planner use the content-hash index (SQLite has no statistics)
 
 
 SQLITE = Dialect(
@@ -44,6 +45,7 @@ SQLITE = Dialect(
     contains=lambda col, ph: f"instr(casefold(coalesce({col}, '')), casefold({ph})) > 0",
     json_equals=lambda ph: f"json_extract(i.metadata, {ph}) IS {ph}",
     json_param=lambda key, value: ("$." + json.dumps(key), _sqlite_json_value(value)),
+    by_hash=" INDEXED BY items_hash",
 )
 
 POSTGRES = Dialect(
@@ -115,7 +117,10 @@ def find_query(subject: str, f: Filter, d: Dialect, limit: int | None,
     """SELECT of one subject's items passing the filter, by event time then insertion order."""
     clause, params = where(subject, f, d)
     order = "DESC" if newest_first else "ASC"
-    sql = f"{SELECT_ITEMS} WHERE {clause} ORDER BY i.event_at {order}, {d.row_order} {order}"
+    # A lookup by content hash is selective, but without statistics SQLite would rather walk a
+    # (subject, ...) index: name the hash index.
+    source = SELECT_ITEMS + (d.by_hash if f.content_hash is not None else "")
+    sql = f"{source} WHERE {clause} ORDER BY i.event_at {order}, {d.row_order} {order}"
     if limit is not None:
         sql += f" LIMIT {d.ph}"
         params.append(int(limit))
