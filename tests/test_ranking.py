@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timezone
 
 import numpy as np
@@ -11,7 +12,8 @@ from engram import ranking
 from engram.ranking import DAY, Signals, Weights
 from engram.types import Item
 
-KEYS = {"vector", "keyword", "context", "entity", "time", "date", "session", "recency", "diversity"}
+KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
+        "diversity"}
 
 
 def item(name: str, *, at: float = 0.0, session: str | None = None) -> Item:
@@ -192,3 +194,36 @@ def test_diversity_spreads_the_order_across_sessions_and_stays_truthful():
     for hit in spread:
         assert hit.score == pytest.approx(sum(hit.components.values()))
     assert [h.score for h in spread] == sorted((h.score for h in spread), reverse=True)
+
+
+def test_a_memory_that_asks_yields_to_one_that_tells():
+    assert ranking.is_question('Bob said, "How was your trip?"') and ranking.is_question("Is it Tuesday? ")
+    assert not ranking.is_question('Alice said, "Lisbon? Yes, I moved there."')
+    assert not ranking.is_question('Bob said, "Guess what?" and shared a photo of a cat')
+    asks = Item(id="a", subject="user:1", text='Bob said, "Where did you move to?"')
+    tells = Item(id="b", subject="user:1", text='Alice said, "I moved to Lisbon."')
+    hits = ranking.fuse([asks, tells], Signals(vector={"a": 1.2, "b": 1.0}), 0.0, Weights(recency=0.0))
+    assert [h.id for h in hits] == ["b", "a"]
+    assert hits[1].components["question"] == -Weights().question and hits[0].components["question"] == 0.0
+    plain = ranking.fuse([asks, tells], Signals(vector={"a": 1.2, "b": 1.0}), 0.0, Weights(recency=0.0, question=0.0))
+    assert [h.id for h in plain] == ["a", "b"]
+
+
+def test_focus_keeps_the_first_places_and_fills_the_rest_with_the_named_person():
+    n = ranking.FOCUS_AFTER + 4
+    others = [Item(id=f"o{i}", subject="user:1", text=f"Bob said, \"note {i}\"") for i in range(n)]
+    alice = [Item(id=f"a{i}", subject="user:1", text=f"Alice said, \"note {i}\"") for i in range(2)]
+    vector = {it.id: 5.0 - 0.1 * i for i, it in enumerate(others)} | {"a0": 3.0, "a1": 2.9}
+    signals = Signals(vector=vector, names=frozenset({"alice"}))
+    weights = Weights(recency=0.0, session=0.0, entity=0.0)
+    plain = ranking.fuse([*others, *alice], signals, 0.0, dataclasses.replace(weights, focus=0.0))
+    focused = ranking.fuse([*others, *alice], signals, 0.0, weights)
+    head = ranking.FOCUS_AFTER
+    assert [h.id for h in focused[:head]] == [h.id for h in plain[:head]]
+    assert [h.id for h in focused[head:head + 2]] == ["a0", "a1"] and [h.id for h in plain[-2:]] == ["a0", "a1"]
+    assert all(h.components["focus"] == -Weights().focus for h in focused[head + 2:])
+    for hit in focused:
+        assert hit.score == pytest.approx(sum(hit.components.values()))
+    assert [h.score for h in focused] == sorted((h.score for h in focused), reverse=True)
+    unnamed = ranking.fuse([*others, *alice], dataclasses.replace(signals, names=frozenset()), 0.0, weights)
+    assert all(h.components["focus"] == 0.0 for h in unnamed)

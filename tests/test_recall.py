@@ -26,7 +26,8 @@ DISTRACTORS = [
     "The quarterly report is due on the first business day.",
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
-KEYS = {"vector", "keyword", "context", "entity", "time", "date", "session", "recency", "diversity"}
+KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
+        "diversity"}
 
 
 @pytest.fixture(scope="module")
@@ -225,3 +226,21 @@ def test_recall_takes_a_diversity_weight_and_rejects_a_bad_one(tmp_path):
         assert all("diversity" in h.components for h in hits)
         with pytest.raises(InvalidInput):
             mem.recall("user:1", "hiking trails", diversity=-1)
+
+
+def test_the_shortlist_doubles_only_when_the_focus_term_can_act():
+    from engram import ranking, recall
+
+    names, weights = frozenset({"alice"}), ranking.Weights()
+    assert recall.shortlist(5, names, weights) == recall.SHORTLIST
+    assert recall.shortlist(50, frozenset(), weights) == 50
+    assert recall.shortlist(50, names, weights) == recall.FOCUS_SHORTLIST * 50
+    assert recall.shortlist(50, names, dataclasses.replace(weights, focus=0.0)) == 50
+
+
+def test_an_answer_outranks_the_question_that_asked_it(mem):
+    mem.remember_many(U, ["Bob said, \"Which city did Alice move to?\"", "Alice said, \"I moved to Lisbon.\""],
+                      kind=EPISODE, session="s1", now=0.0)
+    hits = mem.recall(U, "Which city did Alice move to?", k=2, now=0.0, explain=True)
+    assert hits[0].text == "Alice said, \"I moved to Lisbon.\""
+    assert hits[1].components["question"] == -mem.weights.question

@@ -5,7 +5,8 @@ module turns their raw signals into one score per item.
 
 Score contract (a float, higher is better, comparable within one recall call only):
 
-    score = vector + keyword + context + entity + time + date + session + recency + diversity
+    score = vector + keyword + context + entity + time + date + question + session + focus + recency
+            + diversity
 
 - vector  = w_vector  * z(cosine):  the item's cosine similarity to the query, as a z-score over
   every item of the subject (0 = an average item, 1 = one standard deviation more similar);
@@ -21,8 +22,14 @@ Score contract (a float, higher is better, comparable within one recall call onl
   ("yesterday", "last week", "May", "2022": `states_time`, English), else 0;
 - date    = w_date * date_match: when the query names a date ("on 3 July, 2023", "in August 2023",
   "in 2022"), 1 for an item whose event time falls in it, halving every 7 days outside; else 0;
-- session = w_session * z(best own + context + entity + time + date score among the candidates of
-  the item's session), standardised over the candidates that have a session (0 for items without one);
+- question = -w_question when the item's text ends with a question mark (`is_question`): a memory
+  that asks rarely holds the answer (its neighbour after it does, and borrows its score as context);
+- session = w_session * z(best own + context + entity + time + date + question score among the
+  candidates of the item's session), standardised over the candidates that have a session (0 for
+  items without one);
+- focus   = -w_focus for an item placed after the first FOCUS_AFTER (by the score so far) that does
+  not lead with a name the query mentions (0 when it names no one): the first places keep the
+  fused order, the rest prefer the named person's memories (lists: "What books has Alice read?");
 - recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1);
 - diversity = -w_diversity * (how many better-placed candidates of the same session precede the
   item): off by default (0); when raised, the order spreads across sessions (MMR-style).
@@ -30,7 +37,7 @@ Score contract (a float, higher is better, comparable within one recall call onl
 So a score is in "standard deviations above an average memory", roughly 0 to 10 for a strong
 match; `min_score=2` keeps clear matches only. By default w_recency (0.01) is far below any
 signal, so recency only breaks near-ties; raise it (1 to prefer, 3-5 to let recent memories win).
-`explain=True` returns the nine terms, which sum to the score. The weights were tuned on the
+`explain=True` returns the eleven terms, which sum to the score. The weights were tuned on the
 LoCoMo development split (docs/benchmarks.md), for the method, not for that data.
 """
 
@@ -55,6 +62,8 @@ NEXT_SHARE = 0.2
 # Cosine spreads below this are treated as this (typical MiniLM subjects: 0.08-0.16), so two
 # nearly equal memories in a tiny subject are not pulled a full standard deviation apart.
 VECTOR_MIN_STD = 0.05
+# Past this many places, memories not about a person the query names yield (the focus term).
+FOCUS_AFTER = 10
 
 # Function words that carry no topic: dropping them from keyword queries lifts BM25 recall.
 STOP_WORDS = frozenset(
@@ -80,6 +89,8 @@ class Weights:
     entity: float = 1.0
     time: float = 1.0
     date: float = 2.0
+    question: float = 1.5
+    focus: float = 2.0
     diversity: float = 0.0
 
     @classmethod
@@ -207,6 +218,15 @@ def date_match(event_at: float, spans: Sequence[tuple[float, float]]) -> float:
     return best
 
 
+# A text whose last sentence is a question: "?" optionally followed by closing quotes or brackets.
+QUESTION_END = re.compile(r"\?[\"'”’)\]]*\s*$")
+
+
+def is_question(text: str) -> bool:
+    """True when a memory ends with a question ("..., what about you?\""): it asks, it rarely answers."""
+    return bool(QUESTION_END.search(text))
+
+
 def leads_with(text: str, names: frozenset[str]) -> bool:
     """True when a text's first word is one of `names` (its grammatical subject, usually)."""
     match = WORD.match(text.lstrip())
@@ -271,6 +291,10 @@ def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndar
     return own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
 
 
+# The terms whose sum, best in a session, is that session's evidence.
+SESSION_EVIDENCE = ("vector", "keyword", "context", "entity", "time", "date", "question")
+
+
 def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights = Weights()) -> list[Hit]:
     """One Hit per item, best first; `components` holds the weighted terms of the contract."""
     items = list(items)
@@ -292,18 +316,30 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
             "entity": weights.entity * float(leads_with(item.text, signals.names)) if signals.names else 0.0,
             "time": weights.time * float(states_time(item.text)) if signals.asks_when else 0.0,
             "date": weights.date * date_match(item.event_at, signals.dates) if signals.dates else 0.0,
+            "question": -weights.question if weights.question and is_question(item.text) else 0.0,
             "session": 0.0,
+            "focus": 0.0,
             "recency": weights.recency * recency(item.event_at, now, weights.half_life_days),
             "diversity": 0.0,
         })
     if weights.session:
-        for part, boost in zip(parts, session_terms(items, [p["vector"] + p["keyword"] + p["context"] + p["entity"] + p["time"] + p["date"] for p in parts])):
+        for part, boost in zip(parts, session_terms(items, [sum(p[t] for t in SESSION_EVIDENCE) for p in parts])):
             part["session"] = weights.session * boost
     if weights.diversity:
         for part, seen in zip(parts, session_repeats(items, [sum(p.values()) for p in parts], weights.diversity)):
             part["diversity"] = -weights.diversity * seen
+    if weights.focus and signals.names:
+        for i in focus_tail(items, [sum(p.values()) for p in parts], signals.names):
+            parts[i]["focus"] = -weights.focus
     hits = [Hit(item=item, score=sum(part.values()), components=part) for item, part in zip(items, parts)]
     return sorted(hits, key=lambda h: (-h.score, -h.item.event_at, h.item.id))
+
+
+def focus_tail(items: Sequence[Item], scores: Sequence[float], names: frozenset[str]) -> list[int]:
+    """Indices of the items placed after the first FOCUS_AFTER (by score) that do not lead with
+    one of `names`. Lowering only these keeps the first FOCUS_AFTER places as they were."""
+    order = sorted(range(len(items)), key=lambda i: (-scores[i], -items[i].event_at, items[i].id))
+    return [i for i in order[FOCUS_AFTER:] if not leads_with(items[i].text, names)]
 
 
 def session_repeats(items: Sequence[Item], scores: Sequence[float], penalty: float) -> list[int]:

@@ -8,7 +8,8 @@
    and 2 overlap: the embedding and scan run on a worker thread during the keyword search;
 3. neighbours: `Store.vectors` lists a subject's items in write order, so the items just before
    and after a candidate, if they share its `session`, are its conversational context;
-4. fusion (engram.ranking, pure): z-scored signals, context, named-entity match, session evidence,
+4. fusion (engram.ranking, pure): z-scored signals, context, named-entity match, time and date
+   matches, questions yielding, session evidence, focus on the named person past the first places,
    recency (and, opt-in, session diversity).
 Filters apply to candidates (the store filters keyword hits in SQL; vector hits are checked with
 `Filter.accepts`); a neighbour lends context only if it passes the same filter.
@@ -49,6 +50,7 @@ os.register_at_fork(after_in_child=_renew_after_fork)
 
 CANDIDATES = 200  # keyword and vector candidates gathered per recall before fusion
 SHORTLIST = 40  # candidates fetched from the store and fully ranked (more when k is larger)
+FOCUS_SHORTLIST = 2  # with the focus term at work, k times this many are fetched
 _RESTRICTING = ("kinds", "ids", "key", "category", "session", "source", "agent", "since", "until", "as_of",
                 "contains", "metadata")
 
@@ -70,8 +72,16 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     allowed = _allowed(store, subject, where, ids)
     cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
-    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, max(SHORTLIST, k), cues)
+    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues)
     return ranking.top_k(hits, k, min_score)
+
+
+def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
+    """How many candidates to fetch and fully rank: SHORTLIST, or k if larger; twice k when the
+    focus term will lower memories past the first places, so the named person's can fill them."""
+    if weights.focus and names and k > ranking.FOCUS_AFTER:
+        return max(SHORTLIST, FOCUS_SHORTLIST * k)
+    return max(SHORTLIST, k)
 
 
 def _rank(store: Store, ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
