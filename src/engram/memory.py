@@ -108,7 +108,10 @@ class Memory(EpisodicVerbs):
             )
 
     def close(self) -> None:
-        """Close the store (and scrub the SQLite write-ahead log)."""
+        """Close the store (and scrub the SQLite write-ahead log); drop its in-memory ANN indexes."""
+        from engram import nearest
+
+        nearest.forget_store(self.store)
         self.store.close()
 
     def __enter__(self) -> "Memory":

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engram import ranking
+from engram import nearest, ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
 from engram.types import Hit, Item
@@ -64,11 +64,12 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     names = ranking.query_names(query) if weights.entity else frozenset()
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
-    pending = _EMBEDDING.submit(vector_scan, embedder, matrix, ranking.vector_query(query, names)) if ids else None
+    pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
+                                 n, exact=_restricts(where)) if ids else None)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
-        cosines = pending.result() if pending is not None else np.zeros(0, dtype=np.float32)
+        cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
     allowed = _allowed(store, subject, where, ids)
     cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
@@ -84,7 +85,7 @@ def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
     return max(SHORTLIST, k)
 
 
-def _rank(store: Store, ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
+def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
           allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
           size: int, cues: ranking.Signals) -> list[Hit]:
     """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
@@ -100,35 +101,32 @@ def _rank(store: Store, ids: list[str], cosines: np.ndarray, keyword: dict[str, 
     return ranking.fuse(items, signals, now, weights)
 
 
-def _signals(ids: list[str], cosines: np.ndarray, keyword: dict[str, float], n: int,
+def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
              allowed: np.ndarray | None) -> tuple[ranking.Signals, list[str]]:
     """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
     keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
     if not len(ids):
         return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
-    mean = float(cosines.mean(dtype=np.float64))
-    std = max(float(cosines.std(dtype=np.float64)), ranking.VECTOR_MIN_STD)
-    nearest = top_indices(np.where(allowed, cosines, -np.inf) if allowed is not None else cosines, n)
-    if allowed is not None:
-        nearest = nearest[allowed[nearest]]
-    pool = list(dict.fromkeys([*(ids[i] for i in nearest), *keyword]))
+    mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
+    closest = cosines.nearest(n, allowed)
+    pool = list(dict.fromkeys([*(ids[i] for i in closest), *keyword]))
     return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std), keyword_floor=keyword_floor,
-                           vector_floor=(float(cosines.min()) - mean) / std), pool
+                           vector_floor=(cosines.minimum - mean) / std), pool
 
 
 class _ZView(Mapping[str, float]):
     """Read-only id -> cosine z-score over the whole subject, computed on demand (no O(n) copy)."""
 
-    def __init__(self, ids: list[str], cosines: np.ndarray, mean: float, std: float) -> None:
+    def __init__(self, ids: list[str], cosines: nearest.VectorScores, mean: float, std: float) -> None:
         self._ids, self._pos = ids, positions(ids)
         self._cosines, self._mean, self._std = cosines, mean, std
 
     def at(self, index: np.ndarray) -> np.ndarray:
         """z-scores at write-order positions."""
-        return (self._cosines[index].astype(np.float64) - self._mean) / self._std
+        return (self._cosines.at(index).astype(np.float64) - self._mean) / self._std
 
     def __getitem__(self, key: str) -> float:
-        return float((self._cosines[self._pos[key]] - self._mean) / self._std)
+        return float((self._cosines.at(np.array([self._pos[key]]))[0] - self._mean) / self._std)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
@@ -137,9 +135,14 @@ class _ZView(Mapping[str, float]):
         return len(self._ids)
 
 
+def _restricts(where: Filter) -> bool:
+    """True for a filter that rules out more than superseded items (kinds, times, source, ...)."""
+    return any(getattr(where, name) not in (None, (), {}) for name in _RESTRICTING)
+
+
 def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.ndarray | None:
     """For a restrictive filter, which vectors may be candidates (None: any current item may)."""
-    if not len(ids) or not any(getattr(where, name) not in (None, (), {}) for name in _RESTRICTING):
+    if not len(ids) or not _restricts(where):
         return None
     passing = {it.id for it in store.find(subject, where)}
     return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))
@@ -182,9 +185,12 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, ids: list[str], posit
     return items[:size], found
 
 
-def vector_scan(embedder: Embedder, matrix: np.ndarray, query: str) -> np.ndarray:
-    """Cosine similarity of the query to every row of a subject's (normalised) vector matrix."""
-    return matrix @ embedder.embed_one(query)
+def vector_scan(store: Store, embedder: Embedder, subject: str, ids: list[str], matrix: np.ndarray, query: str,
+                n: int, *, exact: bool = False) -> nearest.VectorScores:
+    """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
+    subject's ANN index past the crossover (engram.nearest)."""
+    vector = embedder.embed_one(query)
+    return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
 
 
 _POSITIONS: dict[int, tuple[list[str], dict[str, int]]] = {}
@@ -200,17 +206,6 @@ def positions(ids: list[str]) -> dict[str, int]:
     mapping = {item_id: i for i, item_id in enumerate(ids)}
     _POSITIONS[id(ids)] = (ids, mapping)
     return mapping
-
-
-def top_indices(scores: np.ndarray, n: int) -> np.ndarray:
-    """Positions of the n highest scores (unordered)."""
-    n = min(n, len(scores))
-    return np.argpartition(-scores, n - 1)[:n]
-
-
-def top_scores(ids: Sequence[str], scores: np.ndarray, n: int) -> dict[str, float]:
-    """The n highest scores by id (unordered)."""
-    return {ids[i]: float(scores[i]) for i in top_indices(scores, n)}
 
 
 def _with_neighbours(pool: Sequence[str], ids: Sequence[str], position: Mapping[str, int]) -> list[str]:

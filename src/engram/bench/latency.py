@@ -117,7 +117,8 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
     (`embed_p50`), the exact vector scan with its top 200 (`scan_p50`) and the keyword search
     (`keyword_p50`). The rest of a recall (fetch, fusion) stays near-constant."""
     from engram.ranking import keyword_terms
-    from engram.recall import CANDIDATES, top_indices
+    from engram.nearest import ExactScores
+    from engram.recall import CANDIDATES
 
     where = mem._filter()
     samples: dict[str, list[float]] = {"embed": [], "scan": [], "keyword": []}
@@ -127,9 +128,7 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
             vector = mem.embedder.embed_one(q)
             t1 = time.perf_counter()
             _, matrix = mem.store.vectors(subject, mem.embedder.identity)
-            cosines = matrix @ vector
-            cosines.mean(dtype=np.float64), cosines.std(dtype=np.float64)
-            top_indices(cosines, CANDIDATES)
+            ExactScores(matrix @ vector).nearest(CANDIDATES)
             t2 = time.perf_counter()
             mem.store.keyword(subject, keyword_terms(q), where, CANDIDATES)
             t3 = time.perf_counter()
