@@ -56,8 +56,11 @@ _RESTRICTING = ("kinds", "ids", "key", "category", "session", "source", "agent",
 
 
 def search(store: Store, embedder: Embedder | None, subject: str, query: str, k: int, where: Filter,
-           weights: ranking.Weights, now: float, min_score: float | None = None) -> list[Hit]:
-    """The k best hits for `query` in one subject, with every score component."""
+           weights: ranking.Weights, now: float, min_score: float | None = None, *,
+           exact_vectors: bool = False) -> list[Hit]:
+    """The k best hits for `query` in one subject, with every score component.
+
+    `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
     n = max(CANDIDATES, k)
     ids, matrix = store.vectors(subject, embedder.identity) if embedder is not None else ([], None)
     # With the entity term on, the names go to it and the embedding gets the rest of the query.
@@ -65,7 +68,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
     pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
-                                 n, exact=_restricts(where)) if ids else None)
+                                 n, exact=exact_vectors or _restricts(where)) if ids else None)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:

@@ -4,9 +4,11 @@
   (best of 3 alternating rounds each);
 - recall: `Memory.recall` wall time (query embedding included) over a fixed query set, at each
   size of one subject, plus one subject inside a store holding `store_size` items in all.
-  Up to `embed_limit` items are real embedded sentences; past that, random unit vectors are
-  written straight through the store (`Store.put`) to avoid hours of embedding: the result says
-  which sizes were filled that way. Random vectors make the exact scan cost honest, not recall.
+  Up to `embed_limit` items are real embedded sentences; past that, MiniLM-like vectors (drawn
+  from a Gaussian fitted to 1,000 embedded facts, `minilm_like`) are written straight through the
+  store (`Store.put`) to avoid hours of embedding: the result says which sizes were filled that way.
+- past the ANN crossover (`engram.ann.EXACT_MAX_ITEMS`): the index build time, and
+  `recall10_vs_exact`, the share of each query's recall top 10 that the exact scan also returns.
 - steps: p50 of the query embedding, the exact vector scan and the keyword search alone.
 """
 
@@ -28,6 +30,8 @@ from engram.types import FACT, Item
 from engram.validate import content_hash
 
 SUBJECT = "user:bench"
+#: What fills sizes past `embed_limit` (see `minilm_like`).
+VECTORS = "minilm-like"
 NAMES = ["Alice", "Bob", "Maria", "Chen", "Priya", "Omar", "The team", "Our CI", "The billing job", "Sam"]
 VERBS = ["uses", "prefers", "moved to", "depends on", "asked about", "runs on", "wants", "reviewed",
          "scheduled", "cancelled"]
@@ -72,16 +76,50 @@ def write_throughput(embedder: Any, folder: Path, n: int, rounds: int = 3) -> di
             "ratio": round(raw / writes, 3)}
 
 
-def fill(store: Any, subject: str, n: int, model: str, dim: int, seed: int, now: float) -> None:
-    """Write n items with random unit vectors straight through the store, in chunks."""
+def fill(store: Any, subject: str, n: int, model: str, dim: int, seed: int, now: float,
+         vectors: Callable[[int], np.ndarray] | None = None) -> None:
+    """Write n items straight through the store, in chunks, with `vectors(count)` unit vectors
+    (default: random ones)."""
     rng = np.random.default_rng(seed)
     texts = sentences(n, seed=seed)
     for start in range(0, n, 20_000):
         chunk = texts[start : start + 20_000]
         items = [_item(subject, f"{t} [{subject} {start + i}]", now) for i, t in enumerate(chunk)]
-        vecs = rng.standard_normal((len(items), dim)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        if vectors is not None:
+            vecs = vectors(len(items))
+        else:
+            vecs = rng.standard_normal((len(items), dim)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
         store.put(items, {it.id: v for it, v in zip(items, vecs)}, model=model)
+
+
+def minilm_like(embedder: Any, seed: int = 5, base: int = 1000) -> Callable[[int], np.ndarray]:
+    """Unit vectors from a Gaussian fitted to `base` embedded synthetic facts (engram.bench.ann):
+    clustered like real embeddings, so an ANN index is measured fairly (random unit vectors are
+    every HNSW graph's worst case), and cheap to make by the million."""
+    from engram.bench.ann import _base_vectors, _gaussian
+
+    return _gaussian(np.random.default_rng(seed), _base_vectors(embedder, base))
+
+
+def ann_figures(mem: Any, subject: str, queries: Sequence[str]) -> dict[str, Any]:
+    """Past the crossover: seconds to build the subject's ANN index, and how much of each query's
+    recall top 10 (the whole pipeline, k=10) equals the exact scan's (`recall10_vs_exact`)."""
+    from engram import ann, nearest
+    from engram.recall import search
+
+    if len(mem.store.vectors(subject, mem.embedder.identity)[0]) <= ann.EXACT_MAX_ITEMS:
+        return {"ann": False}
+    t0 = time.perf_counter()
+    built = nearest.prepare(mem.store, subject, mem.embedder.identity)
+    build_s = time.perf_counter() - t0
+    overlap = []
+    for q in queries:
+        tops = [{h.id for h in search(mem.store, mem.embedder, subject, q, 10, mem._filter(), mem.weights, 0.0,
+                                      exact_vectors=exact)} for exact in (False, True)]
+        overlap.append(len(tops[0] & tops[1]) / max(1, len(tops[1])))
+    return {"ann": built, "ann_build_s": round(build_s, 1),
+            "recall10_vs_exact": round(sum(overlap) / len(overlap), 4) if overlap else None}
 
 
 def _item(subject: str, text: str, now: float) -> Item:
@@ -157,20 +195,22 @@ def run(
     out: dict[str, Any] = {"embedder": model.identity, "cpus": os.cpu_count(), "recall": []}
     with tempfile.TemporaryDirectory(prefix="engram-latency-", dir=folder) as tmp:
         root = Path(tmp)
+        vectors = minilm_like(model)
         out["write"] = write_throughput(model, root, write_n)
         say(f"write: {out['write']}")
         for size in sizes:
-            out["recall"].append(_measure_subject(Memory, model, root / f"s{size}.db", size, embed_limit, rounds))
+            out["recall"].append(_measure_subject(Memory, model, root / f"s{size}.db", size, embed_limit, rounds,
+                                                  vectors))
             say(f"recall at {size}: {out['recall'][-1]}")
         if store_size:
-            out["store"] = _measure_store(Memory, model, root / "store.db", store_size, max(sizes), rounds)
+            out["store"] = _measure_store(Memory, model, root / "store.db", store_size, max(sizes), rounds, vectors)
             say(f"store of {store_size}: {out['store']}")
     out["peak_rss_mb"] = peak_rss_mb()
     return out
 
 
 def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: int,
-                     rounds: int) -> dict[str, Any]:
+                     rounds: int, vectors: Callable[[int], np.ndarray]) -> dict[str, Any]:
     now = time.time()
     with memory_cls(str(path), embedder=model) as mem:
         t0 = time.perf_counter()
@@ -179,16 +219,17 @@ def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_l
             for start in range(0, size, 512):
                 mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
         else:
-            fill(mem.store, SUBJECT, size, model.identity, model.dim, seed=size, now=now)
+            fill(mem.store, SUBJECT, size, model.identity, model.dim, seed=size, now=now, vectors=vectors)
         fill_s = time.perf_counter() - t0
-        row = {"items": size, "vectors": "embedded" if size <= embed_limit else "random",
-               "fill_s": round(fill_s, 1), **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+        row = {"items": size, "vectors": "embedded" if size <= embed_limit else VECTORS,
+               "fill_s": round(fill_s, 1), **ann_figures(mem, SUBJECT, QUESTIONS),
+               **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
     return row
 
 
 def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_size: int,
-                   rounds: int) -> dict[str, Any]:
-    """A subject of `subject_size` random vectors among `total` items spread over other subjects."""
+                   rounds: int, vectors: Callable[[int], np.ndarray]) -> dict[str, Any]:
+    """A subject of `subject_size` MiniLM-like vectors among `total` items in other subjects."""
     now = time.time()
     with memory_cls(str(path), embedder=model) as mem:
         t0 = time.perf_counter()
@@ -196,10 +237,10 @@ def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_
         per = 100_000
         for index, start in enumerate(range(0, others, per)):
             fill(mem.store, f"user:other-{index}", min(per, others - start), model.identity, model.dim,
-                 seed=1000 + index, now=now)
-        fill(mem.store, SUBJECT, subject_size, model.identity, model.dim, seed=1, now=now)
+                 seed=1000 + index, now=now, vectors=vectors)
+        fill(mem.store, SUBJECT, subject_size, model.identity, model.dim, seed=1, now=now, vectors=vectors)
         fill_s = time.perf_counter() - t0
-        row = {"items_in_store": total, "items_in_subject": subject_size, "vectors": "random",
+        row = {"items_in_store": total, "items_in_subject": subject_size, "vectors": VECTORS,
                "fill_s": round(fill_s, 1), "db_mb": round(path.stat().st_size / 2**20, 1),
-               **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+               **ann_figures(mem, SUBJECT, QUESTIONS), **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
     return row
