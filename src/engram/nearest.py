@@ -166,8 +166,9 @@ def _entry(store: Any, subject: str, model: str) -> _Entry:
         return per_store.setdefault((subject, model), _Entry())
 
 
-def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarray) -> None:
-    """Build the index on the background thread (at most one build per subject at a time)."""
+def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarray, threads: int = 1) -> None:
+    """Build the index on the background thread (at most one build per subject at a time), with
+    `threads` threads (one by default: recall keeps the other cores meanwhile)."""
     if entry.building is not None and not entry.building.done():
         return
 
@@ -177,7 +178,7 @@ def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarr
         index = ann.AnnIndex(model, int(matrix.shape[1]))
         keys = np.arange(len(ids), dtype=np.int64)
         for start in range(0, len(ids), BUILD_CHUNK):  # bounded copies of the (read-only) matrix
-            index.add(keys[start : start + BUILD_CHUNK], matrix[start : start + BUILD_CHUNK])
+            index.add(keys[start : start + BUILD_CHUNK], matrix[start : start + BUILD_CHUNK], threads=threads)
         with entry.lock:
             entry.index, entry.ids, entry.keys, entry.next_key = index, ids, keys, len(ids)
             entry.row_of_key = keys.copy()
@@ -244,7 +245,7 @@ def prepare(store: Any, subject: str, model: str) -> bool:
     entry = _entry(store, subject, model)
     with entry.lock:
         if entry.index is None:
-            _start_build(entry, model, ids, matrix)
+            _start_build(entry, model, ids, matrix, threads=os.cpu_count() or 1)
         building = entry.building
     if building is not None:
         building.result()

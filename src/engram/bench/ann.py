@@ -5,7 +5,10 @@ size is cumulative, as a subject would grow. At each size:
 
 - exact: p50/p95 of the exact scan alone (`matrix @ q` then the top k), as `recall.vector_scan`;
 - ann: p50/p95 of `AnnIndex.search` and recall@k against the exact top k, at each ef;
-- build seconds (and per 100k), saved file size, save and load seconds, and RSS.
+- build seconds (and per 100k), saved file size, save and load seconds, and peak RSS.
+
+Each latency has wall-clock percentiles and `cpu` ones (process CPU time, all threads: it
+also counts OpenBLAS worker threads, so it is the cost, not the latency, of the exact scan).
 
 Data: "minilm", unit vectors drawn from a Gaussian fitted (mean and covariance) to real
 embeddings: `base` synthetic facts embedded with the embedder, or an array of real vectors
@@ -32,14 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from engram.ann import EXACT_MAX_ITEMS, AnnIndex
+from engram.ann import DEFAULT_EF_SEARCH, EXACT_MAX_ITEMS, AnnIndex
 from engram.bench.report import peak_rss_mb, percentiles
 
 DATA_KINDS = ("minilm", "random")
 
 
 def run(sizes: Sequence[int] = (10_000, 50_000, 100_000), *, data: str = "minilm", queries: int = 200,
-        k: int = 10, ef: Sequence[int] = (64, 128, 256), crossover_ef: int = 128, threads: int = 1,
+        k: int = 10, ef: Sequence[int] = (128, 256, 512), crossover_ef: int = DEFAULT_EF_SEARCH, threads: int = 1,
         base: int | np.ndarray = 1000, embedder: Any = None, seed: int = 7, exact_budget_ms: float = 15.0,
         folder: str | Path | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Build one index through `sizes` and measure it against the exact scan; a JSON-ready dict.
@@ -49,7 +52,7 @@ def run(sizes: Sequence[int] = (10_000, 50_000, 100_000), *, data: str = "minilm
     if data not in DATA_KINDS or not sizes or sizes[0] < k:
         raise ValueError(f"data must be one of {DATA_KINDS} and sizes at least k={k}")
     rng = np.random.default_rng(seed)
-    make = _random(rng) if data == "random" else _gaussian(rng, _base_vectors(embedder, base))
+    make = _random(rng) if data == "random" else gaussian_like(rng, base_vectors(embedder, base))
     probes = make(queries)
     dim = probes.shape[1]
     matrix = np.zeros((sizes[-1], dim), dtype=np.float32)
@@ -148,7 +151,7 @@ def _random(rng: np.random.Generator, dim: int = 384) -> Any:
     return lambda n: _unit(rng.standard_normal((n, dim)))
 
 
-def _gaussian(rng: np.random.Generator, base: np.ndarray) -> Any:
+def gaussian_like(rng: np.random.Generator, base: np.ndarray) -> Any:
     """Unit vectors from the Gaussian with the mean and covariance of `base`."""
     mean = base.mean(axis=0, dtype=np.float64)
     cov = np.cov(base, rowvar=False, dtype=np.float64) + 1e-6 * np.eye(base.shape[1])
@@ -156,7 +159,7 @@ def _gaussian(rng: np.random.Generator, base: np.ndarray) -> Any:
     return lambda n: _unit(mean + rng.standard_normal((n, len(mean))) @ factor.T)
 
 
-def _base_vectors(embedder: Any, base: int | np.ndarray) -> np.ndarray:
+def base_vectors(embedder: Any, base: int | np.ndarray) -> np.ndarray:
     """`base` itself if it is an array, else that many synthetic facts embedded by `embedder` (MiniLM)."""
     if isinstance(base, np.ndarray):
         return np.asarray(base, dtype=np.float32)

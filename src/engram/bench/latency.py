@@ -97,9 +97,9 @@ def minilm_like(embedder: Any, seed: int = 5, base: int = 1000) -> Callable[[int
     """Unit vectors from a Gaussian fitted to `base` embedded synthetic facts (engram.bench.ann):
     clustered like real embeddings, so an ANN index is measured fairly (random unit vectors are
     every HNSW graph's worst case), and cheap to make by the million."""
-    from engram.bench.ann import _base_vectors, _gaussian
+    from engram.bench.ann import base_vectors, gaussian_like
 
-    return _gaussian(np.random.default_rng(seed), _base_vectors(embedder, base))
+    return gaussian_like(np.random.default_rng(seed), base_vectors(embedder, base))
 
 
 def ann_figures(mem: Any, subject: str, queries: Sequence[str]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""`engram bench locomo|latency`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|latency|ann|concurrency`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -78,6 +78,35 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
         click.echo(json.dumps(result))
     else:
         click.echo(latency_table(result))
+
+
+@bench.command(name="ann")
+@click.option("--sizes", default="10000,50000,100000", show_default=True,
+              help="Subject sizes the index grows through, comma-separated.")
+@click.option("--data", default="minilm", show_default=True, type=click.Choice(["minilm", "random"]),
+              help="MiniLM-like vectors (a Gaussian fitted to embedded facts) or random unit vectors (worst case).")
+@click.option("--ef", default="128,256,512", show_default=True, help="Search widths to measure, comma-separated.")
+@click.option("--queries", default=200, show_default=True, help="Query vectors per size.")
+@click.option("--threads", default=1, show_default=True, help="Threads for building the index.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def ann_bench(ctx: click.Context, sizes: str, data: str, ef: str, queries: int, threads: int, folder: str | None,
+              as_json: bool) -> None:
+    """The ANN index against the exact scan: build time, query p50/p95, recall@10 vs exact."""
+    from engram.bench import ann as bench_ann
+    from engram.errors import InvalidInput
+
+    try:
+        counts = [int(x) for x in sizes.split(",") if x.strip()]
+        widths = [int(x) for x in ef.split(",") if x.strip()]
+    except ValueError:
+        raise InvalidInput(f"--sizes and --ef must be comma-separated whole numbers, got {sizes!r} / {ef!r}") from None
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    show = None if as_json else (lambda row: click.echo(json.dumps(row)))
+    result = bench_ann.run(counts, data=data, queries=queries, ef=widths, threads=threads, embedder=embedder,
+                           folder=folder, progress=show)
+    click.echo(json.dumps(result if as_json else result["crossover"]))
 
 
 @bench.command()
