@@ -126,7 +126,7 @@ def test_bench_latency_runs_small_and_draws_a_plot(tmp_path):
     assert out.exit_code == 0, out.output
     result = json.loads(out.output)
     assert [r["items"] for r in result["recall"]] == [50, 300]
-    assert [r["vectors"] for r in result["recall"]] == ["embedded", "random"]
+    assert [r["vectors"] for r in result["recall"]] == ["embedded", "fitted"]
     assert result["store"]["items_in_store"] == 600 and result["peak_rss_mb"] > 0
     assert {"embedder_per_s", "remember_many_per_s", "ratio"} <= set(result["write"])
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -30,8 +30,8 @@ from engram.types import FACT, Item
 from engram.validate import content_hash
 
 SUBJECT = "user:bench"
-#: What fills sizes past `embed_limit` (see `minilm_like`).
-VECTORS = "minilm-like"
+#: What fills sizes past `embed_limit`: vectors from a Gaussian fitted to embedded facts (`minilm_like`).
+VECTORS = "fitted"
 NAMES = ["Alice", "Bob", "Maria", "Chen", "Priya", "Omar", "The team", "Our CI", "The billing job", "Sam"]
 VERBS = ["uses", "prefers", "moved to", "depends on", "asked about", "runs on", "wants", "reviewed",
          "scheduled", "cancelled"]
