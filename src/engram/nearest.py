@@ -39,6 +39,15 @@ SAMPLE = 4096
 BUILD_CHUNK = 10_000
 
 
+def cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """Each row's dot product with `vector` (cosines: both are unit length), on this thread.
+
+    NumPy's own loop (einsum), not BLAS: as fast here (~1.8 ms for 10k x 384), and it leaves no
+    BLAS worker threads spinning on the other core, where the keyword search runs meanwhile
+    (with `matrix @ vector` a 10k recall took p50 26 ms instead of 18 on 2 cores)."""
+    return np.einsum("ij,j->i", matrix, vector)
+
+
 class ExactScores:
     """Every cosine, from one scan of the matrix."""
 
@@ -76,7 +85,7 @@ class ApproximateScores:
                  nearest_cosines: np.ndarray, sample: np.ndarray) -> None:
         self._matrix, self._vector = matrix, vector
         self._nearest, self._nearest_cosines = nearest_rows, nearest_cosines
-        sampled = matrix[sample] @ vector
+        sampled = cosines(matrix[sample], vector)
         self.mean = float(sampled.mean(dtype=np.float64))
         self.std = float(sampled.std(dtype=np.float64))
         self.minimum = float(sampled.min())
@@ -88,7 +97,7 @@ class ApproximateScores:
     def at(self, rows: np.ndarray) -> np.ndarray:
         """Cosines at row positions, computed from their vectors."""
         rows = np.asarray(rows, dtype=np.int64)
-        return self._matrix[rows] @ self._vector
+        return cosines(self._matrix[rows], self._vector)
 
     def nearest(self, n: int, allowed: np.ndarray | None = None) -> np.ndarray:
         """The index's nearest rows (it was asked for at least n); `allowed` is never passed here."""
@@ -135,20 +144,20 @@ def scores(store: Any, subject: str, model: str, ids: Sequence[str], matrix: np.
     from engram import ann
 
     if exact or len(ids) <= ann.EXACT_MAX_ITEMS or not available():
-        return ExactScores(matrix @ vector)
+        return ExactScores(cosines(matrix, vector))
     entry = _entry(store, subject, model)
     if not entry.lock.acquire(blocking=False):  # a sync or build is running: do not wait for it
-        return ExactScores(matrix @ vector)
+        return ExactScores(cosines(matrix, vector))
     try:
         if entry.index is None:
             _start_build(entry, model, ids, matrix)
-            return ExactScores(matrix @ vector)
+            return ExactScores(cosines(matrix, vector))
         if entry.ids is not ids and not _sync(entry, model, ids, matrix):
-            return ExactScores(matrix @ vector)
-        keys, cosines = entry.index.search(vector, n)
+            return ExactScores(cosines(matrix, vector))
+        keys, similar = entry.index.search(vector, n)
         rows = entry.row_of_key[keys]
         keep = rows >= 0
-        return ApproximateScores(matrix, vector, rows[keep], cosines[keep], entry.sample)
+        return ApproximateScores(matrix, vector, rows[keep], similar[keep], entry.sample)
     finally:
         entry.lock.release()
 

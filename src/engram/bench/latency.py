@@ -155,7 +155,7 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
     (`embed_p50`), the exact vector scan with its top 200 (`scan_p50`) and the keyword search
     (`keyword_p50`). The rest of a recall (fetch, fusion) stays near-constant."""
     from engram.ranking import keyword_terms
-    from engram.nearest import ExactScores
+    from engram.nearest import ExactScores, cosines
     from engram.recall import CANDIDATES
 
     where = mem._filter()
@@ -166,7 +166,7 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
             vector = mem.embedder.embed_one(q)
             t1 = time.perf_counter()
             _, matrix = mem.store.vectors(subject, mem.embedder.identity)
-            ExactScores(matrix @ vector).nearest(CANDIDATES)
+            ExactScores(cosines(matrix, vector)).nearest(CANDIDATES)
             t2 = time.perf_counter()
             mem.store.keyword(subject, keyword_terms(q), where, CANDIDATES)
             t3 = time.perf_counter()
