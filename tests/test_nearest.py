@@ -93,13 +93,14 @@ def test_forgotten_memories_leave_the_index(big: Memory) -> None:
     first = big.recall(SUBJECT, question, k=5)
     doomed = {h.id for h in first[:3]}
     assert big.forget_ids(SUBJECT, sorted(doomed)) == 3
+    entry = nearest._entry(big.store, SUBJECT, big.embedder.identity)
+    assert len(entry.index) == 597 and entry.index.tombstones == 3  # at once, before any recall
     ids, matrix = big.store.vectors(SUBJECT, big.embedder.identity)
     scores = nearest.scores(big.store, SUBJECT, big.embedder.identity, ids, matrix,
                             big.embedder.embed_one(question), 200)
     assert isinstance(scores, nearest.ApproximateScores)
     assert not doomed & {ids[int(i)] for i in scores.nearest(200)}
     assert not doomed & {h.id for h in big.recall(SUBJECT, question, k=50)}
-    entry = nearest._entry(big.store, SUBJECT, big.embedder.identity)
     assert len(entry.index) == len(ids) == 597
 
 

@@ -351,20 +351,29 @@ class Memory(EpisodicVerbs):
 
     def forget(self, subject: str, contains: str) -> int:
         """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere."""
-        return self.store.delete(validate.subject(subject), [it.id for it in self.matches(subject, contains)])
+        subject = validate.subject(subject)
+        return self._delete(subject, [it.id for it in self.matches(subject, contains)])
 
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id; ids of other subjects are left alone."""
         subject = validate.subject(subject)
         if not isinstance(ids, (list, tuple, set, frozenset)) or not all(isinstance(i, str) and i for i in ids):
             raise InvalidInput("ids must be a list of item ids")
-        return self.store.delete(subject, list(ids))
+        return self._delete(subject, list(ids))
 
     def forget_all(self, subject: str) -> int:
         """Delete every memory of a subject, in every kind and version."""
         subject = validate.subject(subject)
         ids = [it.id for it in self.store.find(subject, Filter(include_superseded=True))]
-        return self.store.delete(subject, ids)
+        return self._delete(subject, ids)
+
+    def _delete(self, subject: str, ids: list[str]) -> int:
+        """Delete from the store, then from this process's ANN indexes (engram.nearest)."""
+        from engram import nearest
+
+        count = self.store.delete(subject, ids)
+        nearest.after_delete(self.store, subject)
+        return count
 
     # -- sharing --------------------------------------------------------------------------
     def grant(self, subject: str, grantee: str, mode: str = "read") -> None:

@@ -17,8 +17,10 @@ all cosines (for the z-score). Two ways to answer:
 Indexes live in this process only (keyed by store, subject and model) and are built on a
 background thread the first time a subject passes the crossover, so no recall ever waits for
 a build: until it is ready, recall scans exactly. After writes the index takes the new rows
-incrementally; after deletions it drops the deleted rows (nothing is written to disk, so
-forgetting has no index file to reach).
+incrementally at the next recall. `Memory`'s forget verbs call `after_delete`, which drops the
+deleted rows from this process's indexes at once (`engram.ann` overwrites their vectors before
+hiding them) and discards a build that started before the delete; other processes drop them at
+their next recall. Nothing is written to disk, so forgetting has no index file to reach.
 """
 
 from __future__ import annotations
@@ -120,6 +122,7 @@ class _Entry:
     next_key: int = 0
     sample: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     building: Future[Any] | None = None
+    generation: int = 0  # bumped by a delete: a build started before it is thrown away
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -181,6 +184,8 @@ def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarr
     if entry.building is not None and not entry.building.done():
         return
 
+    generation = entry.generation
+
     def build() -> None:
         from engram import ann
 
@@ -189,6 +194,8 @@ def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarr
         for start in range(0, len(ids), BUILD_CHUNK):  # bounded copies of the (read-only) matrix
             index.add(keys[start : start + BUILD_CHUNK], matrix[start : start + BUILD_CHUNK], threads=threads)
         with entry.lock:
+            if entry.generation != generation:  # rows were deleted meanwhile: never serve them
+                return
             entry.index, entry.ids, entry.keys, entry.next_key = index, ids, keys, len(ids)
             entry.row_of_key = keys.copy()
             entry.sample = _sample(len(ids))
@@ -241,6 +248,26 @@ def forget_store(store: Any) -> None:
     """Drop every index of a store (on close)."""
     with _ENTRIES_LOCK:
         _ENTRIES.pop(store, None)
+
+
+def after_delete(store: Any, subject: str) -> None:
+    """Called once items of `subject` are deleted: drop their vectors from this process's indexes
+    now, not at the next recall, and discard any build that started before the delete."""
+    with _ENTRIES_LOCK:
+        entries = [(model, e) for (name, model), e in _ENTRIES.get(store, {}).items() if name == subject]
+    for model, entry in entries:
+        with entry.lock:
+            entry.generation += 1
+            if entry.index is not None:
+                ids, matrix = store.vectors(subject, model)
+                if len(ids) <= _exact_max() or not _sync(entry, model, ids, matrix):
+                    entry.index, entry.ids = None, None
+
+
+def _exact_max() -> int:
+    from engram import ann
+
+    return ann.EXACT_MAX_ITEMS
 
 
 def prepare(store: Any, subject: str, model: str) -> bool:
