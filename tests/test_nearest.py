@@ -35,15 +35,10 @@ def big(store_url: str, minilm, monkeypatch: pytest.MonkeyPatch):
     mem.close()
 
 
-def top(mem: Memory, query: str) -> list[str]:
-    hits = recall.search(mem.store, mem.embedder, SUBJECT, query, 10, mem._filter(), mem.weights, time.time())
+def top(mem: Memory, query: str, *, exact: bool = False) -> list[str]:
+    hits = recall.search(mem.store, mem.embedder, SUBJECT, query, 10, mem._filter(), mem.weights, time.time(),
+                         exact_vectors=exact)
     return [h.id for h in hits]
-
-
-def exact_top(mem: Memory, query: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    with monkeypatch.context() as m:
-        m.setattr(ann, "EXACT_MAX_ITEMS", 10**9)
-        return top(mem, query)
 
 
 def test_below_the_crossover_recall_scans_exactly(store_url: str, minilm) -> None:
@@ -66,11 +61,14 @@ def test_the_first_recall_past_the_crossover_does_not_wait_for_the_build(big: Me
     assert set(later.nearest(10).tolist()) == set(first.nearest(10).tolist())
 
 
-def test_ann_recall_gives_the_exact_top_10(big: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ann_recall_gives_the_exact_top_10(big: Memory) -> None:
     assert nearest.prepare(big.store, SUBJECT, big.embedder.identity)
+    ids, matrix = big.store.vectors(SUBJECT, big.embedder.identity)
+    used = nearest.scores(big.store, SUBJECT, big.embedder.identity, ids, matrix, big.embedder.embed_one("team"), 200)
+    assert isinstance(used, nearest.ApproximateScores)  # so the comparison below is ANN against exact
     overlap = []
     for question in QUESTIONS:
-        approximate, exact = top(big, question), exact_top(big, question, monkeypatch)
+        approximate, exact = top(big, question), top(big, question, exact=True)
         overlap.append(len(set(approximate) & set(exact)) / len(exact))
     assert sum(overlap) / len(overlap) >= 0.95, overlap
 

@@ -68,6 +68,13 @@ DEFAULT_EF_SEARCH = 512
 _TRAILER = struct.Struct(">Q32s")  # payload length, SHA-256 of the payload
 
 
+def available() -> bool:
+    """True when Voyager (the `ann` extra) is installed; nothing is imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("voyager") is not None
+
+
 def _voyager() -> Any:
     """The Voyager module, or MissingDependency naming the extra to install."""
     return require("voyager", "ann")

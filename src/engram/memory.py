@@ -15,13 +15,13 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from engram import ranking, validate
+from engram import nearest, ranking, validate
 from engram.access import ScopedStore, grants, set_grant
-from engram.recall import search
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.episodic import EpisodicVerbs
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
+from engram.recall import search
 from engram.store import Filter, Store, open_store
 from engram.supersede import Batch
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved
@@ -109,8 +109,6 @@ class Memory(EpisodicVerbs):
 
     def close(self) -> None:
         """Close the store (and scrub the SQLite write-ahead log); drop its in-memory ANN indexes."""
-        from engram import nearest
-
         nearest.forget_store(self.store)
         self.store.close()
 
@@ -369,8 +367,6 @@ class Memory(EpisodicVerbs):
 
     def _delete(self, subject: str, ids: list[str]) -> int:
         """Delete from the store, then from this process's ANN indexes (engram.nearest)."""
-        from engram import nearest
-
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
         return count

@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from engram import ann
+
 #: Rows sampled to estimate the mean, spread and minimum cosine over a large subject.
 SAMPLE = 4096
 #: Rows handed to the index per call while building.
@@ -53,16 +55,11 @@ def cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
 class ExactScores:
     """Every cosine, from one scan of the matrix."""
 
-    exact = True
-
     def __init__(self, cosines: np.ndarray) -> None:
         self.cosines = cosines
         self.mean = float(cosines.mean(dtype=np.float64)) if len(cosines) else 0.0
         self.std = float(cosines.std(dtype=np.float64)) if len(cosines) else 0.0
         self.minimum = float(cosines.min()) if len(cosines) else 0.0
-
-    def __len__(self) -> int:
-        return len(self.cosines)
 
     def at(self, rows: np.ndarray) -> np.ndarray:
         """Cosines at row positions."""
@@ -81,20 +78,12 @@ class ExactScores:
 class ApproximateScores:
     """The nearest rows from an ANN index; other cosines on demand; statistics from a sample."""
 
-    exact = False
-
-    def __init__(self, matrix: np.ndarray, vector: np.ndarray, nearest_rows: np.ndarray,
-                 nearest_cosines: np.ndarray, sample: np.ndarray) -> None:
-        self._matrix, self._vector = matrix, vector
-        self._nearest, self._nearest_cosines = nearest_rows, nearest_cosines
+    def __init__(self, matrix: np.ndarray, vector: np.ndarray, nearest_rows: np.ndarray, sample: np.ndarray) -> None:
+        self._matrix, self._vector, self._nearest = matrix, vector, nearest_rows
         sampled = cosines(matrix[sample], vector)
         self.mean = float(sampled.mean(dtype=np.float64))
         self.std = float(sampled.std(dtype=np.float64))
         self.minimum = float(sampled.min())
-        self._len = len(matrix)
-
-    def __len__(self) -> int:
-        return self._len
 
     def at(self, rows: np.ndarray) -> np.ndarray:
         """Cosines at row positions, computed from their vectors."""
@@ -144,9 +133,7 @@ os.register_at_fork(after_in_child=_reset_after_fork)
 def scores(store: Any, subject: str, model: str, ids: Sequence[str], matrix: np.ndarray, vector: np.ndarray,
            n: int, *, exact: bool = False) -> VectorScores:
     """Cosines of `vector` against a subject's rows: exact, or from its ANN index when one is ready."""
-    from engram import ann
-
-    if exact or len(ids) <= ann.EXACT_MAX_ITEMS or not available():
+    if exact or len(ids) <= ann.EXACT_MAX_ITEMS or not ann.available():
         return ExactScores(cosines(matrix, vector))
     entry = _entry(store, subject, model)
     if not entry.lock.acquire(blocking=False):  # a sync or build is running: do not wait for it
@@ -157,19 +144,10 @@ def scores(store: Any, subject: str, model: str, ids: Sequence[str], matrix: np.
             return ExactScores(cosines(matrix, vector))
         if entry.ids is not ids and not _sync(entry, model, ids, matrix):
             return ExactScores(cosines(matrix, vector))
-        keys, similar = entry.index.search(vector, n)
-        rows = entry.row_of_key[keys]
-        keep = rows >= 0
-        return ApproximateScores(matrix, vector, rows[keep], similar[keep], entry.sample)
+        rows = entry.row_of_key[entry.index.search(vector, n)[0]]
+        return ApproximateScores(matrix, vector, rows[rows >= 0], entry.sample)
     finally:
         entry.lock.release()
-
-
-def available() -> bool:
-    """True when the ANN library (the `ann` extra) is installed."""
-    import importlib.util
-
-    return importlib.util.find_spec("voyager") is not None
 
 
 def _entry(store: Any, subject: str, model: str) -> _Entry:
@@ -187,8 +165,6 @@ def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarr
     generation = entry.generation
 
     def build() -> None:
-        from engram import ann
-
         index = ann.AnnIndex(model, int(matrix.shape[1]))
         keys = np.arange(len(ids), dtype=np.int64)
         for start in range(0, len(ids), BUILD_CHUNK):  # bounded copies of the (read-only) matrix
@@ -207,10 +183,8 @@ def _sync(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarray) -> 
     """Bring the index up to the store's rows: add appended rows, drop deleted ones.
 
     False when the rows changed in a way that needs a rebuild (which has been started)."""
-    old = entry.ids or []
-    appended = len(ids) >= len(old) and (not old or (ids[len(old) - 1] == old[-1] and ids[0] == old[0]
-                                                     and list(ids[: len(old)]) == list(old)))
-    if appended:
+    old = list(entry.ids or [])
+    if list(ids[: len(old)]) == old:  # rows were only appended
         added = np.arange(len(old), len(ids))
         survivors = entry.keys
     else:
@@ -260,23 +234,15 @@ def after_delete(store: Any, subject: str) -> None:
             entry.generation += 1
             if entry.index is not None:
                 ids, matrix = store.vectors(subject, model)
-                if len(ids) <= _exact_max() or not _sync(entry, model, ids, matrix):
+                if len(ids) <= ann.EXACT_MAX_ITEMS or not _sync(entry, model, ids, matrix):
                     entry.index, entry.ids = None, None
-
-
-def _exact_max() -> int:
-    from engram import ann
-
-    return ann.EXACT_MAX_ITEMS
 
 
 def prepare(store: Any, subject: str, model: str) -> bool:
     """Build (or bring up to date) a subject's index now and wait for it: for benchmarks and
     tests, which must not time a background build. True if the subject has an index."""
-    from engram import ann
-
     ids, matrix = store.vectors(subject, model)
-    if len(ids) <= ann.EXACT_MAX_ITEMS or not available():
+    if len(ids) <= ann.EXACT_MAX_ITEMS or not ann.available():
         return False
     entry = _entry(store, subject, model)
     with entry.lock:

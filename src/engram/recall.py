@@ -51,8 +51,6 @@ os.register_at_fork(after_in_child=_renew_after_fork)
 CANDIDATES = 200  # keyword and vector candidates gathered per recall before fusion
 SHORTLIST = 40  # candidates fetched from the store and fully ranked (more when k is larger)
 FOCUS_SHORTLIST = 2  # with the focus term at work, k times this many are fetched
-_RESTRICTING = ("kinds", "ids", "key", "category", "session", "source", "agent", "since", "until", "as_of",
-                "contains", "metadata")
 
 
 def search(store: Store, embedder: Embedder | None, subject: str, query: str, k: int, where: Filter,
@@ -68,7 +66,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
     pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
-                                 n, exact=exact_vectors or _restricts(where)) if ids else None)
+                                 n, exact=exact_vectors or where.restrictive) if ids else None)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
@@ -138,14 +136,9 @@ class _ZView(Mapping[str, float]):
         return len(self._ids)
 
 
-def _restricts(where: Filter) -> bool:
-    """True for a filter that rules out more than superseded items (kinds, times, source, ...)."""
-    return any(getattr(where, name) not in (None, (), {}) for name in _RESTRICTING)
-
-
 def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.ndarray | None:
     """For a restrictive filter, which vectors may be candidates (None: any current item may)."""
-    if not len(ids) or not _restricts(where):
+    if not len(ids) or not where.restrictive:
         return None
     passing = {it.id for it in store.find(subject, where)}
     return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))

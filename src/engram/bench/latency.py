@@ -76,20 +76,14 @@ def write_throughput(embedder: Any, folder: Path, n: int, rounds: int = 3) -> di
             "ratio": round(raw / writes, 3)}
 
 
-def fill(store: Any, subject: str, n: int, model: str, dim: int, seed: int, now: float,
-         vectors: Callable[[int], np.ndarray] | None = None) -> None:
-    """Write n items straight through the store, in chunks, with `vectors(count)` unit vectors
-    (default: random ones)."""
-    rng = np.random.default_rng(seed)
+def fill(store: Any, subject: str, n: int, model: str, seed: int, now: float,
+         vectors: Callable[[int], np.ndarray]) -> None:
+    """Write n items straight through the store, in chunks, with `vectors(count)` unit vectors."""
     texts = sentences(n, seed=seed)
     for start in range(0, n, 20_000):
         chunk = texts[start : start + 20_000]
         items = [_item(subject, f"{t} [{subject} {start + i}]", now) for i, t in enumerate(chunk)]
-        if vectors is not None:
-            vecs = vectors(len(items))
-        else:
-            vecs = rng.standard_normal((len(items), dim)).astype(np.float32)
-            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        vecs = vectors(len(items))
         store.put(items, {it.id: v for it, v in zip(items, vecs)}, model=model)
 
 
@@ -154,8 +148,8 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
     """p50 ms of the three steps that grow with the subject or the model: the query embedding
     (`embed_p50`), the exact vector scan with its top 200 (`scan_p50`) and the keyword search
     (`keyword_p50`). The rest of a recall (fetch, fusion) stays near-constant."""
-    from engram.ranking import keyword_terms
     from engram.nearest import ExactScores, cosines
+    from engram.ranking import keyword_terms
     from engram.recall import CANDIDATES
 
     where = mem._filter()
@@ -219,7 +213,7 @@ def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_l
             for start in range(0, size, 512):
                 mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
         else:
-            fill(mem.store, SUBJECT, size, model.identity, model.dim, seed=size, now=now, vectors=vectors)
+            fill(mem.store, SUBJECT, size, model.identity, seed=size, now=now, vectors=vectors)
         fill_s = time.perf_counter() - t0
         row = {"items": size, "vectors": "embedded" if size <= embed_limit else VECTORS,
                "fill_s": round(fill_s, 1), **ann_figures(mem, SUBJECT, QUESTIONS),
@@ -236,9 +230,9 @@ def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_
         others = total - subject_size
         per = 100_000
         for index, start in enumerate(range(0, others, per)):
-            fill(mem.store, f"user:other-{index}", min(per, others - start), model.identity, model.dim,
-                 seed=1000 + index, now=now, vectors=vectors)
-        fill(mem.store, SUBJECT, subject_size, model.identity, model.dim, seed=1, now=now, vectors=vectors)
+            fill(mem.store, f"user:other-{index}", min(per, others - start), model.identity, seed=1000 + index,
+                 now=now, vectors=vectors)
+        fill(mem.store, SUBJECT, subject_size, model.identity, seed=1, now=now, vectors=vectors)
         fill_s = time.perf_counter() - t0
         row = {"items_in_store": total, "items_in_subject": subject_size, "vectors": VECTORS,
                "fill_s": round(fill_s, 1), "db_mb": round(path.stat().st_size / 2**20, 1),

@@ -11,6 +11,16 @@ def register(main: click.Group) -> None:
     main.add_command(bench)
 
 
+def _whole_numbers(text: str, option: str) -> list[int]:
+    """A comma-separated option as whole numbers, or InvalidInput naming the option."""
+    from engram.errors import InvalidInput
+
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidInput(f"{option} must be comma-separated whole numbers, got {text!r}") from None
+
+
 @click.group()
 def bench() -> None:
     """Measure recall quality (LoCoMo) and speed (latency, throughput, memory)."""
@@ -63,12 +73,7 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
     """Recall p50/p95 by subject size (query embedding included), write throughput, peak RSS."""
     from engram.bench import latency as bench_latency
     from engram.bench.report import latency_table, plot_latency
-    from engram.errors import InvalidInput
-
-    try:
-        counts = [int(s) for s in sizes.split(",") if s.strip()]
-    except ValueError:
-        raise InvalidInput(f"--sizes must be comma-separated whole numbers, got {sizes!r}") from None
+    counts = _whole_numbers(sizes, "--sizes")
     embedder = (ctx.find_root().obj or {}).get("embedder")
     result = bench_latency.run(counts, store_size, embedder=embedder, embed_limit=embed_limit, write_n=write_n,
                                rounds=rounds, folder=folder, echo=None if as_json else click.echo)
@@ -95,13 +100,7 @@ def ann_bench(ctx: click.Context, sizes: str, data: str, ef: str, queries: int, 
               as_json: bool) -> None:
     """The ANN index against the exact scan: build time, query p50/p95, recall@10 vs exact."""
     from engram.bench import ann as bench_ann
-    from engram.errors import InvalidInput
-
-    try:
-        counts = [int(x) for x in sizes.split(",") if x.strip()]
-        widths = [int(x) for x in ef.split(",") if x.strip()]
-    except ValueError:
-        raise InvalidInput(f"--sizes and --ef must be comma-separated whole numbers, got {sizes!r} / {ef!r}") from None
+    counts, widths = _whole_numbers(sizes, "--sizes"), _whole_numbers(ef, "--ef")
     embedder = (ctx.find_root().obj or {}).get("embedder")
     show = None if as_json else (lambda row: click.echo(json.dumps(row)))
     result = bench_ann.run(counts, data=data, queries=queries, ef=widths, threads=threads, embedder=embedder,
@@ -127,7 +126,7 @@ def concurrency(pg_url: str | None, writers: str, n: int, folder: str | None, as
     backends = {"sqlite": lambda: str(root / f"{uuid.uuid4().hex}.db")}
     if pg_url:
         backends["postgres"] = lambda: fresh_postgres_database(pg_url)
-    rows = run(backends, writers=[int(w) for w in writers.split(",")], n=n)
+    rows = run(backends, writers=_whole_numbers(writers, "--writers"), n=n)
     if as_json:
         click.echo(json.dumps(rows))
         return

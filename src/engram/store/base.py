@@ -45,6 +45,12 @@ class Filter:
     content_hash: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def restrictive(self) -> bool:
+        """True when the filter rules out more than superseded items and excluded kinds (kinds,
+        ids, key, time window, as_of, source, ...): recall then checks its vector candidates."""
+        return any(getattr(self, name) not in (None, (), {}) for name in _RESTRICTING)
+
     def accepts(self, item: Item) -> bool:
         """The same test in Python, for candidates that came from a vector scan."""
         return all(check(self, item) for check in self._checks)
@@ -53,6 +59,10 @@ class Filter:
     def _checks(self) -> tuple[Callable[[Filter, Item], bool], ...]:
         """The tests this filter needs (an empty field tests nothing), worked out once."""
         return tuple(check for needed, check in _CHECKS if needed(self))
+
+
+_RESTRICTING = ("kinds", "ids", "key", "category", "session", "source", "agent", "since", "until", "as_of",
+                "contains", "metadata")
 
 
 def _validity(f: Filter, it: Item) -> bool:
