@@ -332,13 +332,18 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
         for i in focus_tail(items, [sum(p.values()) for p in parts], signals.names):
             parts[i]["focus"] = -weights.focus
     hits = [Hit(item=item, score=sum(part.values()), components=part) for item, part in zip(items, parts)]
-    return sorted(hits, key=lambda h: (-h.score, -h.item.event_at, h.item.id))
+    return sorted(hits, key=lambda h: _placing(h.score, h.item))
+
+
+def _placing(score: float, item: Item) -> tuple[float, float, str]:
+    """Sort key of a hit: best score first, then the newest, then by id (a total order)."""
+    return (-score, -item.event_at, item.id)
 
 
 def focus_tail(items: Sequence[Item], scores: Sequence[float], names: frozenset[str]) -> list[int]:
     """Indices of the items placed after the first FOCUS_AFTER (by score) that do not lead with
     one of `names`. Lowering only these keeps the first FOCUS_AFTER places as they were."""
-    order = sorted(range(len(items)), key=lambda i: (-scores[i], -items[i].event_at, items[i].id))
+    order = sorted(range(len(items)), key=lambda i: _placing(scores[i], items[i]))
     return [i for i in order[FOCUS_AFTER:] if not leads_with(items[i].text, names)]
 
 
