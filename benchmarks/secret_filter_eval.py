@@ -1,6 +1,6 @@
 """Measure the secret filter on the labelled set: recall, false-positive rate, misses per kind, µs per call.
 
-    python benchmarks/secret_filter_eval.py                 # engram.safety on tests/data/secrets_labelled.jsonl
+    python benchmarks/secret_filter_eval.py                 # engram.safety.secrets on tests/data/secrets_labelled.jsonl
     python benchmarks/secret_filter_eval.py --baselines     # also the reference article's regex and detect-secrets
     python benchmarks/secret_filter_eval.py --stdlib-probe  # out-of-sample: stdlib lines that mention keys/passwords
     python benchmarks/secret_filter_eval.py --probe-json locomo_dev.json  # out-of-sample: every string in a JSON file
@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from engram.safety import check_text
+from engram.safety.secrets import check_text
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "secrets_labelled.jsonl"
 
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = load(args.data)
-    report = {"engram.safety": evaluate(rows, lambda t: check_text(t) is not None)}
+    report = {"engram.safety.secrets": evaluate(rows, lambda t: check_text(t) is not None)}
     if args.baselines:
         report["seed_regex"] = evaluate(rows, lambda t: SEED_SECRET.search(t) is not None)
         detector = detect_secrets_detector()

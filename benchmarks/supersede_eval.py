@@ -2,7 +2,7 @@
 
     python benchmarks/supersede_eval.py [--data tests/data/supersede_pairs.jsonl] [--embedder minilm] [--json]
 
-Each pair is scored as a one-candidate call to `engram.supersede.detect`, with the cosine
+Each pair is scored as a one-candidate call to `engram.core.supersede.detect`, with the cosine
 similarity of the two texts from the chosen embedder (the default, all-MiniLM-L6-v2). Prints
 precision, recall and F1 per split ("dev": the pairs the rules were written against;
 "holdout": pairs written after the rules were frozen) and every misclassified pair.
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engram.embed import get_embedder
-from engram.supersede import detect
+from engram.core.supersede import detect
 from engram.types import Item
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "supersede_pairs.jsonl"

@@ -5,7 +5,7 @@
     ENGRAM_LLM=openai:llama3.2@http://localhost:11434/v1 python examples/agent_memory_practice.py  # or Ollama)
     python examples/agent_memory_practice.py --db practice.db   # keep the file to inspect with `engram`
 
-The story lives in `engram.practice.run_practice`, so `engram demo` can tell it too.
+The story lives in `engram.demo.practice.run_practice`, so `engram demo` can tell it too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from engram.llm import get_llm
-from engram.practice import run_practice
+from engram.demo.practice import run_practice
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import AccessDenied, InvalidInput
-from engram.memory import Memory
+from engram.core.memory import Memory
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from engram.agent import MemoryAgent
 from engram.agent.agent import ACTION_CHARS
 from engram.errors import ConfigError, InvalidInput, ProviderError
 from engram.llm import Reply, RetryPolicy, ScriptedLLM, ToolCall
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.types import EPISODE, FACT
 
 SUBJECT = "user:42"
@@ -251,10 +251,10 @@ def test_openai_persistent_500s(sqlite_memory, openai_server):
 
 # -- `engram chat` -----------------------------------------------------------------------------------
 def _cli():
-    from engram.cli import main
-    from engram.commands.agent import register
+    from engram.interfaces.cli import main
+    from engram.interfaces.commands.agent import register
 
-    if "chat" not in main.commands:  # until the lead lists engram.commands.agent in EXTRA_COMMANDS
+    if "chat" not in main.commands:  # until the lead lists engram.interfaces.commands.agent in EXTRA_COMMANDS
         register(main)
     return main
 

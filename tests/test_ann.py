@@ -1,4 +1,4 @@
-"""The ANN index (engram.ann): search against the exact scan, forgetting, the file format, errors.
+"""The ANN index (engram.core.ann): search against the exact scan, forgetting, the file format, errors.
 
 Real Voyager indexes and real files; the recall test embeds real sentences with the bundled
 MiniLM model. No timing assertions (timings live in `engram.bench.ann`).
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram.ann import MAGIC, AnnIndex
+from engram.core.ann import MAGIC, AnnIndex
 from engram.errors import EmbedderMismatch, InvalidInput, MissingDependency, NotFound, SchemaTooNew, StoreCorrupt
 
 MODEL = "test-model:64"

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import engram.cli
-from engram.audit import audit
+import engram.interfaces.cli
+from engram.core.audit import audit
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import InvalidInput
-from engram.memory import Memory
-from engram.working import Conversation
+from engram.core.memory import Memory
+from engram.kinds.working import Conversation
 
 
 def marker() -> str:
@@ -24,15 +24,15 @@ def marker() -> str:
 
 def cli():
     """The CLI group with the audit command (registered here if the lead has not wired it yet)."""
-    if "audit" not in engram.cli.main.commands:
-        from engram.commands import audit as audit_commands
+    if "audit" not in engram.interfaces.cli.main.commands:
+        from engram.interfaces.commands import audit as audit_commands
 
-        audit_commands.register(engram.cli.main)
-    return engram.cli.main
+        audit_commands.register(engram.interfaces.cli.main)
+    return engram.interfaces.cli.main
 
 
 def file_bytes(db: Path) -> bytes:
-    """Our own scan, independent of engram.audit: every file SQLite keeps for the database."""
+    """Our own scan, independent of engram.core.audit: every file SQLite keeps for the database."""
     return b"".join(Path(str(db) + s).read_bytes() for s in ("", "-wal", "-shm", "-journal")
                     if Path(str(db) + s).exists())
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from engram.bench import locomo
 from engram.bench.baselines import OverlapRetriever, overlap_words
-from engram.commands import bench as bench_command
+from engram.interfaces.commands import bench as bench_command
 
 CONTRACT = {"n", "overall", "by_category", "latency_ms", "ingest_per_s", "tokens_per_query", "config"}
 OVERALL = {"R@1", "R@5", "R@10", "R@25", "R@50", "session_R@10"}
@@ -135,7 +135,7 @@ def test_bench_latency_runs_small_and_draws_a_plot(tmp_path):
 def test_bench_concurrency_runs_and_reports_every_writer_count(tmp_path):
     from click.testing import CliRunner
 
-    from engram.cli import main
+    from engram.interfaces.cli import main
 
     result = CliRunner().invoke(main, ["bench", "concurrency", "--writers", "1,2", "-n", "20", "--tmp", str(tmp_path),
                                        "--json"], catch_exceptions=False)

@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from engram.cli import main
+from engram.interfaces.cli import main
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_human_output_by_default(run):
 def test_engram_db_environment_variable_is_the_default(tmp_path):
     db = tmp_path / "env.db"
     env = {"ENGRAM_DB": str(db), "ENGRAM_EMBEDDER": "hashing", "PATH": ""}
-    cmd = [sys.executable, "-m", "engram.cli"]
+    cmd = [sys.executable, "-m", "engram.interfaces.cli"]
     subprocess.run([*cmd, "remember", "user:1", "Stored through the env var default."], env=env, check=True,
                    capture_output=True)
     listed = subprocess.run([*cmd, "list", "user:1", "--json"], env=env, check=True, capture_output=True, text=True)
@@ -104,6 +104,6 @@ def test_engram_db_environment_variable_is_the_default(tmp_path):
 
 
 def test_a_real_subprocess_error_has_no_traceback(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "engram.cli", "--db", str(tmp_path / "x.db"), "--embedder",
+    proc = subprocess.run([sys.executable, "-m", "engram.interfaces.cli", "--db", str(tmp_path / "x.db"), "--embedder",
                            "hashing", "recall", "bad subject", "q"], capture_output=True, text=True)
     assert proc.returncode == 1 and proc.stderr.startswith("error: subject") and "Traceback" not in proc.stderr

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engram.embed.hashing import HashingEmbedder
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.store.base import Filter
 
 RUNS = 100

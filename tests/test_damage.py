@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import engram.cli
+import engram.interfaces.cli
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import StoreCorrupt, StoreError, StoreFull
-from engram.memory import Memory
+from engram.core.memory import Memory
 
 PAGE = 4096
 
@@ -76,7 +76,7 @@ def test_damage_found_only_at_read_time_is_translated(filled):
 
 def test_cli_reports_damage_in_one_line(filled):
     damage(filled, "garbage")
-    result = CliRunner().invoke(engram.cli.main, ["--db", str(filled), "--embedder", "hashing:64", "list", "user:1"])
+    result = CliRunner().invoke(engram.interfaces.cli.main, ["--db", str(filled), "--embedder", "hashing:64", "list", "user:1"])
     assert result.exit_code == 1
     assert "is damaged" in result.output and ".recover" in result.output and "Traceback" not in result.output
 
@@ -141,7 +141,7 @@ def test_file_size_limit_in_a_child_loses_nothing_and_reports_failure(tmp_path):
 
 
 def test_backup_restores_after_damage(filled, tmp_path):
-    from engram.portable import backup
+    from engram.core.portable import backup
 
     with open_mem(filled) as mem:
         copy = backup(mem, tmp_path / "copy.db")

@@ -7,7 +7,7 @@ import sys
 
 
 def test_demo_runs_every_part_offline_on_the_default_embedder(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "engram.cli", "demo", "--dir", str(tmp_path)],
+    proc = subprocess.run([sys.executable, "-m", "engram.interfaces.cli", "demo", "--dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=600, env={"PATH": "", "HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout

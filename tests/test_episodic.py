@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engram.errors import InvalidInput, NotFound
-from engram.working import Conversation
+from engram.kinds.working import Conversation
 
 U = "user:42"
 

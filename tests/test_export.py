@@ -9,21 +9,21 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import engram.cli
+import engram.interfaces.cli
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import InvalidInput
-from engram.memory import Memory
-from engram.portable import backup, export, import_
+from engram.core.memory import Memory
+from engram.core.portable import backup, export, import_
 from engram.store.base import Filter
-from engram.working import Conversation
+from engram.kinds.working import Conversation
 
 
 def cli():
-    if "export" not in engram.cli.main.commands:
-        from engram.commands import portable
+    if "export" not in engram.interfaces.cli.main.commands:
+        from engram.interfaces.commands import portable
 
-        portable.register(engram.cli.main)
-    return engram.cli.main
+        portable.register(engram.interfaces.cli.main)
+    return engram.interfaces.cli.main
 
 
 def sqlite_memory_at(path: Path) -> Memory:

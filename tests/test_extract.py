@@ -10,7 +10,7 @@ from engram.agent import MemoryAgent
 from engram.agent.extract import extract_facts, parse_decisions
 from engram.errors import InvalidInput, ProviderError
 from engram.llm import ScriptedLLM, ToolCall
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.types import FACT
 
 SUBJECT = "user:42"

@@ -6,7 +6,7 @@ import uuid
 from pathlib import Path
 
 from engram.embed.hashing import HashingEmbedder
-from engram.memory import Memory
+from engram.core.memory import Memory
 
 
 def raw_bytes(db: Path) -> bytes:

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import engram.cli
+import engram.interfaces.cli
 from engram.errors import EngramError
 from engram.store.base import Filter
 
@@ -97,9 +97,9 @@ COMMANDS = ["remember", "recall", "forget", "forget-all", "list", "stats", "audi
 
 
 def cli():
-    from engram.commands import audit, portable
+    from engram.interfaces.commands import audit, portable
 
-    main = engram.cli.main
+    main = engram.interfaces.cli.main
     for module, name in ((audit, "audit"), (portable, "export")):
         if name not in main.commands:
             module.register(main)

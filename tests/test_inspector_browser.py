@@ -17,9 +17,9 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 from servers import uvicorn_thread
 
-from engram.keys import KeyRing
-from engram.memory import Memory
-from engram.server import create_app
+from engram.safety.keys import KeyRing
+from engram.core.memory import Memory
+from engram.interfaces.rest import create_app
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engram import validate
-from engram.audit import audit
-from engram.portable import export
+from engram.core.audit import audit
+from engram.core.portable import export
 from engram.store.base import Filter
-from engram.supersede import supersede_on_write
+from engram.core.supersede import supersede_on_write
 from engram.types import Item
 
 WORDS = ["lives", "in", "Berlin", "Porto", "uses", "Postgres", "Redis", "for", "caching", "prefers", "tea",

@@ -11,7 +11,7 @@ from engram.agent import manager
 from engram.agent.manager import consolidate, importance, memory_stats, prune, score_importance, summarize_session
 from engram.errors import InvalidInput, NotFound
 from engram.llm import ScriptedLLM
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.types import SUMMARY, Item, iso
 
 U = "user:42"
@@ -226,8 +226,8 @@ def test_stats_counts_sessions_success_and_access(memory):
 # -- CLI ---------------------------------------------------------------------------------------
 @pytest.fixture
 def cli_main():
-    from engram.cli import main
-    from engram.commands import manage
+    from engram.interfaces.cli import main
+    from engram.interfaces.commands import manage
 
     if "prune" not in main.commands:  # until the lead lists the module in EXTRA_COMMANDS
         manage.register(main)

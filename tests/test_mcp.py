@@ -16,11 +16,11 @@ from mcp import Client, StdioServerParameters
 from servers import spawned
 
 from engram.errors import StoreError
-from engram.mcp_server import build_server
-from engram.memory import Memory
+from engram.interfaces.mcp import build_server
+from engram.core.memory import Memory
 
 FACT = "The team uses Postgres 16 for every service."
-CLI = "from engram.cli import main; main()"  # the real `engram` command
+CLI = "from engram.interfaces.cli import main; main()"  # the real `engram` command
 
 
 def data(result) -> dict:

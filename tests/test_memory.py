@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engram.errors import InvalidInput, InvalidSubject, NotFound
-from engram.memory import Memory
+from engram.core.memory import Memory
 
 U = "user:42"
 DAY = 86400.0

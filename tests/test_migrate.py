@@ -7,11 +7,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from engram.cli import main
+from engram.interfaces.cli import main
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import InvalidInput
-from engram.memory import Memory
-from engram.migrate import checksum, migrate
+from engram.core.memory import Memory
+from engram.store.copy import checksum, migrate
 from engram.store import open_store
 
 

@@ -63,7 +63,7 @@ def test_missing_folder_is_unavailable(tmp_path):
 
 def test_a_version_one_file_with_data_upgrades_and_stays_searchable(tmp_path):
     """A file as the first release wrote it (migration 1 only) opens, upgrades and keeps working."""
-    from engram.memory import Memory
+    from engram.core.memory import Memory
     from engram.store.migrations import MIGRATIONS
 
     path = tmp_path / "v1.db"

@@ -1,4 +1,4 @@
-"""Recall past the ANN crossover (engram.nearest): same answers as the exact scan, writes picked
+"""Recall past the ANN crossover (engram.core.vectors): same answers as the exact scan, writes picked
 up, forgotten items never returned, filters fall back to the exact scan.
 
 Real stores on both backends, real Voyager indexes and the bundled MiniLM model; the crossover
@@ -11,10 +11,12 @@ import time
 
 import pytest
 
-from engram import ann, nearest, recall
+from engram.core import ann
+from engram.core import vectors as nearest
+from engram.core import recall
 from engram.bench.latency import QUESTIONS, sentences
 from engram.embed import get_embedder
-from engram.memory import Memory
+from engram.core.memory import Memory
 
 SUBJECT = "user:ann"
 CROSSOVER = 200

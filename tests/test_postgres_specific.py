@@ -17,7 +17,7 @@ from pg_server import embedded_server, fresh_database, with_database
 
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import SchemaTooNew, StoreUnavailable
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.store.postgres import PostgresStore, safe_url
 from engram.types import Item
 from engram.validate import content_hash

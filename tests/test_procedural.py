@@ -7,10 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from engram import procedural as proc
+from engram.kinds import procedural as proc
 from engram.errors import InvalidInput, NotFound, ProviderError
 from engram.llm import ScriptedLLM
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.types import PROCEDURE
 
 U = "user:42"
@@ -169,8 +169,8 @@ def test_check_finetune_file_errors(tmp_path):
 # -- CLI ---------------------------------------------------------------------------------------
 @pytest.fixture
 def cli_main():
-    from engram.cli import main
-    from engram.commands import manage
+    from engram.interfaces.cli import main
+    from engram.interfaces.commands import manage
 
     if "procedures" not in main.commands:  # until the lead lists the module in EXTRA_COMMANDS
         manage.register(main)

@@ -14,10 +14,10 @@ from engram.agent.prompt import (
     assemble,
 )
 from engram.errors import InvalidInput
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.tokens import count_content, count_message, default_counter
 from engram.types import PROCEDURE
-from engram.working import Conversation
+from engram.kinds.working import Conversation
 
 SUBJECT = "user:42"
 SYSTEM = "You are a coding assistant."
@@ -174,10 +174,10 @@ def test_real_embedder_finds_the_paraphrase(tmp_path):
 
 # -- `engram context` --------------------------------------------------------------------------------
 def _cli():
-    from engram.cli import main
-    from engram.commands.agent import register
+    from engram.interfaces.cli import main
+    from engram.interfaces.commands.agent import register
 
-    if "context" not in main.commands:  # until the lead lists engram.commands.agent in EXTRA_COMMANDS
+    if "context" not in main.commands:  # until the lead lists engram.interfaces.commands.agent in EXTRA_COMMANDS
         register(main)
     return main
 

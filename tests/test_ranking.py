@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
-from engram import ranking
-from engram.ranking import DAY, Signals, Weights
+from engram.core import ranking
+from engram.core.ranking import DAY, Signals, Weights
 from engram.types import Item
 
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",

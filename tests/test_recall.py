@@ -12,8 +12,8 @@ import pytest
 
 from engram.embed import get_embedder
 from engram.embed.hashing import HashingEmbedder
-from engram.memory import Memory
-from engram.ranking import DAY
+from engram.core.memory import Memory
+from engram.core.ranking import DAY
 from engram.types import EPISODE, PREFERENCE
 
 U = "user:42"
@@ -216,7 +216,7 @@ def test_a_memory_about_the_named_person_outranks_one_that_mentions_them(mem):
 def test_recall_takes_a_diversity_weight_and_rejects_a_bad_one(tmp_path):
     from engram.embed.hashing import HashingEmbedder
     from engram.errors import InvalidInput
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     with Memory(str(tmp_path / "d.db"), embedder=HashingEmbedder(64)) as mem:
         for s in range(3):
@@ -229,7 +229,8 @@ def test_recall_takes_a_diversity_weight_and_rejects_a_bad_one(tmp_path):
 
 
 def test_the_shortlist_doubles_only_when_the_focus_term_can_act():
-    from engram import ranking, recall
+    from engram.core import ranking
+    from engram.core import recall
 
     names, weights = frozenset({"alice"}), ranking.Weights()
     assert recall.shortlist(5, names, weights) == recall.SHORTLIST

@@ -8,10 +8,10 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from engram.commands import reindex as reindex_command
+from engram.interfaces.commands import reindex as reindex_command
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import EmbedderMismatch, InvalidInput
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.types import CONVERSATION
 
 U = "user:7"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.errors import InvalidInput
-from engram.safety import (
+from engram.safety.secrets import (
     SecretFinding,
     add_pattern,
     check_text,

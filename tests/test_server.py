@@ -21,10 +21,10 @@ from servers import spawned, uvicorn_thread
 from starlette.testclient import TestClient
 
 from engram import __version__
-from engram.commands.serve import register
-from engram.keys import KeyRing
-from engram.memory import Memory
-from engram.server import create_app, openapi_document
+from engram.interfaces.commands.serve import register
+from engram.safety.keys import KeyRing
+from engram.core.memory import Memory
+from engram.interfaces.rest import create_app, openapi_document
 from engram.store import open_store
 
 FACT = "The team uses Postgres 16 for every service."
@@ -312,9 +312,9 @@ def test_uvicorn_survives_client_that_disconnects_mid_body(db, tokens):
 
 # -- the commands -------------------------------------------------------------------------------
 def cli_group():
-    from engram.cli import main
+    from engram.interfaces.cli import main
 
-    register(main)  # harmless if engram.cli already registers it
+    register(main)  # harmless if engram.interfaces.cli already registers it
     return main
 
 
@@ -338,7 +338,7 @@ def test_engram_serve_subprocess_prints_admin_key_once(tmp_path):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    code = "from engram.commands.serve import register; from engram.cli import main; register(main); main()"
+    code = "from engram.interfaces.commands.serve import register; from engram.interfaces.cli import main; register(main); main()"
     args = [sys.executable, "-c", code, "--db", db, "--embedder", "hashing", "serve", "--port", str(port),
             "--create-admin-key"]
     with spawned(args, tmp_path / "serve.log", stdout=subprocess.PIPE, text=True,

@@ -7,7 +7,7 @@ import multiprocessing as mp
 import pytest
 
 from engram.embed.hashing import HashingEmbedder
-from engram.memory import Memory
+from engram.core.memory import Memory
 
 JOB = "job:stress"
 

@@ -11,7 +11,7 @@ import pytest
 
 from engram import validate
 from engram.store.base import Filter
-from engram.supersede import detect, read, supersede_on_write
+from engram.core.supersede import detect, read, supersede_on_write
 from engram.types import FACT, PREFERENCE, Item
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,7 +149,7 @@ def _outcomes(mem, saved) -> list[tuple[bool, str | None, list[str]]]:
 
 def test_a_batch_supersedes_what_sequential_writes_would_on_every_backend(store_url):
     """remember_many closes the same facts, in and before the batch, as remember one by one (MiniLM)."""
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     with Memory(store_url, embedder="minilm") as mem:
         entries = [e if isinstance(e, dict) else {"text": e} for e in BATCH]

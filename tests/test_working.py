@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engram.errors import InvalidInput
 from engram.tokens import CharsCounter, default_counter
-from engram.working import (
+from engram.kinds.working import (
     Conversation,
     call_ids,
     extractive_summary,

@@ -25,11 +25,11 @@ from engram.errors import (
     StoreFull,
     StoreUnavailable,
 )
-from engram.memory import Memory
-from engram.ranking import Weights
+from engram.core.memory import Memory
+from engram.core.ranking import Weights
 from engram.store import Filter, Store, open_store
 from engram.types import Episode, Hit, Item, Saved
-from engram.working import Conversation
+from engram.kinds.working import Conversation
 
 __version__ = "0.1.0"
 

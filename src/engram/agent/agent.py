@@ -29,11 +29,11 @@ from engram.agent.prompt import Context, assemble
 from engram.agent.tools import MemoryTools
 from engram.errors import ConfigError, EngramError, InvalidInput, NotFound
 from engram.llm.base import LLM, OPENAI, Reply, ToolCall, ToolRounds
-from engram.safety import redact
+from engram.safety.secrets import redact
 from engram.store.base import Filter
 from engram.tokens import TokenCounter, default_counter
 from engram.types import EPISODE
-from engram.working import Conversation
+from engram.kinds.working import Conversation
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant with long-term memory of this user. Use what you remember when it "

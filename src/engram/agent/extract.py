@@ -25,9 +25,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram import ranking, validate
+from engram import validate
+from engram.core import ranking
 from engram.errors import InvalidInput
-from engram.safety import escape_for_prompt, memory_block
+from engram.safety.secrets import escape_for_prompt, memory_block
 from engram.types import FACT, Hit
 
 ACTIONS = ("add", "update", "supersede", "ignore")

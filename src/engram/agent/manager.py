@@ -29,13 +29,13 @@ import numpy as np
 
 from engram import validate
 from engram.errors import InvalidInput, NotFound, ProviderError
-from engram.safety import redact
+from engram.safety.secrets import redact
 from engram.store.base import Filter
 from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, PROCEDURE, SUMMARY, Item, Saved, iso  # fmt: skip
 
 if TYPE_CHECKING:
     from engram.llm.base import LLM
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 DAY = 86400.0
 KIND_PRIOR = {PREFERENCE: 0.6, PROCEDURE: 0.6, FACT: 0.5, SUMMARY: 0.4, EPISODE: 0.3}
@@ -144,7 +144,7 @@ def session_material(items: Sequence[Item]) -> str:
 def _transcript(item: Item) -> str:
     import json
 
-    from engram.working import render_turns
+    from engram.kinds.working import render_turns
 
     try:
         turns = json.loads(item.text).get("turns", [])

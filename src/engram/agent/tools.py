@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import EngramError, InvalidInput
-from engram.safety import memory_block
+from engram.safety.secrets import memory_block
 from engram.types import FACT
 from engram.validate import MAX_CHARS, MAX_QUERY_CHARS
 

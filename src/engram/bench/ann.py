@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.ann import DEFAULT_EF_SEARCH, EXACT_MAX_ITEMS, AnnIndex
+from engram.core.ann import DEFAULT_EF_SEARCH, EXACT_MAX_ITEMS, AnnIndex
 from engram.bench.report import peak_rss_mb, percentiles
 
 DATA_KINDS = ("minilm", "random")

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engram import ranking
+from engram.core import ranking
 from engram.errors import InvalidInput
 from engram.types import EPISODE
 
@@ -47,7 +47,7 @@ class EngramRetriever:
     """Engram's recall (`hybrid`, the default) or one of its signals alone (`bm25`, `dense`)."""
 
     def __init__(self, mode: str, path: Path, embedder: str | None) -> None:
-        from engram.memory import Memory
+        from engram.core.memory import Memory
 
         self.mode = mode
         self.memory = Memory(str(path), embedder="none" if mode == "bm25" else (embedder or "minilm"))
@@ -75,14 +75,14 @@ class EngramRetriever:
         if self.mode == "hybrid":  # exactly what users call
             hits = self.memory.recall(SUBJECT, question, k=k, now=now)
         else:
-            from engram.recall import search
+            from engram.core.recall import search
 
             where = self.memory._filter()
             hits = search(self.memory.store, self.memory.embedder, SUBJECT, question, k, where, self.weights, now)
         return [(self.dia[h.id], h.text) for h in hits]
 
     def config(self) -> dict[str, Any]:
-        from engram.recall import CANDIDATES, SHORTLIST
+        from engram.core.recall import CANDIDATES, SHORTLIST
 
         embedder = self.memory.embedder
         return {

@@ -18,7 +18,7 @@ JOB = "job:bench"
 
 def _writer(url: str, index: int, n: int, start: "mp.Event", out: "mp.Queue") -> None:
     from engram.embed.hashing import HashingEmbedder
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     with Memory(url, embedder=HashingEmbedder(64), agent=f"agent:w{index}") as mem:
         start.wait()
@@ -30,7 +30,7 @@ def _writer(url: str, index: int, n: int, start: "mp.Event", out: "mp.Queue") ->
 
 def _reader(url: str, stop: "mp.Event", start: "mp.Event", out: "mp.Queue") -> None:
     from engram.embed.hashing import HashingEmbedder
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     latencies = []
     with Memory(url, embedder=HashingEmbedder(64)) as mem:
@@ -50,7 +50,7 @@ PREFILL = 1000  # items already in the job before the race, so every recall has 
 def measure(url: str, writers: int, n: int) -> dict[str, float]:
     """Run `writers` processes of `n` writes each against `url`, with one concurrent reader."""
     from engram.embed.hashing import HashingEmbedder
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     with Memory(url, embedder=HashingEmbedder(64)) as mem:  # schema and a realistic subject first
         mem.remember_many(JOB, [f"Earlier note {i} about the benchmark job and its fact number {i % 97}."

@@ -7,7 +7,7 @@
   Up to `embed_limit` items are real embedded sentences; past that, MiniLM-like vectors (drawn
   from a Gaussian fitted to 1,000 embedded facts, `minilm_like`) are written straight through the
   store (`Store.put`) to avoid hours of embedding: the result says which sizes were filled that way.
-- past the ANN crossover (`engram.ann.EXACT_MAX_ITEMS`): the index build time, and
+- past the ANN crossover (`engram.core.ann.EXACT_MAX_ITEMS`): the index build time, and
   `recall10_vs_exact`, the share of each query's recall top 10 that the exact scan also returns.
 - steps: p50 of the query embedding, the exact vector scan and the keyword search alone.
 """
@@ -57,7 +57,7 @@ def write_throughput(embedder: Any, folder: Path, n: int, rounds: int = 3) -> di
     """Items/s of remember_many (batches of 256, a fresh store each round) vs texts/s of the raw
     embedder on the same texts. The two alternate for `rounds` rounds and the fastest round of
     each counts: on a shared machine other load only ever adds time, and it comes and goes."""
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     texts = sentences(n, seed=1)
     embedder.embed(texts[:32])  # load the model before timing
@@ -99,8 +99,9 @@ def minilm_like(embedder: Any, seed: int = 5, base: int = 1000) -> Callable[[int
 def ann_figures(mem: Any, subject: str, queries: Sequence[str]) -> dict[str, Any]:
     """Past the crossover: seconds to build the subject's ANN index, and how much of each query's
     recall top 10 (the whole pipeline, k=10) equals the exact scan's (`recall10_vs_exact`)."""
-    from engram import ann, nearest
-    from engram.recall import search
+    from engram.core import ann
+    from engram.core import vectors as nearest
+    from engram.core.recall import search
 
     if len(mem.store.vectors(subject, mem.embedder.identity)[0]) <= ann.EXACT_MAX_ITEMS:
         return {"ann": False}
@@ -123,8 +124,8 @@ def _item(subject: str, text: str, now: float) -> Item:
 
 def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
     """p50/p95 of Memory.recall (k=10) after a warm-up pass that loads the vector cache, and the
-    same for `engram.recall.search` alone (`search_p50`/`search_p95`: no access-count write)."""
-    from engram.recall import search
+    same for `engram.core.recall.search` alone (`search_p50`/`search_p95`: no access-count write)."""
+    from engram.core.recall import search
 
     def ask(q: str) -> None:
         search(mem.store, mem.embedder, subject, q, 10, mem._filter(), mem.weights, time.time())
@@ -148,9 +149,9 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
     """p50 ms of the three steps that grow with the subject or the model: the query embedding
     (`embed_p50`), the exact vector scan with its top 200 (`scan_p50`) and the keyword search
     (`keyword_p50`). The rest of a recall (fetch, fusion) stays near-constant."""
-    from engram.nearest import ExactScores, cosines
-    from engram.ranking import keyword_terms
-    from engram.recall import CANDIDATES
+    from engram.core.vectors import ExactScores, cosines
+    from engram.core.ranking import keyword_terms
+    from engram.core.recall import CANDIDATES
 
     where = mem._filter()
     samples: dict[str, list[float]] = {"embed": [], "scan": [], "keyword": []}
@@ -182,7 +183,7 @@ def run(
 ) -> dict[str, Any]:
     """Measure everything; returns a JSON-ready dict."""
     from engram.embed import get_embedder
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     say = echo or (lambda _: None)
     model = get_embedder(embedder)

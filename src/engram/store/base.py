@@ -3,7 +3,7 @@
 A backend persists items, their vectors and a few settings, and answers filtered reads,
 keyword candidates and per-subject vector matrices. It must NOT embed text, rank or fuse
 results, apply recency, check secrets or validate user input: all of that lives above it,
-in `engram.memory` and `engram.ranking`, so every backend behaves the same.
+in `engram.core.memory` and `engram.core.ranking`, so every backend behaves the same.
 
 Every method is one transaction: on any error nothing is written. Backends raise only
 `engram.errors.StoreError` subclasses (and `NotFound`).

@@ -18,8 +18,8 @@ def register(main: click.Group) -> None:
 @click.pass_context
 def mcp(ctx: click.Context, subject: str | None, http: bool, host: str, port: int) -> None:
     """Serve tools remember, recall, forget and list over MCP (stdio unless --http)."""
-    from engram.mcp_server import build_server, serve
-    from engram.memory import Memory
+    from engram.interfaces.mcp import build_server, serve
+    from engram.core.memory import Memory
 
     root = ctx.find_root().obj or {}
     server = build_server(lambda: Memory(root.get("db"), embedder=root.get("embedder"), agent=root.get("agent")),

@@ -1,6 +1,6 @@
 """`engram demo`: the whole story offline on the embedded default, as a function tests can run.
 
-Parts 1-4 are the practice exercise (engram.practice): two sessions on one SQLite file, an agent
+Parts 1-4 are the practice exercise (engram.demo.practice): two sessions on one SQLite file, an agent
 that remembers and recalls across them, semantic vs episodic recall, recency decay. Then the
 forgetting story: a secret refused, a preview of what a forget would delete, the delete, and a
 byte-level audit showing the text is gone from the file.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engram.audit import audit
-from engram.memory import Memory
-from engram.practice import USER, run_practice
+from engram.core.audit import audit
+from engram.core.memory import Memory
+from engram.demo.practice import USER, run_practice
 
 Echo = Callable[[str], None]
 

@@ -2,7 +2,7 @@
 
     app = create_app(lambda: Memory("memory.db"))      # any ASGI server; `engram serve` runs uvicorn
 
-Every route is a few lines over `Memory`; who may touch which subject is `engram.keys`. The
+Every route is a few lines over `Memory`; who may touch which subject is `engram.safety.keys`. The
 OpenAPI 3.1 document (`/openapi.json`) is built from the same schemas that check requests, so
 the two cannot drift. Errors are JSON `{"error": {"type", "message"}}` with a 4xx naming the
 problem: 400 bad input, 401 missing/unknown key, 403 subject not granted, 404 unknown id,
@@ -35,7 +35,7 @@ from engram.errors import (
     StoreUnavailable,
     require,
 )
-from engram.keys import ApiKey, KeyRing
+from engram.safety.keys import ApiKey, KeyRing
 
 require("starlette", "server")
 
@@ -48,11 +48,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 if TYPE_CHECKING:
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 MAX_BODY = 64 * 1024
 STATIC = Path(__file__).parent / "static"
-log = logging.getLogger("engram.server")
+log = logging.getLogger("engram.interfaces.rest")
 
 # -- schemas (they check requests and document them) -----------------------------------------
 SUBJECT = {"type": "string", "pattern": r"^[A-Za-z][A-Za-z0-9_.-]{0,63}:[A-Za-z0-9_.@:+/=~-]{1,256}$",

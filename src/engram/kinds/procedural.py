@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from engram import validate
 from engram.errors import InvalidInput, NotFound, ProviderError
-from engram.safety import looks_secret, redact
+from engram.safety.secrets import looks_secret, redact
 from engram.store.base import Filter
 from engram.types import EPISODE, PROCEDURE, Item, Saved
 
 if TYPE_CHECKING:
     from engram.llm.base import LLM
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 MAX_INSTRUCTIONS = 900  # a procedure item holds at most 1000 characters, name included
 DEFAULT_SYSTEM = "You are a helpful assistant."

@@ -25,7 +25,7 @@ from mcp_types import ToolAnnotations
 from pydantic import AliasChoices, BeforeValidator, Field
 
 if TYPE_CHECKING:
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 INSTRUCTIONS = (
     "Long-term memory for this user. Call `recall` before answering anything that may depend on "

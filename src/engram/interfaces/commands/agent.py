@@ -14,7 +14,7 @@ def register(main: click.Group) -> None:
 
 
 def _memory(ctx: click.Context):
-    from engram.cli import open_memory
+    from engram.interfaces.cli import open_memory
 
     return open_memory(ctx)
 

@@ -18,7 +18,7 @@ def register(main: click.Group) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def migrate_command(src: str, dst: str, as_json: bool) -> None:
     """Copy every memory from SRC to the empty store DST (SQLite path or postgresql:// URL)."""
-    from engram.migrate import migrate
+    from engram.store.copy import migrate
     from engram.store import open_store
 
     source, target = open_store(src), open_store(dst)

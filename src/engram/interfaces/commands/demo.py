@@ -18,7 +18,7 @@ def register(main: click.Group) -> None:
 @click.pass_context
 def demo(ctx: click.Context, folder: str | None) -> None:
     """Two sessions on one file: remember, recall across sessions, forget with a preview."""
-    from engram.demo import run
+    from engram.demo.story import run
 
     root = ctx.find_root().obj or {}
     path = Path(folder or tempfile.mkdtemp(prefix="engram-demo-")) / "demo.db"

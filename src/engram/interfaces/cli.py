@@ -1,7 +1,7 @@
 """The `engram` command: parse, call `Memory`, print (a table, or JSON with --json).
 
 No logic lives here. Bad input exits with status 1 and a one-line `error: ...`, never a
-traceback. Commands beyond the core verbs live in `engram.commands.*` and register on `main`.
+traceback. Commands beyond the core verbs live in `engram.interfaces.commands.*` and register on `main`.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from engram.errors import EngramError
 from engram.types import Hit, Item, iso
 
 EXTRA_COMMANDS = (
-    "engram.commands.demo",
-    "engram.commands.migrate",
-    "engram.commands.manage",
-    "engram.commands.agent",
-    "engram.commands.audit",
-    "engram.commands.portable",
-    "engram.commands.mcp",
-    "engram.commands.serve",
-    "engram.commands.bench",
-    "engram.commands.reindex",
+    "engram.interfaces.commands.demo",
+    "engram.interfaces.commands.migrate",
+    "engram.interfaces.commands.manage",
+    "engram.interfaces.commands.agent",
+    "engram.interfaces.commands.audit",
+    "engram.interfaces.commands.portable",
+    "engram.interfaces.commands.mcp",
+    "engram.interfaces.commands.serve",
+    "engram.interfaces.commands.bench",
+    "engram.interfaces.commands.reindex",
 )
 
 
@@ -56,7 +56,7 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
 
 def open_memory(ctx: click.Context, **overrides: Any):
     """The Memory named by the global options (opened once per command)."""
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     obj = ctx.find_root().obj
     mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"])

@@ -20,14 +20,14 @@ import html
 import re
 from typing import Callable
 
-from engram import ranking
+from engram.core import ranking
 from engram.agent import MemoryAgent
 from engram.agent.manager import consolidate, memory_stats, summarize_session
 from engram.embed.base import Embedder
 from engram.llm import ScriptedLLM, ToolCall
 from engram.llm.base import LLM
 from engram.llm.fake import Request, Step
-from engram.memory import Memory
+from engram.core.memory import Memory
 from engram.types import iso
 
 Echo = Callable[[str], None]

@@ -8,7 +8,7 @@
    and 2 overlap: the embedding and scan run on a worker thread during the keyword search;
 3. neighbours: `Store.vectors` lists a subject's items in write order, so the items just before
    and after a candidate, if they share its `session`, are its conversational context;
-4. fusion (engram.ranking, pure): z-scored signals, context, named-entity match, time and date
+4. fusion (engram.core.ranking, pure): z-scored signals, context, named-entity match, time and date
    matches, questions yielding, session evidence, focus on the named person past the first places,
    recency (and, opt-in, session diversity).
 Filters apply to candidates (the store filters keyword hits in SQL; vector hits are checked with
@@ -24,7 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from engram import nearest, ranking
+from engram.core import vectors as nearest
+from engram.core import ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
 from engram.types import Hit, Item
@@ -146,7 +147,7 @@ def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.nd
 
 def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position: Mapping[str, int],
              weights: ranking.Weights) -> list[str]:
-    """Pool ids, best first, by the fetch-free part of the score (engram.ranking.prerank_scores)."""
+    """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
     placed = [i for i in pool if i in position]
     loose = [i for i in pool if i not in position]  # keyword hits without a vector
     ranked: list[tuple[float, str]] = []
@@ -184,7 +185,7 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, ids: list[str], posit
 def vector_scan(store: Store, embedder: Embedder, subject: str, ids: list[str], matrix: np.ndarray, query: str,
                 n: int, *, exact: bool = False) -> nearest.VectorScores:
     """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
-    subject's ANN index past the crossover (engram.nearest)."""
+    subject's ANN index past the crossover (engram.core.vectors)."""
     vector = embedder.embed_one(query)
     return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
 

@@ -15,15 +15,17 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from engram import nearest, ranking, validate
-from engram.access import ScopedStore, grants, set_grant
+from engram import validate
+from engram.core import vectors as nearest
+from engram.core import ranking
+from engram.safety.access import ScopedStore, grants, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.episodic import EpisodicVerbs
+from engram.kinds.episodic import EpisodicVerbs
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
-from engram.recall import search
+from engram.core.recall import search
 from engram.store import Filter, Store, open_store
-from engram.supersede import Batch
+from engram.core.supersede import Batch
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved
 
 EMBEDDER_SETTING = "embedder"
@@ -75,7 +77,7 @@ class Memory(EpisodicVerbs):
         )
         self.store: Store = db if store_given else open_store(self.settings.db)  # type: ignore[assignment]
         self.principal = principal
-        if principal is not None:  # every read and write is checked against grants (engram.access)
+        if principal is not None:  # every read and write is checked against grants (engram.safety.access)
             self.store = ScopedStore(self.store, principal)
         self.embedder: Embedder | None = self._make_embedder(embedder)
         self.secret_filter = secret_filter
@@ -197,7 +199,7 @@ class Memory(EpisodicVerbs):
         if problem:
             return None, problem
         if self.secret_filter and kind != CONVERSATION:
-            from engram.safety import check_text
+            from engram.safety.secrets import check_text
 
             # Metadata is stored and shown too (an episode's context, a fact's value): check it all.
             for part in filter(None, (text, source, *_strings(metadata))):
@@ -217,7 +219,7 @@ class Memory(EpisodicVerbs):
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the
         earlier ones: a keyed item the current item with its key, an unkeyed fact the facts it
-        updates ("moved to Porto" after "lives in Berlin": rules in engram.supersede)."""
+        updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede)."""
         explicit = dict(supersede or {})
         vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
@@ -275,7 +277,7 @@ class Memory(EpisodicVerbs):
         explain: bool = False,
         now: Any = None,
     ) -> list[Hit]:
-        """The k memories of `subject` most relevant to `query`, best first (see engram.ranking)."""
+        """The k memories of `subject` most relevant to `query`, best first (see engram.core.ranking)."""
         subject = validate.subject(subject)
         query = validate.query(query)
         k = validate.count(k)
@@ -366,7 +368,7 @@ class Memory(EpisodicVerbs):
         return self._delete(subject, ids)
 
     def _delete(self, subject: str, ids: list[str]) -> int:
-        """Delete from the store, then from this process's ANN indexes (engram.nearest)."""
+        """Delete from the store, then from this process's ANN indexes (engram.core.vectors)."""
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
         return count

@@ -28,7 +28,7 @@ from engram.store.base import Filter
 from engram.types import Item, dumps
 
 if TYPE_CHECKING:
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 CHUNK = 8 << 20  # raw files are scanned in 8 MiB windows
 SQLITE_SUFFIXES = ("", "-wal", "-journal", "-shm")

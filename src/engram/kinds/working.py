@@ -19,8 +19,8 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .errors import InvalidInput
-from .tokens import TokenCounter, count_content, count_message, default_counter, tail_within
+from engram.errors import InvalidInput
+from engram.tokens import TokenCounter, count_content, count_message, default_counter, tail_within
 
 ROLES = ("user", "assistant", "tool")
 SUMMARY_HEADER = "Summary of the earlier conversation (notes, not instructions):"

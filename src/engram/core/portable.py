@@ -35,7 +35,7 @@ from engram.store.base import Filter
 from engram.types import CONVERSATION, Item, iso
 
 if TYPE_CHECKING:
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 FORMAT = "engram-export"
 VERSION = 1

@@ -41,9 +41,9 @@ def serve(ctx: click.Context, host: str, port: int, create_admin_key: bool, max_
     from engram.errors import require
 
     uvicorn = require("uvicorn", "server")
-    from engram.keys import KeyRing
-    from engram.memory import Memory
-    from engram.server import create_app
+    from engram.safety.keys import KeyRing
+    from engram.core.memory import Memory
+    from engram.interfaces.rest import create_app
 
     store = _open_store(ctx)
     ring = KeyRing(store)
@@ -73,7 +73,7 @@ def keys() -> None:
 @click.pass_context
 def create(ctx: click.Context, subjects: tuple[str, ...], admin: bool, name: str) -> None:
     """Create a key and print it (once)."""
-    from engram.keys import KeyRing
+    from engram.safety.keys import KeyRing
 
     _print_new_key(*KeyRing(_open_store(ctx)).create(subjects, admin=admin, name=name))
 
@@ -83,7 +83,7 @@ def create(ctx: click.Context, subjects: tuple[str, ...], admin: bool, name: str
 @click.pass_context
 def list_(ctx: click.Context, as_json: bool) -> None:
     """List keys (ids, names, grants; never the keys themselves)."""
-    from engram.keys import KeyRing
+    from engram.safety.keys import KeyRing
 
     found = KeyRing(_open_store(ctx)).list()
     if as_json:
@@ -99,7 +99,7 @@ def list_(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def revoke(ctx: click.Context, key_id: str) -> None:
     """Revoke the key with KEY_ID (as shown by `engram keys list`)."""
-    from engram.keys import KeyRing
+    from engram.safety.keys import KeyRing
 
     gone = KeyRing(_open_store(ctx)).revoke(key_id)
     click.echo(f"revoked {gone.id}")

@@ -1,6 +1,6 @@
 """Ranking as pure functions: query terms, standardised signals, fusion, recency, explain.
 
-No I/O here: `engram.recall` gathers candidates from the store and the embedder, and this
+No I/O here: `engram.core.recall` gathers candidates from the store and the embedder, and this
 module turns their raw signals into one score per item.
 
 Score contract (a float, higher is better, comparable within one recall call only):

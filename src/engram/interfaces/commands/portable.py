@@ -21,8 +21,8 @@ def register(main: click.Group) -> None:
 @click.pass_context
 def export_command(ctx: click.Context, output: str, subjects: tuple[str, ...], vectors: bool, as_json: bool) -> None:
     """Write every item (all versions, all kinds) to a JSONL file that `engram import` reads."""
-    from engram.cli import emit, open_memory
-    from engram.portable import export
+    from engram.interfaces.cli import emit, open_memory
+    from engram.core.portable import export
 
     mem = open_memory(ctx)
     counts = export(mem, sys.stdout if output == "-" else output, list(subjects) or None, vectors=vectors)
@@ -37,8 +37,8 @@ def export_command(ctx: click.Context, output: str, subjects: tuple[str, ...], v
 @click.pass_context
 def import_command(ctx: click.Context, path: str, as_json: bool) -> None:
     """Add the items of an export file, keeping their ids; items already present are skipped."""
-    from engram.cli import emit, open_memory
-    from engram.portable import import_
+    from engram.interfaces.cli import emit, open_memory
+    from engram.core.portable import import_
 
     counts = import_(open_memory(ctx), click.get_text_stream("stdin") if path == "-" else path)
     emit(as_json, counts, lambda: [
@@ -52,8 +52,8 @@ def import_command(ctx: click.Context, path: str, as_json: bool) -> None:
 @click.pass_context
 def backup_command(ctx: click.Context, dest: str, as_json: bool) -> None:
     """Copy the SQLite store to DEST with SQLite's online backup (PostgreSQL: use pg_dump)."""
-    from engram.cli import emit, open_memory
-    from engram.portable import backup
+    from engram.interfaces.cli import emit, open_memory
+    from engram.core.portable import backup
 
     target = backup(open_memory(ctx, embedder="none"), dest)
     emit(as_json, {"backup": str(target)}, lambda: [f"backed up to {target}"])

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .errors import InvalidInput
+from engram.errors import InvalidInput
 
 __all__ = [
     "SecretFinding",

@@ -1,5 +1,5 @@
 """Maintenance and procedural-memory commands: summarize, consolidate, prune, importance, procedures,
-export-finetune. Each is a few lines over `engram.agent.manager` and `engram.procedural`.
+export-finetune. Each is a few lines over `engram.agent.manager` and `engram.kinds.procedural`.
 
 Commands that lose information (consolidate, prune) only preview unless given `--yes`.
 """
@@ -19,8 +19,8 @@ def register(main: click.Group) -> None:
 
 
 def _cli():
-    # Imported late: engram.cli imports this module while it is being loaded.
-    from engram import cli
+    # Imported late: engram.interfaces.cli imports this module while it is being loaded.
+    from engram.interfaces import cli
 
     return cli
 
@@ -150,7 +150,7 @@ def procedures() -> None:
 @click.pass_context
 def procedures_list(ctx: click.Context, subject: str, as_json: bool) -> None:
     """List the current procedures of SUBJECT."""
-    from engram.procedural import procedures as current
+    from engram.kinds.procedural import procedures as current
 
     cli = _cli()
     found = current(cli.open_memory(ctx), subject)
@@ -167,7 +167,7 @@ def procedures_list(ctx: click.Context, subject: str, as_json: bool) -> None:
 @click.pass_context
 def procedures_set(ctx: click.Context, subject: str, name: str, instructions: str, as_json: bool) -> None:
     """Set procedure NAME of SUBJECT (a new text supersedes the old one)."""
-    from engram.procedural import set_procedure
+    from engram.kinds.procedural import set_procedure
 
     cli = _cli()
     result = set_procedure(cli.open_memory(ctx), subject, name, instructions)
@@ -185,7 +185,7 @@ def procedures_set(ctx: click.Context, subject: str, name: str, instructions: st
 def procedures_learn(ctx: click.Context, subject: str, llm_spec: str | None, min_successes: int,
                      categories: tuple[str, ...], yes: bool, as_json: bool) -> None:
     """Propose a strategy per episode category from what worked (saved with --yes)."""
-    from engram.procedural import learn_procedures
+    from engram.kinds.procedural import learn_procedures
 
     cli = _cli()
     found = learn_procedures(cli.open_memory(ctx), subject, llm=_llm(llm_spec), min_successes=min_successes,
@@ -204,7 +204,7 @@ def procedures_learn(ctx: click.Context, subject: str, llm_spec: str | None, min
 @click.pass_context
 def procedures_delete(ctx: click.Context, subject: str, name: str, as_json: bool) -> None:
     """Delete procedure NAME of SUBJECT, with its history."""
-    from engram.procedural import delete_procedure
+    from engram.kinds.procedural import delete_procedure
 
     cli = _cli()
     count = delete_procedure(cli.open_memory(ctx), subject, name)
@@ -224,7 +224,7 @@ def procedures_delete(ctx: click.Context, subject: str, name: str, as_json: bool
 def export_finetune(ctx: click.Context, subject: str | None, output: str | None, system: str | None,
                     categories: tuple[str, ...], check_path: str | None, as_json: bool) -> None:
     """Write SUBJECT's successful episodes as chat fine-tuning JSONL (or --check a file)."""
-    from engram import procedural
+    from engram.kinds import procedural
 
     cli = _cli()
     if check_path:

@@ -30,7 +30,7 @@ from engram.store.base import Filter
 from engram.types import FACT, Item, dedupe_key
 
 if TYPE_CHECKING:
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
 #: Generic negations ("quit coffee") need this cosine with the old fact as well as word overlap.
 NEGATION_MIN_SIMILARITY = 0.35

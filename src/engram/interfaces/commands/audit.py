@@ -16,8 +16,8 @@ def register(main: click.Group) -> None:
 @click.pass_context
 def audit_command(ctx: click.Context, subject: str, text: str, as_json: bool) -> None:
     """Find TEXT anywhere for SUBJECT: rows, history, index, vectors, raw file and WAL bytes."""
-    from engram.audit import audit
-    from engram.cli import emit, open_memory
+    from engram.core.audit import audit
+    from engram.interfaces.cli import emit, open_memory
 
     report = audit(open_memory(ctx, embedder="none"), subject, text)
     emit(as_json, report.to_dict(), lambda: [

@@ -6,10 +6,10 @@ the cosine at any row (pool items and their neighbours), and the mean / spread /
 all cosines (for the z-score). Two ways to answer:
 
 - `ExactScores`: one NumPy product over every row. Every number is exact. Used while the
-  subject holds fewer than `engram.ann.EXACT_MAX_ITEMS` vectors, when no ANN library is installed,
+  subject holds fewer than `engram.core.ann.EXACT_MAX_ITEMS` vectors, when no ANN library is installed,
   while an index is still being built, and whenever recall has a restrictive filter (an ANN's
   nearest rows could all be filtered out).
-- `ApproximateScores`: the `n` nearest come from an HNSW index (`engram.ann`); cosines of any
+- `ApproximateScores`: the `n` nearest come from an HNSW index (`engram.core.ann`); cosines of any
   other row are computed from the matrix on demand; mean, spread and minimum are estimated
   from a fixed random sample of `SAMPLE` rows. `engram bench latency` measures how often the
   top 10 of a whole recall still equals the exact one.
@@ -18,7 +18,7 @@ Indexes live in this process only (keyed by store, subject and model) and are bu
 background thread the first time a subject passes the crossover, so no recall ever waits for
 a build: until it is ready, recall scans exactly. After writes the index takes the new rows
 incrementally at the next recall. `Memory`'s forget verbs call `after_delete`, which drops the
-deleted rows from this process's indexes at once (`engram.ann` overwrites their vectors before
+deleted rows from this process's indexes at once (`engram.core.ann` overwrites their vectors before
 hiding them) and discards a build that started before the delete; other processes drop them at
 their next recall. Nothing is written to disk, so forgetting has no index file to reach.
 """
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from engram import ann
+from engram.core import ann
 
 #: Rows sampled to estimate the mean, spread and minimum cosine over a large subject.
 SAMPLE = 4096

@@ -20,7 +20,7 @@ def reindex(ctx: click.Context, batch_size: int, as_json: bool) -> None:
     """
     import json
 
-    from engram.memory import Memory
+    from engram.core.memory import Memory
 
     root = ctx.find_root().obj or {}
     state = {"total": 0}

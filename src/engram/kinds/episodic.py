@@ -20,7 +20,7 @@ from engram.store.base import Filter
 from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, Episode, Item, Saved
 
 if TYPE_CHECKING:
-    from engram.working import Conversation
+    from engram.kinds.working import Conversation
 
 
 def _key(value: Any, what: str = "key") -> str:
@@ -108,7 +108,7 @@ class EpisodicVerbs:
 
     def load_conversation(self, subject: str, session: str, **options: Any) -> "Conversation":
         """Resume a saved Conversation; `options` (summarize=, counter=) are not saved and pass through."""
-        from engram.working import Conversation
+        from engram.kinds.working import Conversation
 
         found = self.store.find(validate.subject(subject), Filter(kinds=(CONVERSATION,), key=_key(session, "session")), limit=1)  # type: ignore[attr-defined]
         if not found:

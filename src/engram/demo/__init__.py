@@ -1,0 +1,1 @@
+"""`engram demo` and the seed article's practice exercise."""

@@ -1,0 +1,1 @@
+"""Memory kinds built on the core: working (conversation), episodic, procedural."""

@@ -1,0 +1,1 @@
+"""Keeping memory safe: the secret and instruction filters, access between subjects, API keys."""
