@@ -25,6 +25,7 @@ from engram.kinds.episodic import EpisodicVerbs
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
+from engram.store.base import VectorAdmin
 from engram.core.supersede import Batch
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved
 
@@ -39,6 +40,13 @@ def _entry(entry: Any, shared: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
             raise InvalidInput(f"a remember_many entry needs a 'text' field, got keys {sorted(own)}")
         return own.pop("text"), {**shared, **own}
     return entry, dict(shared)
+
+
+def _store_or_path(db: str | os.PathLike[str] | Store | None) -> tuple[Store | None, str | os.PathLike[str] | None]:
+    """(the store given, None) or (None, the path or URL given, or None for the configured one)."""
+    if db is None or isinstance(db, (str, os.PathLike)):
+        return None, db
+    return db, None
 
 
 def _strings(value: Any) -> list[str]:
@@ -67,15 +75,15 @@ class Memory(EpisodicVerbs):
         principal: str | None = None,
         auto_supersede: bool = True,
     ) -> None:
-        store_given = not isinstance(db, (str, os.PathLike)) and db is not None
+        given, path = _store_or_path(db)
         self.settings: Settings = load(
-            db=None if store_given else db,
+            db=path,
             embedder=embedder if isinstance(embedder, str) else None,
             agent=agent,
             recency=recency,
             half_life_days=half_life_days,
         )
-        self.store: Store = db if store_given else open_store(self.settings.db)  # type: ignore[assignment]
+        self.store: Store = given if given is not None else open_store(self.settings.db)
         self.principal = principal
         if principal is not None:  # every read and write is checked against grants (engram.safety.access)
             self.store = ScopedStore(self.store, principal)
@@ -191,9 +199,9 @@ class Memory(EpisodicVerbs):
                 raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
             if value is not None:
                 validate.raw_text(value, name)
-        for name, value in (("confidence", confidence), ("importance", importance)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise InvalidInput(f"{name} must be a number from 0 to 1, not {value!r}")
+        for name, number in (("confidence", confidence), ("importance", importance)):
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or not 0.0 <= number <= 1.0:
+                raise InvalidInput(f"{name} must be a number from 0 to 1, not {number!r}")
         metadata = validate.metadata(metadata)
         problem = validate.length_problem(text, kind)
         if problem:
@@ -426,19 +434,22 @@ class Memory(EpisodicVerbs):
 
         `progress(done, total)` is called after each batch. If interrupted, run it again.
         """
-        store: Store = db if (db is not None and not isinstance(db, (str, os.PathLike))) else open_store(
-            load(db=db).db)  # type: ignore[assignment]
+        given, path = _store_or_path(db)
+        store = given if given is not None else open_store(load(db=path).db)
         previous = store.setting(EMBEDDER_SETTING)
         store.setting(EMBEDDER_SETTING, delete=True)  # so the new model may open the store
         try:
             mem = cls(store, embedder=embedder, **options)
             if mem.embedder is None:
                 raise InvalidInput("reindex needs an embedder: pass one (e.g. embedder='minilm'), not 'none'")
+            if not isinstance(store, VectorAdmin):
+                raise InvalidInput(f"{store.url}: this store cannot replace vectors ({type(store).__name__}"
+                                   " is not a VectorAdmin); reindex needs the store itself, not a scoped view")
             wanted = Filter(include_superseded=True, exclude_kinds=(CONVERSATION,))
             items = [it for name in store.subjects() for it in store.find(name, wanted, newest_first=False)]
             for start in range(0, len(items), max(1, int(batch_size))):
                 chunk = items[start : start + max(1, int(batch_size))]
-                store.set_vectors(mem._vectors_for(chunk), mem.embedder.identity)  # type: ignore[attr-defined]
+                store.set_vectors(mem._vectors_for(chunk), mem.embedder.identity)
                 if progress is not None:
                     progress(start + len(chunk), len(items))
         except BaseException:
