@@ -23,13 +23,13 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 
 from engram.errors import (
-    SchemaTooNew,
     StoreBusy,
     StoreError,
     StoreFull,
     StoreUnavailable,
     require,
 )
+from engram.store import migrations
 from engram.store.base import Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
 from engram.store.sql import (
     COLUMNS,
@@ -71,7 +71,7 @@ UPSERT_VECTOR = (
 BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
         " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
 
-MIGRATIONS: list[tuple[str, list[str]]] = [
+MIGRATIONS: list[migrations.Step] = [
     (
         "items, keyword index, vectors, settings",
         [
@@ -196,20 +196,8 @@ class PostgresStore:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 self._ensure_vector(conn)
-                conn.execute("CREATE TABLE IF NOT EXISTS migrations (version integer PRIMARY KEY,"
-                             " name text NOT NULL, applied_at double precision NOT NULL)")
-                current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0]
-                if current > len(MIGRATIONS):
-                    raise SchemaTooNew(
-                        f"{self.url} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
-                        " upgrade with `pip install -U 'engramdb[postgres]'`"
-                    )
-                for version in range(current + 1, len(MIGRATIONS) + 1):
-                    name, statements = MIGRATIONS[version - 1]
-                    for statement in statements:
-                        conn.execute(statement)
-                    conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (%s, %s, %s)",
-                                 (version, name, time.time()))
+                migrations.run(conn.execute, MIGRATIONS, where=self.url,
+                               upgrade="pip install -U 'engramdb[postgres]'", ph="%s")
         except psycopg.Error as exc:
             raise _translate(exc, self.url) from exc
 
