@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from engram.store.base import Filter
+from engram.embed.base import Embedder
+from engram.store.base import Filter, Store
 from engram.types import FACT, Item, dedupe_key
 
 if TYPE_CHECKING:
@@ -355,12 +356,12 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: list[Frame], simi
 
 
 # -- wiring into Memory ----------------------------------------------------------------------
-def supersede_on_write(mem: "Memory", item: Item, vector: np.ndarray | None = None) -> dict[str, str]:
+def supersede_on_write(mem: Memory, item: Item, vector: np.ndarray | None = None) -> dict[str, str]:
     """Old item id -> `item.id` for every current fact of the subject that `item` supersedes.
 
     `item` written alone: a batch of one (see `Batch`). Only kind 'fact' items without a key.
     """
-    return Batch(mem, [item], {item.id: vector} if vector is not None else {}).facts(item)
+    return Batch(mem.store, mem.embedder, [item], {item.id: vector} if vector is not None else {}).facts(item)
 
 
 class Batch:
@@ -382,9 +383,10 @@ class Batch:
     Use: for each item in order, `facts(item)` (or `keyed(item)`), then `add(item, closed ids)`.
     """
 
-    def __init__(self, mem: "Memory", check: Sequence[Item], vectors: Mapping[str, np.ndarray]) -> None:
-        self.store = mem.store
-        self._embedder: Any = mem.embedder
+    def __init__(self, store: Store, embedder: Embedder | None, check: Sequence[Item],
+                 vectors: Mapping[str, np.ndarray]) -> None:
+        self.store = store
+        self._embedder = embedder
         self._vectors = dict(vectors)
         self._written: list[Item] = []
         self._position: dict[str, int] = {}
