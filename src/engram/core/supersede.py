@@ -53,7 +53,7 @@ CATEGORIES = {
     "database": "postgres postgresql mysql mariadb sqlite mongodb mongo cockroachdb oracle dynamodb "
                 "cassandra sql server mssql supabase",
     "editor": "vs code vscode vim neovim emacs intellij pycharm sublime atom zed cursor",
-    "phone": "iphone android pixel galaxy",
+    "phone": "iphone android pixel galaxy oneplus fairphone nokia motorola xiaomi",
     "laptop": "macbook thinkpad laptop xps",
     "os": "ubuntu fedora debian arch windows macos linux",
     "cloud": "aws gcp azure digitalocean heroku",
@@ -66,8 +66,11 @@ CATEGORIES = {
     "package manager": "npm yarn pnpm pip poetry uv",
 }
 _CATEGORY_WORDS = {w: cat for cat, words in CATEGORIES.items() for w in words.split()}
-ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "position": "role", "age": "age",
-                   "home": "location", "address": "location", "time zone": "timezone"}
+ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "position": "role", "job": "role", "age": "age",
+                   "home": "location", "address": "location", "home city": "location", "city": "location",
+                   "time zone": "timezone", "employer": "employer", "company": "employer", "team": "team",
+                   "diet": "diet", "car": "car", "commute": "commute", "phone": "choice:phone",
+                   "editor": "choice:editor", "code editor": "choice:editor", "text editor": "choice:editor"}
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ _DIET = (r"(?:is |am |are )?(?:a |an )?(?P<obj>vegetarian|vegan|pescatarian|carn
          r"(?:follows?|is on|eats) an? (?P<obj>[\w-]+) diet\b")
 _RELATIONSHIP = (r"got (?P<obj>married|engaged|divorced)\b",
                  r"(?:is |am |are )?(?P<obj>single|married|engaged|divorced|widowed)\b(?! to\b| from\b)")
+_CAR = (r"(?:drives?|driving) (?:a|an|the|his|her|their) (?P<obj>.+)",)
+_COMMUTE = (r"(?:commutes?|commuting|gets|goes|travels)(?: in)?(?: to (?:work|the office|school|campus))? by (?P<obj>.+)",)
 _AGE = (r"(?:is|am|are|turned|turns|aged) (?P<obj>\d{1,3})(?: years old| years| yo)?$",)
 _COUNT = (r"(?:has|have|owns?) (?P<obj>\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?P<qual>.+)",)
 _ATTRIBUTE = re.compile(r"^(?P<qual>[\w' -]+?)(?: is| are|:) (?P<obj>.+)$")
@@ -190,7 +195,7 @@ _SLOT_PATTERNS = tuple(
     (slot, tuple(re.compile(r"(?:^|\b)" + p) for p in patterns))
     for slot, patterns in (("team", _TEAM), ("location", _LOCATION), ("employer", _EMPLOYER), ("role", _ROLE),
                            ("uses", _USES), ("favourite", _FAVOURITE), ("diet", _DIET),
-                           ("relationship", _RELATIONSHIP), ("age", _AGE), ("count", _COUNT))
+                           ("relationship", _RELATIONSHIP), ("car", _CAR), ("commute", _COMMUTE), ("age", _AGE), ("count", _COUNT))
 )
 
 
@@ -214,7 +219,7 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
     if slot in ("employer", "location", "uses") and _UNIT.match(_cut(obj)):
         return None  # "joined the payments team", "moved to the billing department": the team frame says it
     holder = _holder_of(before, default)
-    if slot in ("team", "location", "employer", "role", "diet", "relationship"):
+    if slot in ("team", "location", "employer", "role", "diet", "relationship", "car", "commute"):
         value = _cut(obj)
         return Frame(holder, slot, value, negates) if value else None
     if slot == "uses":
@@ -238,8 +243,18 @@ def _purpose_frame(holder: str, obj: str, qual: str | None, negates: tuple[str, 
     value = _bare(_cut(obj))
     if not value:
         return None
-    purpose = _bare(qual) if qual else (_category(value) or _head(value))
+    category = _category(value)
+    purpose = _bare(qual) if qual else (category or _head(value))
+    if category and _names_category(purpose, category):  # "as a code editor", "for editing code": the editor
+        purpose = category
     return Frame(holder, f"choice:{purpose}", value, negates)
+
+
+def _names_category(purpose: str, category: str) -> bool:
+    """The stated purpose is the value's category in other words ("code editor", "editing code",
+    "the main database" for an editor or a database): words sharing a four-letter stem."""
+    stems = {w[:4] for w in category.split() if len(w) >= 4}
+    return any(len(w) >= 4 and w[:4] in stems for w in purpose.split())
 
 
 def _attribute_frame(original: str, norm: str, default: str) -> Frame | None:
@@ -430,11 +445,15 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: list[Frame], simi
                 return Decision(old.id, "negation", f"says {prior.slot} {prior.value!r} no longer holds", similarity)
             return Decision(old.id, "replaced", f"{prior.slot} {prior.value!r} is replaced by {new.value!r}",
                             similarity)
-    if new.slot is not None or any(f.slot is None for f in old_frames):
+    # Word overlap: an old fact we cannot frame ("Drinks coffee every morning") that holds every
+    # content word of what the new one ends ("Quit coffee", "Switched from coffee to tea").
+    if any(f.slot is None for f in old_frames) or (new.slot is not None and old_frames):
         return None
     words = content_words(negated)
     if (words and words <= content_words(old.text) and similarity >= NEGATION_MIN_SIMILARITY
             and _holders_match(new.holder, sentence_holder(old.text))):
+        if new.slot is not None:
+            return Decision(old.id, "replaced", f"{negated!r} is replaced by {new.value!r}", similarity)
         return Decision(old.id, "negation", f"says {negated!r} no longer holds", similarity)
     return None
 
@@ -618,17 +637,22 @@ def top_stable(scores: np.ndarray, k: int) -> np.ndarray:
 
 
 def _probe_terms(text: str) -> list[str]:
-    """Words that an old fact of the same slot probably shares: slot verbs and negated values."""
+    """Words that an old fact of the same slot probably shares: the named holder (one term, so
+    "bruno chen" must appear whole, not every Bruno's facts), negated values; for the user's own
+    facts, slot verbs and purpose words as well. Kept selective: the search costs per match."""
     frames = read(text)
     terms: set[str] = set()
     for frame in frames:
         for negated in frame.negates:
             terms |= content_words(negated)
+        if frame.holder not in ("self", "team"):
+            terms.add(frame.holder)
+            continue
         slot = (frame.slot or "").split(":")[0]
         terms |= set(_SLOT_WORDS.get(slot, ()))
         if frame.slot and ":" in frame.slot:
             terms |= set(frame.slot.split(":", 1)[1].split())
-        if frame.slot and frame.slot.startswith(("uses", "prefers")):
+        if frame.slot and frame.slot.startswith("choice:"):
             category = _category(frame.value)
             terms |= set(CATEGORIES.get(category or "", "").split())
     return sorted(t for t in terms if t)
@@ -638,9 +662,13 @@ _SLOT_WORDS = {
     "location": ("lives", "live", "living", "based", "moved", "resides", "relocated", "home"),
     "employer": ("works", "work", "joined", "employed", "job", "hired"),
     "role": ("works", "promoted", "title", "role", "position"),
-    "uses": ("uses", "use", "using", "switched", "runs", "replaced"),
-    "prefers": ("prefers", "prefer"),
+    "choice": ("uses", "use", "using", "switched", "runs", "replaced", "prefers", "prefer"),
     "favourite": ("favourite", "favorite"),
     "age": ("years", "age", "old", "turned"),
+    "team": ("team", "department", "group", "squad"),
+    "diet": ("vegetarian", "vegan", "pescatarian", "diet"),
+    "relationship": ("single", "married", "engaged", "divorced", "widowed"),
+    "car": ("drives", "car"),
+    "commute": ("commutes", "commute", "office", "work"),
     "count": ("has", "have"),
 }
