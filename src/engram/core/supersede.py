@@ -115,6 +115,9 @@ _VALUE_CUT = re.compile(r",| (?:as|on|in|with|since|for|at|from|during|when|beca
 #: Groups inside an organisation: "joined the payments team" changes team, not employer or city.
 _UNIT = re.compile(r"^(?:the )?(?P<obj>.+?) (?:team|department|group|squad|division|unit)$")
 
+#: What one joins besides an employer, many at a time: "joined the chess club", "joined a choir".
+_CLUB = re.compile(r"\b(?:club|society|choir|gym|band|league|community|class|course|program|programme|waitlist|"
+                   r"association|union|church|orchestra|meetup|circle|forum|discord|server|chat)$")
 _LOCATION = (r"(?:lives?|living|resides?|residing|(?:is |am |are )?based|stays?|staying) in (?P<obj>.+)",
              r"(?:moved|moving|moves|relocated|relocating|relocates)(?: back)?(?: from (?P<from>.+?))? to (?P<obj>.+)")
 _TEAM = (r"(?:is |am |are )?(?:on|in|part of|a member of) the (?P<obj>.+?) (?:team|department|group|squad)\b",
@@ -175,7 +178,7 @@ def read(text: str) -> tuple[Frame, ...]:
     for n, clause in enumerate(c for c in _CLAUSE.split(text.strip()) if c):
         found = _read_clause(clause, holder)
         if n == 0:
-            holder = sentence_holder(clause)
+            holder = found[0].holder if found else sentence_holder(clause)
         frames += found
     return tuple(frames)
 
@@ -216,9 +219,11 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
     if slot == "location" and not _person_like(original, before):
         slot, qual = "uses", before  # "Team chat moved to Teams": a thing moved, not a person
         before = ""
-    if slot in ("employer", "location", "uses") and _UNIT.match(_cut(obj)):
+    if slot in ("employer", "location", "uses") and (_UNIT.match(_cut(obj)) or _CLUB.search(_cut(obj))):
         return None  # "joined the payments team", "moved to the billing department": the team frame says it
     holder = _holder_of(before, default)
+    if slot == "location" and " in " in obj:  # "a house in porto": the place is porto
+        obj = obj.rsplit(" in ", 1)[1]
     if slot in ("team", "location", "employer", "role", "diet", "relationship", "car", "commute"):
         value = _cut(obj)
         return Frame(holder, slot, value, negates) if value else None
@@ -252,9 +257,15 @@ def _purpose_frame(holder: str, obj: str, qual: str | None, negates: tuple[str, 
 
 def _names_category(purpose: str, category: str) -> bool:
     """The stated purpose is the value's category in other words ("code editor", "editing code",
-    "the main database" for an editor or a database): words sharing a four-letter stem."""
+    "the main database" for an editor or a database): every word shares the category's four-letter
+    stem or is a generic modifier ("analytics database" names a purpose of its own)."""
     stems = {w[:4] for w in category.split() if len(w) >= 4}
-    return any(len(w) >= 4 and w[:4] in stems for w in purpose.split())
+    words = purpose.split()
+    return any(w[:4] in stems for w in words) and all(w[:4] in stems or w in _GENERIC for w in words)
+
+
+#: Modifiers that do not change what a choice is for ("the main database" is the database).
+_GENERIC = frozenset("main primary default usual daily preferred favourite code text source go-to".split())
 
 
 def _attribute_frame(original: str, norm: str, default: str) -> Frame | None:
@@ -300,8 +311,11 @@ def sentence_holder(text: str) -> str:
         name = " ".join(words[:size])
         if name.endswith("'s"):
             name = name[:-2]
-        follows = words[size].lower()
-        verb_next = follows in _AUXILIARIES or (follows.endswith(("s", "ed")) and not follows.endswith("ss"))
+        follows, first = words[size].lower(), words[0].lower()
+        # One capitalised word is a name before an auxiliary ("Hiro is"), or before a verb when it
+        # does not read as a verb itself ("Rex loves", not "Changed jobs", "Attends classes").
+        verb_next = follows in _AUXILIARIES or (follows.endswith(("s", "ed")) and not follows.endswith("ss")
+                                                and not first.endswith(("s", "ed", "ing")))
         if (_NAME.match(name) and words[0].lower() not in _VERB_STARTS
                 and (words[size - 1].endswith("'s") or (follows[:1].islower() and (size > 1 or verb_next)))):
             return _holder_of(name.lower(), "self")
