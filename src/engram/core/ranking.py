@@ -261,7 +261,7 @@ def standardise(scores: Mapping[str, float], population: int = 0) -> tuple[dict[
     var = max(0.0, float((values**2).sum()) / n - mean**2)
     std = math.sqrt(var)
     if std < 1e-9:
-        return {key: 0.0 for key in scores}, 0.0
+        return dict.fromkeys(scores, 0.0), 0.0
     return {key: float((value - mean) / std) for key, value in scores.items()}, float(-mean / std)
 
 

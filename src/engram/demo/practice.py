@@ -138,7 +138,7 @@ def verify_stores(mem: Memory, echo: Echo) -> None:
     episodes = mem.recent_episodes(USER, 20, session="session-1")
     echo("")
     echo(f"{'turn':<5} {'semantic (embedded fact)':<28} {'episodic (keyed facts)':<28} episode")
-    for number, (message, fact, keyed) in enumerate(TURNS, 1):
+    for number, (message, _fact, keyed) in enumerate(TURNS, 1):
         hit = next(iter(mem.recall(USER, message, k=1, kinds=["fact"], now=START)), None)
         semantic = bool(hit and hit.item.key is None and (embedded is None or hit.id in embedded))
         keys = [k for k, _, _ in keyed if mem.get_fact(USER, k) is not None]

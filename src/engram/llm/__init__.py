@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable
 
 from ..errors import ConfigError
-from .base import DEFAULT_MAX_TOOL_ROUNDS, FLAVOURS, LLM, Reply, ToolCall, ToolRounds
-from .fake import Request, ScriptedLLM, echo
+from .base import DEFAULT_MAX_TOOL_ROUNDS, LLM, Reply, ToolCall, ToolRounds
+from .fake import Request, ScriptedLLM
 from ..plugins import LLMS, Plugins
 
 # A factory takes (model or None, base_url or None) and returns a ready LLM.
