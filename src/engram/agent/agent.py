@@ -112,7 +112,7 @@ class MemoryAgent:
         """Resume the saved conversation of this session, or start a new one."""
         if resume:
             try:
-                conv = self.memory.load_conversation(self.subject, self.session, counter=self.counter)
+                conv: Conversation = self.memory.load_conversation(self.subject, self.session, counter=self.counter)
                 conv.system = system
                 return conv
             except NotFound:

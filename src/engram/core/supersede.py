@@ -316,7 +316,7 @@ def detect(new_text: str, candidates: Sequence[tuple[Item, float]]) -> list[Deci
     return decisions
 
 
-def _decide(new_frames: list[Frame], old: Item, similarity: float) -> Decision | None:
+def _decide(new_frames: Sequence[Frame], old: Item, similarity: float) -> Decision | None:
     old_frames = read(old.text)
     for new in new_frames:
         for negated in new.negates:
@@ -335,7 +335,7 @@ def _decide(new_frames: list[Frame], old: Item, similarity: float) -> Decision |
     return None
 
 
-def _negation(new: Frame, negated: str, old: Item, old_frames: list[Frame], similarity: float) -> Decision | None:
+def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], similarity: float) -> Decision | None:
     """The new fact negates the old one: a switched-from value, or a negated statement's words."""
     for prior in old_frames:
         if prior.slot is None or not _holders_match(new.holder, prior.holder):
