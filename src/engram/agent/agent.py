@@ -121,7 +121,7 @@ class MemoryAgent:
 
     def _turns_logged(self) -> int:
         where = Filter(kinds=(EPISODE,), session=self.session)
-        return len(self.memory.store.find(self.subject, where))
+        return len(self.memory.items(self.subject, where=where))
 
     # -- the turn -------------------------------------------------------------------------
     def context(self, query: str) -> Context:

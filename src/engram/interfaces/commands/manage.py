@@ -133,7 +133,7 @@ def importance(ctx: click.Context, subject: str, as_json: bool) -> None:
     cli = _cli()
     mem = cli.open_memory(ctx)
     scores = score_importance(mem, subject)
-    items = {it.id: it for it in mem.store.get(list(scores))}
+    items = {it.id: it for it in mem.items(subject)}
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     cli.emit(as_json, {"scored": len(scores), "importance": dict(ranked)},
              lambda: [*(f"{v:.3f}  {items[k].kind:<10} {items[k].text[:70]}" for k, v in ranked),
