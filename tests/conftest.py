@@ -15,9 +15,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from engram.embed.hashing import HashingEmbedder  # noqa: E402
-from engram.core.memory import Memory  # noqa: E402
-from engram.store import open_store  # noqa: E402
+from engram.embed.hashing import HashingEmbedder
+from engram.core.memory import Memory
+from engram.store import open_store
 
 BACKENDS = ["sqlite", "postgres"]
 

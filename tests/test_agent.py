@@ -21,13 +21,12 @@ from wire_servers import (  # noqa: F401 (the *_fixture imports provide the serv
 from engram.agent import MemoryAgent
 from engram.agent.agent import ACTION_CHARS
 from engram.errors import ConfigError, InvalidInput, ProviderError
-from engram.llm import Reply, RetryPolicy, ScriptedLLM, ToolCall
+from engram.llm import Reply, ScriptedLLM, ToolCall
 from engram.core.memory import Memory
 from engram.types import EPISODE, FACT
 
 SUBJECT = "user:42"
 POSTGRES = "Team uses Postgres 16 for all services."
-NO_WAIT = RetryPolicy(max_attempts=3, sleep=lambda s: None, random=lambda: 0.0)
 
 
 def remember(fact: str, **extra) -> ToolCall:
@@ -158,7 +157,7 @@ def test_anthropic_tool_use_round_trip(sqlite_memory, anthropic_server):
             {"id": "toolu_01", "name": "remember", "input": {"fact": POSTGRES}},))),
         Response(200, anthropic_message("Noted: Postgres 16.")),
     )
-    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=anthropic_server.base_url, retry=NO_WAIT)
+    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=anthropic_server.base_url, max_retries=2)
     agent = MemoryAgent(sqlite_memory, SUBJECT, llm)
 
     assert agent.chat("We moved everything to Postgres 16.") == "Noted: Postgres 16."
@@ -178,7 +177,7 @@ def test_openai_function_calling_round_trip(sqlite_memory, openai_server):
             {"id": "call_1", "name": "remember", "arguments": {"text": POSTGRES}},))),
         Response(200, openai_completion("Noted: Postgres 16.")),
     )
-    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=openai_server.base_url, retry=NO_WAIT)
+    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=openai_server.base_url, max_retries=2)
     agent = MemoryAgent(sqlite_memory, SUBJECT, llm)
 
     assert agent.chat("We moved everything to Postgres 16.") == "Noted: Postgres 16."
@@ -198,7 +197,7 @@ def test_openai_broken_json_arguments_are_answered(sqlite_memory, openai_server)
             {"id": "call_1", "name": "remember", "arguments": '{"fact": "unterminated'},))),
         Response(200, openai_completion("Sorry, could not save.")),
     )
-    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=openai_server.base_url, retry=NO_WAIT)
+    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=openai_server.base_url, max_retries=2)
     assert MemoryAgent(sqlite_memory, SUBJECT, llm).chat("Remember this.") == "Sorry, could not save."
     tool_message = openai_server.bodies()[1]["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["content"].startswith("error: arguments are not valid JSON")
@@ -211,7 +210,7 @@ def test_a_provider_that_ignores_tool_choice_none_still_ends_the_turn(sqlite_mem
     anthropic_server.enqueue(*[
         Response(200, anthropic_message("Searching.", tool_calls=({**call, "id": f"toolu_{i}"},))) for i in range(2)
     ])
-    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=anthropic_server.base_url, retry=NO_WAIT)
+    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=anthropic_server.base_url, max_retries=2)
     agent = MemoryAgent(sqlite_memory, SUBJECT, llm, max_tool_rounds=1)
     assert agent.chat("Find it.") == "Searching."
     assert [b["tool_choice"]["type"] for b in anthropic_server.bodies()] == ["auto", "none"]
@@ -222,7 +221,7 @@ def test_a_provider_that_ignores_tool_choice_none_still_ends_the_turn(sqlite_mem
 def test_persistent_500s_give_a_clear_error_and_lose_nothing(sqlite_memory, anthropic_server):
     from engram.llm.anthropic import AnthropicLLM
 
-    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=anthropic_server.base_url, retry=NO_WAIT)
+    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=anthropic_server.base_url, max_retries=2)
     agent = MemoryAgent(sqlite_memory, SUBJECT, llm, session="s1")
     anthropic_server.enqueue(
         Response(200, anthropic_message(tool_calls=({"id": "toolu_1", "name": "remember", "input": {"fact": POSTGRES}},))),
@@ -244,7 +243,7 @@ def test_openai_persistent_500s(sqlite_memory, openai_server):
     from engram.llm.openai import OpenAILLM
 
     openai_server.enqueue(*[Response(500, openai_error("server error", "server_error"))] * 3)
-    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=openai_server.base_url, retry=NO_WAIT)
+    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=openai_server.base_url, max_retries=2)
     with pytest.raises(ProviderError, match="HTTP 500"):
         MemoryAgent(sqlite_memory, SUBJECT, llm).chat("hello")
 

@@ -108,7 +108,7 @@ def _write_until_limit(db: Path, limit: int, out: int) -> None:
             report["acked"].append(mem.remember("user:1", f"Written under a size limit, fact {i}, padded {'y' * 100}.").id)
     except StoreError as exc:
         report["error"] = [type(exc).__name__, str(exc)]
-    except BaseException as exc:  # anything else is a failure the parent reports
+    except BaseException as exc:  # noqa: BLE001 - anything else is a failure the parent reports
         report["error"] = ["unexpected " + type(exc).__name__, str(exc)]
     os.write(out, json.dumps(report).encode())
 

@@ -66,7 +66,10 @@ def test_inspector_end_to_end(seeded, browser, tmp_path):
     db, keys = seeded
     out = shots(tmp_path)
     wait = WebDriverWait(browser, 30)
-    by_id = lambda name: browser.find_element(By.ID, name)
+
+    def by_id(name: str):
+        return browser.find_element(By.ID, name)
+
     with uvicorn_thread(create_app(lambda: Memory(db, embedder="hashing"))) as base:
         browser.get(base + "/")
         wait.until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import logging
 import socket
-from email.utils import formatdate
 
 import pytest
 from wire_servers import (  # noqa: F401 (anthropic_server_fixture provides `anthropic_server`)
@@ -13,12 +13,12 @@ from wire_servers import (  # noqa: F401 (anthropic_server_fixture provides `ant
     anthropic_error,
     anthropic_message,
     anthropic_server_fixture,
+    sdk_retry_waits,
 )
 
 from engram.errors import ConfigError, InvalidInput, ProviderError
-from engram.llm import RetryPolicy, ToolCall
+from engram.llm import ToolCall
 from engram.llm.anthropic import AnthropicLLM
-from engram.llm.retry import is_retryable, retry_after_seconds
 
 REMEMBER = {
     "name": "remember",
@@ -28,14 +28,15 @@ REMEMBER = {
 HELLO = [{"role": "user", "content": "Hello there"}]
 
 
-def make(server: WireServer, sleeps: list[float], attempts: int = 3, key: str = API_KEY) -> AnthropicLLM:
-    # random=1.0 makes full jitter deterministic: the wait is the backoff ceiling.
-    policy = RetryPolicy(max_attempts=attempts, base_delay=0.5, sleep=sleeps.append, random=lambda: 1.0)
-    return AnthropicLLM("claude-test", api_key=key, base_url=server.base_url, retry=policy)
+def make(server: WireServer, attempts: int = 3, key: str = API_KEY) -> AnthropicLLM:
+    return AnthropicLLM("claude-test", api_key=key, base_url=server.base_url, max_retries=attempts - 1)
+
+
+QUICK = {"retry-after-ms": "10"}  # the server's own hint keeps the SDK's waits short in tests
 
 
 def test_text_reply_sends_system_and_parses_usage(anthropic_server):
-    reply = make(anthropic_server, []).complete("Be brief.", HELLO, max_tokens=50)
+    reply = make(anthropic_server).complete("Be brief.", HELLO, max_tokens=50)
 
     assert reply.text == "echo: Hello there"
     assert reply.tool_calls == ()
@@ -51,7 +52,7 @@ def test_text_reply_sends_system_and_parses_usage(anthropic_server):
 
 
 def test_tool_use_round_trip(anthropic_server):
-    llm = make(anthropic_server, [])
+    llm = make(anthropic_server)
     anthropic_server.enqueue(
         Response(
             200,
@@ -89,7 +90,7 @@ def test_tool_use_round_trip(anthropic_server):
 
 
 def test_parallel_tool_results_go_in_one_user_message(anthropic_server):
-    llm = make(anthropic_server, [])
+    llm = make(anthropic_server)
     calls = (
         {"id": "toolu_a", "name": "remember", "input": {"text": "a"}},
         {"id": "toolu_b", "name": "remember", "input": {"text": "b"}},
@@ -116,7 +117,7 @@ def test_openai_shaped_tools_are_converted(anthropic_server):
             "parameters": REMEMBER["input_schema"],
         },
     }
-    make(anthropic_server, []).complete("", HELLO, tools=[function], tool_choice="none")
+    make(anthropic_server).complete("", HELLO, tools=[function], tool_choice="none")
 
     sent = anthropic_server.bodies()[0]
     assert sent["tools"] == [
@@ -126,8 +127,7 @@ def test_openai_shaped_tools_are_converted(anthropic_server):
 
 
 def test_unanswered_tool_use_is_a_400_without_retry(anthropic_server):
-    sleeps: list[float] = []
-    llm = make(anthropic_server, sleeps)
+    llm = make(anthropic_server)
     anthropic_server.enqueue(
         Response(
             200,
@@ -138,103 +138,91 @@ def test_unanswered_tool_use_is_a_400_without_retry(anthropic_server):
 
     with pytest.raises(ProviderError, match="HTTP 400 invalid_request_error.*without `tool_result`"):
         llm.complete("", HELLO + [reply.raw_message, {"role": "user", "content": "and?"}], tools=[REMEMBER])
-    assert len(anthropic_server.requests) == 2 and sleeps == []
-
-
-def test_rate_limit_honours_retry_after(anthropic_server):
-    sleeps: list[float] = []
-    anthropic_server.enqueue(
-        Response(
-            429, anthropic_error("rate_limit_error", "Number of requests exceeded"), {"retry-after": "7"}
-        )
-    )
-    reply = make(anthropic_server, sleeps).complete("", HELLO)
-
-    assert reply.text == "echo: Hello there"
-    assert sleeps == [7.0]
     assert len(anthropic_server.requests) == 2
 
 
-def test_overloaded_529_retries_with_backoff(anthropic_server):
-    sleeps: list[float] = []
+def test_rate_limit_honours_retry_after(anthropic_server, caplog):
+    anthropic_server.enqueue(
+        Response(
+            429, anthropic_error("rate_limit_error", "Number of requests exceeded"), {"retry-after": "0.3"}
+        )
+    )
+    with caplog.at_level(logging.INFO, logger="anthropic"):
+        reply = make(anthropic_server).complete("", HELLO)
+
+    assert reply.text == "echo: Hello there"
+    assert sdk_retry_waits(caplog) == [0.3]  # the server's wait, exactly
+    assert len(anthropic_server.requests) == 2
+
+
+def test_overloaded_529_retries_with_backoff(anthropic_server, caplog):
     anthropic_server.enqueue(
         Response(529, anthropic_error("overloaded_error", "Overloaded")),
         Response(529, anthropic_error("overloaded_error", "Overloaded")),
     )
-    reply = make(anthropic_server, sleeps, attempts=4).complete("", HELLO)
+    with caplog.at_level(logging.INFO, logger="anthropic"):
+        reply = make(anthropic_server, attempts=4).complete("", HELLO)
 
     assert reply.text == "echo: Hello there"
-    assert sleeps == [0.5, 1.0]  # base * 2**n, jitter pinned to its ceiling
+    first, second = sdk_retry_waits(caplog)  # 0.5 s then 1 s, less up to a quarter of jitter
+    assert 0.375 <= first <= 0.5 and 0.75 <= second <= 1.0
     assert len(anthropic_server.requests) == 3
 
 
 def test_persistent_500_gives_provider_error_after_all_attempts(anthropic_server):
-    sleeps: list[float] = []
-    anthropic_server.enqueue(*[Response(500, anthropic_error("api_error", "Internal server error"))] * 5)
+    anthropic_server.enqueue(*[Response(500, anthropic_error("api_error", "Internal server error"), QUICK)] * 5)
 
     with pytest.raises(
         ProviderError,
         match=r"model 'claude-test' at http://127\.0\.0\.1:\d+ failed after 3 attempts: HTTP 500 api_error",
     ):
-        make(anthropic_server, sleeps, attempts=3).complete("", HELLO)
-    assert len(anthropic_server.requests) == 3 and len(sleeps) == 2
+        make(anthropic_server, attempts=3).complete("", HELLO)
+    assert len(anthropic_server.requests) == 3
 
 
 def test_wrong_api_key_fails_at_once_with_a_hint(anthropic_server):
-    sleeps: list[float] = []
     with pytest.raises(
         ProviderError, match=r"HTTP 401 authentication_error: invalid x-api-key; check \$ANTHROPIC_API_KEY"
     ) as info:
-        make(anthropic_server, sleeps, key="wrong").complete("", HELLO)
-    assert len(anthropic_server.requests) == 1 and sleeps == []
+        make(anthropic_server, key="wrong").complete("", HELLO)
+    assert len(anthropic_server.requests) == 1
     assert info.value.__cause__ is not None  # the SDK error stays reachable for debugging
 
 
 def test_unparseable_body_fails_at_once(anthropic_server):
     anthropic_server.enqueue(Response(200, b"{not json"))
     with pytest.raises(ProviderError, match="unreadable response"):
-        make(anthropic_server, []).complete("", HELLO)
+        make(anthropic_server).complete("", HELLO)
     assert len(anthropic_server.requests) == 1
 
 
 def test_wrong_shape_body_is_a_provider_error(anthropic_server):
     anthropic_server.enqueue(Response(200, {"unexpected": True}))
     with pytest.raises(ProviderError, match="unexpected shape"):
-        make(anthropic_server, []).complete("", HELLO)
-
-
-def test_retry_after_beyond_the_cap_fails_without_waiting(anthropic_server):
-    sleeps: list[float] = []
-    anthropic_server.enqueue(
-        Response(429, anthropic_error("rate_limit_error", "slow down"), {"retry-after": "3600"})
-    )
-    with pytest.raises(ProviderError, match="asked to wait 3600s"):
-        make(anthropic_server, sleeps).complete("", HELLO)
-    assert sleeps == []
+        make(anthropic_server).complete("", HELLO)
 
 
 def test_x_should_retry_false_overrides_status(anthropic_server):
     anthropic_server.enqueue(Response(503, anthropic_error("api_error", "down"), {"x-should-retry": "false"}))
     with pytest.raises(ProviderError, match="HTTP 503"):
-        make(anthropic_server, []).complete("", HELLO)
+        make(anthropic_server).complete("", HELLO)
     assert len(anthropic_server.requests) == 1
 
 
-def test_connection_refused_is_retried_then_reported():
+def test_connection_refused_is_retried_then_reported(caplog):
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    sleeps: list[float] = []
-    policy = RetryPolicy(max_attempts=3, sleep=sleeps.append, random=lambda: 0.0)
-    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=f"http://127.0.0.1:{port}", retry=policy)
+    llm = AnthropicLLM("claude-test", api_key=API_KEY, base_url=f"http://127.0.0.1:{port}", max_retries=2)
 
-    with pytest.raises(ProviderError, match="after 3 attempts: could not reach the server"):
+    with caplog.at_level(logging.INFO, logger="anthropic"), pytest.raises(
+            ProviderError, match="after 3 attempts: could not reach the server"):
         llm.complete("", HELLO)
-    assert sleeps == [0.0, 0.0]
+    assert len(sdk_retry_waits(caplog)) == 2
 
 
 def test_bad_arguments_fail_before_any_request(anthropic_server):
-    llm = make(anthropic_server, [])
+    llm = make(anthropic_server)
     with pytest.raises(InvalidInput, match="max_tokens"):
         llm.complete("", HELLO, max_tokens=0)
     with pytest.raises(InvalidInput, match="tool_choice"):
@@ -246,25 +234,3 @@ def test_missing_api_key_is_a_config_error(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
         AnthropicLLM("claude-test")
-
-
-def test_retry_after_header_forms():
-    assert retry_after_seconds({"retry-after": "2.5"}) == 2.5
-    assert retry_after_seconds({"Retry-After-Ms": "250", "retry-after": "9"}) == 0.25
-    assert retry_after_seconds({"retry-after": formatdate(1_000_030, usegmt=True)}, now=1_000_000) == 30.0
-    assert retry_after_seconds({"retry-after": "soon"}) is None
-    assert retry_after_seconds({}) is None
-
-
-def test_which_statuses_are_retried():
-    assert [
-        s for s in (400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 529) if is_retryable(s, {}, None)
-    ] == [408, 409, 429, 500, 502, 503, 529]
-    assert is_retryable(400, {}, "overloaded_error")
-    assert is_retryable(400, {"x-should-retry": "true"}, None)
-
-
-def test_full_jitter_stays_under_the_capped_ceiling():
-    policy = RetryPolicy(base_delay=1.0, max_delay=5.0, random=lambda: 0.999)
-    waits = [policy.backoff(n) for n in range(1, 7)]
-    assert waits == pytest.approx([0.999, 1.998, 3.996, 4.995, 4.995, 4.995])

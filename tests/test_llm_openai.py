@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import logging
 import struct
 
 import pytest
@@ -14,10 +15,11 @@ from wire_servers import (  # noqa: F401 (openai_server_fixture provides `openai
     openai_completion,
     openai_error,
     openai_server_fixture,
+    sdk_retry_waits,
 )
 
 from engram.errors import ConfigError, ProviderError
-from engram.llm import RetryPolicy, ToolCall, get_llm
+from engram.llm import ToolCall, get_llm
 from engram.llm.openai import LOCAL_API_KEY, OpenAILLM
 
 REMEMBER = {
@@ -28,13 +30,12 @@ REMEMBER = {
 HELLO = [{"role": "user", "content": "Hello there"}]
 
 
-def make(server: WireServer, sleeps: list[float], attempts: int = 3, key: str = API_KEY, **kw) -> OpenAILLM:
-    policy = RetryPolicy(max_attempts=attempts, base_delay=0.5, sleep=sleeps.append, random=lambda: 1.0)
-    return OpenAILLM("gpt-test", api_key=key, base_url=server.base_url, retry=policy, **kw)
+def make(server: WireServer, attempts: int = 3, key: str = API_KEY, **kw) -> OpenAILLM:
+    return OpenAILLM("gpt-test", api_key=key, base_url=server.base_url, max_retries=attempts - 1, **kw)
 
 
 def test_text_reply_puts_system_first(openai_server):
-    reply = make(openai_server, []).complete("Be brief.", HELLO, max_tokens=50)
+    reply = make(openai_server).complete("Be brief.", HELLO, max_tokens=50)
 
     assert reply.text == "echo: Hello there"
     assert reply.stop_reason == "end_turn"
@@ -47,7 +48,7 @@ def test_text_reply_puts_system_first(openai_server):
 
 def test_system_message_already_present_is_not_doubled(openai_server):
     messages = [{"role": "system", "content": "From the conversation."}, *HELLO]
-    make(openai_server, [], max_tokens_param="max_completion_tokens").complete("Ignored.", messages)
+    make(openai_server, max_tokens_param="max_completion_tokens").complete("Ignored.", messages)
 
     sent = openai_server.bodies()[0]
     assert sent["messages"] == messages
@@ -55,7 +56,7 @@ def test_system_message_already_present_is_not_doubled(openai_server):
 
 
 def test_function_call_round_trip(openai_server):
-    llm = make(openai_server, [])
+    llm = make(openai_server)
     openai_server.enqueue(
         Response(
             200,
@@ -96,7 +97,7 @@ def test_function_call_round_trip(openai_server):
 
 
 def test_parallel_calls_get_one_tool_message_each(openai_server):
-    llm = make(openai_server, [])
+    llm = make(openai_server)
     calls = (
         {"id": "call_a", "name": "remember", "arguments": '{"text": "a"}'},
         {"id": "call_b", "name": "remember", "arguments": '{"text": "b"}'},
@@ -112,8 +113,7 @@ def test_parallel_calls_get_one_tool_message_each(openai_server):
 
 
 def test_unanswered_call_is_a_400_without_retry(openai_server):
-    sleeps: list[float] = []
-    llm = make(openai_server, sleeps)
+    llm = make(openai_server)
     openai_server.enqueue(
         Response(
             200, openai_completion(tool_calls=({"id": "call_1", "name": "remember", "arguments": "{}"},))
@@ -123,7 +123,7 @@ def test_unanswered_call_is_a_400_without_retry(openai_server):
 
     with pytest.raises(ProviderError, match="HTTP 400 invalid_request_error.*did not have response messages"):
         llm.complete("", HELLO + [reply.raw_message, {"role": "user", "content": "and?"}], tools=[REMEMBER])
-    assert sleeps == []
+    assert len(openai_server.requests) == 2
 
 
 def test_malformed_arguments_become_a_parse_error_not_a_crash(openai_server):
@@ -137,7 +137,7 @@ def test_malformed_arguments_become_a_parse_error_not_a_crash(openai_server):
             ),
         )
     )
-    reply = make(openai_server, []).complete("", HELLO, tools=[REMEMBER])
+    reply = make(openai_server).complete("", HELLO, tools=[REMEMBER])
 
     call = reply.tool_calls[0]
     assert call.arguments == {} and "not valid JSON" in call.parse_error
@@ -146,11 +146,10 @@ def test_malformed_arguments_become_a_parse_error_not_a_crash(openai_server):
 
 def test_length_finish_reason_maps_to_max_tokens(openai_server):
     openai_server.enqueue(Response(200, openai_completion("cut", finish_reason="length")))
-    assert make(openai_server, []).complete("", HELLO).stop_reason == "max_tokens"
+    assert make(openai_server).complete("", HELLO).stop_reason == "max_tokens"
 
 
-def test_rate_limit_honours_retry_after_ms(openai_server):
-    sleeps: list[float] = []
+def test_rate_limit_honours_retry_after_ms(openai_server, caplog):
     openai_server.enqueue(
         Response(
             429,
@@ -158,27 +157,28 @@ def test_rate_limit_honours_retry_after_ms(openai_server):
             {"retry-after-ms": "250", "retry-after": "1"},
         )
     )
-    reply = make(openai_server, sleeps).complete("", HELLO)
+    with caplog.at_level(logging.INFO, logger="openai"):
+        reply = make(openai_server).complete("", HELLO)
 
     assert reply.text == "echo: Hello there"
-    assert sleeps == [0.25]
+    assert sdk_retry_waits(caplog) == [0.25]  # retry-after-ms wins over retry-after, exactly
     assert len(openai_server.requests) == 2
 
 
-def test_persistent_503_gives_provider_error_after_all_attempts(openai_server):
-    sleeps: list[float] = []
-    openai_server.enqueue(*[Response(503, openai_error("The server is overloaded", "server_error"))] * 4)
+def test_persistent_503_gives_provider_error_after_all_attempts(openai_server, caplog):
+    overloaded = Response(503, openai_error("The server is overloaded", "server_error"), {"retry-after-ms": "10"})
+    openai_server.enqueue(*[overloaded] * 4)
 
-    with pytest.raises(
+    with caplog.at_level(logging.INFO, logger="openai"), pytest.raises(
         ProviderError, match="failed after 4 attempts: HTTP 503 server_error: The server is overloaded"
     ):
-        make(openai_server, sleeps, attempts=4).complete("", HELLO)
-    assert len(openai_server.requests) == 4 and sleeps == [0.5, 1.0, 2.0]
+        make(openai_server, attempts=4).complete("", HELLO)
+    assert len(openai_server.requests) == 4 and sdk_retry_waits(caplog) == [0.01, 0.01, 0.01]
 
 
 def test_wrong_api_key_fails_at_once(openai_server):
     with pytest.raises(ProviderError, match=r"HTTP 401.*Incorrect API key.*check \$OPENAI_API_KEY"):
-        make(openai_server, [], key="sk-wrong").complete("", HELLO)
+        make(openai_server, key="sk-wrong").complete("", HELLO)
     assert len(openai_server.requests) == 1
 
 
@@ -187,13 +187,13 @@ def test_unknown_model_404_names_the_next_step(openai_server):
     with pytest.raises(
         ProviderError, match="model 'llama9' not found; check the model name and the base URL"
     ):
-        make(openai_server, []).complete("", HELLO)
+        make(openai_server).complete("", HELLO)
 
 
 def test_unparseable_body_fails_at_once(openai_server):
     openai_server.enqueue(Response(200, b"<html>proxy error</html>"))
     with pytest.raises(ProviderError, match="unreadable response"):
-        make(openai_server, []).complete("", HELLO)
+        make(openai_server).complete("", HELLO)
     assert len(openai_server.requests) == 1
 
 

@@ -129,7 +129,7 @@ def test_consolidate_rejects_bad_threshold_and_missing_embedder(mem, tmp_path):
 
 # -- importance --------------------------------------------------------------------------------
 def _item(**fields) -> Item:
-    base = dict(id="x", subject=U, text="Team uses Postgres 16.", created_at=T0, event_at=T0)
+    base = {"id": "x", "subject": U, "text": "Team uses Postgres 16.", "created_at": T0, "event_at": T0}
     return Item(**{**base, **fields})
 
 

@@ -43,7 +43,7 @@ def test_set_get_and_supersede_a_procedure(memory):
     assert got.instructions == "Run the tests, then read the diff top-down." and got.source == "manual"
     assert got.text == "code-review: Run the tests, then read the diff top-down."
     assert [p.name for p in proc.procedures(memory, U)] == ["code-review"]
-    assert [it.metadata["instructions"] for it in memory.history(second.id)][0] == "Check tests first, then naming."
+    assert memory.history(second.id)[0].metadata["instructions"] == "Check tests first, then naming."
     assert proc.get_procedure(memory, U, "missing") is None
 
 

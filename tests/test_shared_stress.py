@@ -24,7 +24,7 @@ def worker(path: str, n: int, index: int, queue: "mp.Queue[tuple[int, list[str],
                 ids.append(saved.id)
                 if i % 10 == 0:
                     mem.recall(JOB, f"observation {i} shared job", k=5)
-            except Exception as exc:  # the test reports every error a caller would have seen
+            except Exception as exc:  # noqa: BLE001 - the test reports every error a caller would have seen
                 errors.append(f"{type(exc).__name__}: {exc}")
     queue.put((index, ids, errors))
 

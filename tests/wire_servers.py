@@ -445,3 +445,8 @@ def openai_server_fixture() -> Iterator[WireServer]:
     server = WireServer("openai").start()
     yield server
     server.stop()
+
+
+def sdk_retry_waits(caplog: Any) -> list[float]:
+    """The waits the official SDKs logged before each retry ("Retrying request ... in 0.5 seconds")."""
+    return [round(float(m), 3) for m in re.findall(r"Retrying request.*? in ([\d.]+) seconds", caplog.text)]

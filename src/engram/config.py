@@ -54,10 +54,10 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
     db = given.get("db") or env.get("ENGRAM_DB") or default_db_path()
     if not isinstance(db, str):
         db = os.fspath(db)
-    recency = given.get("recency", None)
+    recency = given.get("recency")
     if recency is None and env.get("ENGRAM_RECENCY"):
         recency = _number("ENGRAM_RECENCY", env["ENGRAM_RECENCY"])
-    half_life = given.get("half_life_days", None)
+    half_life = given.get("half_life_days")
     if half_life is None and env.get("ENGRAM_HALF_LIFE_DAYS"):
         half_life = _number("ENGRAM_HALF_LIFE_DAYS", env["ENGRAM_HALF_LIFE_DAYS"])
     return Settings(

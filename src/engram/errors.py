@@ -23,6 +23,8 @@ error leaves the store as it was.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EngramError(Exception):
     """Root of every error Engram raises."""
@@ -91,7 +93,7 @@ class MissingDependency(EngramError, ImportError):
     """An optional dependency is missing; the message says what to install."""
 
 
-def require(module: str, extra: str):
+def require(module: str, extra: str) -> Any:
     """Import an optional module or raise MissingDependency naming the extra to install."""
     import importlib
 

@@ -54,7 +54,8 @@ class TiktokenCounter:
 
     def encode(self, text: str) -> list[int]:
         """Token ids; special-token strings in user text count as ordinary text."""
-        return _encoding(self.encoding).encode_ordinary(text)
+        ids: list[int] = _encoding(self.encoding).encode_ordinary(text)
+        return ids
 
     def count(self, text: str) -> int:
         n = sum(len(self.encode(piece)) for piece in _bounded_pieces(text))

@@ -147,7 +147,7 @@ def timestamp(value: Any, what: str = "now") -> float:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=timezone.utc)
-        return value.timestamp()
+        return float(value.timestamp())
     raise InvalidInput(f"{what} must be UNIX seconds, a datetime or an ISO 8601 string, not {type(value).__name__}")
 
 

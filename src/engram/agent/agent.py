@@ -112,7 +112,7 @@ class MemoryAgent:
         """Resume the saved conversation of this session, or start a new one."""
         if resume:
             try:
-                conv = self.memory.load_conversation(self.subject, self.session, counter=self.counter)
+                conv: Conversation = self.memory.load_conversation(self.subject, self.session, counter=self.counter)
                 conv.system = system
                 return conv
             except NotFound:
@@ -121,7 +121,7 @@ class MemoryAgent:
 
     def _turns_logged(self) -> int:
         where = Filter(kinds=(EPISODE,), session=self.session)
-        return len(self.memory.store.find(self.subject, where))
+        return len(self.memory.items(self.subject, where=where))
 
     # -- the turn -------------------------------------------------------------------------
     def context(self, query: str) -> Context:

@@ -122,9 +122,10 @@ def parse_decisions(text: str) -> list[Any]:
         data = json.loads(body[start : end + 1])
     except ValueError as exc:
         raise InvalidInput(f"extraction answer is not valid JSON ({exc}): {text[:120]!r}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("decisions"), list):
+    decisions = data.get("decisions") if isinstance(data, dict) else None
+    if not isinstance(decisions, list):
         raise InvalidInput('extraction answer must be {"decisions": [...]}')
-    return data["decisions"]
+    return decisions
 
 
 def validate_decisions(proposed: list[Any], labels: dict[str, Hit], message: str, max_facts: int,
@@ -172,7 +173,8 @@ def _apply(memory: Any, subject: str, raw: dict[str, Any], labels: dict[str, Hit
     action, fact = raw["action"], " ".join(str(raw.get("fact", "")).split())
     old = labels[raw["id"]].item if action in ("update", "supersede") else None
     if action == "ignore":
-        known = labels.get(raw.get("id")) if isinstance(raw.get("id"), str) else None
+        label = raw.get("id")
+        known = labels.get(label) if isinstance(label, str) else None
         return Decision("ignore", old_id=known.item.id if known else None, outcome="ignored")
     turns = [*_turns(old), turn_id] if action == "update" and old is not None else [turn_id]
     meta: dict[str, Any] = {"turns": turns, "extracted": True}

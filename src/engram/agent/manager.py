@@ -62,7 +62,7 @@ def importance(item: Item, now: float) -> float:
     fresh = 0.5 ** (max(0.0, now - last) / DAY / FRESH_HALF_LIFE_DAYS)
     explicit = 1.0 if item.metadata.get("explicit") is True else 0.0
     trust = 0.5 + 0.5 * item.confidence
-    return round(min(1.0, (prior + 0.20 * used + 0.15 * fresh + 0.15 * explicit) * trust), 4)
+    return round(float(min(1.0, (prior + 0.20 * used + 0.15 * fresh + 0.15 * explicit) * trust)), 4)
 
 
 def score_importance(mem: "Memory", subject: str, *, now: Any = None) -> dict[str, float]:
@@ -252,8 +252,8 @@ def near_duplicates(items: Sequence[Item], vectors: dict[str, np.ndarray], thres
             else:
                 keeper[i] = True
     groups: dict[int, list[int]] = {}
-    for i in np.flatnonzero(owner >= 0):
-        groups.setdefault(int(owner[i]), []).append(int(i))
+    for position in np.flatnonzero(owner >= 0):
+        groups.setdefault(int(owner[position]), []).append(int(position))
     return [Merge(ranked[k], tuple(ranked[i] for i in dups), tuple(round(float(similarity[i]), 4) for i in dups))
             for k, dups in sorted(groups.items())]
 

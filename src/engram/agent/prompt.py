@@ -196,7 +196,7 @@ def _procedures(memory: Any, subject: str, query: str, n: int, now: Any) -> list
 def _episodes(memory: Any, subject: str, n: int, exclude_session: str | None) -> list[Item]:
     """The newest successful episodes, leaving out the current session's (already in the turns)."""
     where = Filter(kinds=(EPISODE,), metadata={"success": True})
-    found = memory.store.find(subject, where, limit=n * 5 if exclude_session else n)
+    found = memory.items(subject, where=where, limit=n * 5 if exclude_session else n)
     return [it for it in found if exclude_session is None or it.session != exclude_session][:n]
 
 

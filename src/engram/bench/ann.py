@@ -130,7 +130,7 @@ def _crossover(rows: Sequence[dict[str, Any]], budget_ms: float, ef: int) -> dic
 
 def _first_over(rows: Sequence[dict[str, Any]], budget_ms: float, ef: int, clock: str) -> dict[str, Any]:
     def p95(stats: dict[str, Any]) -> float:
-        return stats["p95"] if clock == "wall" else stats["cpu"]["p95"]
+        return float(stats["p95"] if clock == "wall" else stats["cpu"]["p95"])
 
     found = None
     for row in rows:
@@ -144,7 +144,8 @@ def _first_over(rows: Sequence[dict[str, Any]], budget_ms: float, ef: int, clock
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
-    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+    unit: np.ndarray = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+    return unit
 
 
 def _random(rng: np.random.Generator, dim: int = 384) -> Any:

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import time
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Event
 
 JOB = "job:bench"
 
 
-def _writer(url: str, index: int, n: int, start: "mp.Event", out: "mp.Queue") -> None:
+def _writer(url: str, index: int, n: int, start: Event, out: Queue[Any]) -> None:
     from engram.embed.hashing import HashingEmbedder
     from engram.core.memory import Memory
 
@@ -28,7 +32,7 @@ def _writer(url: str, index: int, n: int, start: "mp.Event", out: "mp.Queue") ->
         out.put(("write", index, time.perf_counter() - t0))
 
 
-def _reader(url: str, stop: "mp.Event", start: "mp.Event", out: "mp.Queue") -> None:
+def _reader(url: str, stop: Event, start: Event, out: Queue[Any]) -> None:
     from engram.embed.hashing import HashingEmbedder
     from engram.core.memory import Memory
 
@@ -82,7 +86,7 @@ def measure(url: str, writers: int, n: int) -> dict[str, float]:
     }
 
 
-def run(backends: dict[str, Callable[[], str]], writers: Sequence[int] = (1, 4, 16), n: int = 200) -> list[dict]:
+def run(backends: dict[str, Callable[[], str]], writers: Sequence[int] = (1, 4, 16), n: int = 200) -> list[dict[str, Any]]:
     """Every backend (name -> factory of a fresh store URL) at every writer count."""
     rows = []
     for name, fresh_url in backends.items():

@@ -93,7 +93,8 @@ def minilm_like(embedder: Any, seed: int = 5, base: int = 1000) -> Callable[[int
     every HNSW graph's worst case), and cheap to make by the million."""
     from engram.bench.ann import base_vectors, gaussian_like
 
-    return gaussian_like(np.random.default_rng(seed), base_vectors(embedder, base))
+    sample: Callable[[int], np.ndarray] = gaussian_like(np.random.default_rng(seed), base_vectors(embedder, base))
+    return sample
 
 
 def ann_figures(mem: Any, subject: str, queries: Sequence[str]) -> dict[str, Any]:

@@ -294,7 +294,7 @@ def _verify_payload(f: BinaryIO, path: Path, start: int) -> int:
         raise _corrupt(path, "file is truncated or has extra bytes")
     if _sha256(f, start, length, path) != digest:
         raise _corrupt(path, "checksum mismatch")
-    return length
+    return int(length)
 
 
 def _sha256(f: BinaryIO, start: int, length: int, path: Path) -> bytes:

@@ -72,7 +72,7 @@ def _item_record(item: Item, vector: np.ndarray | None, model: str | None) -> di
 
 
 def _subject_vectors(mem: "Memory", subject: str) -> dict[str, np.ndarray]:
-    ids, matrix = mem.store.vectors(subject, mem.embedder.identity)  # type: ignore[union-attr]
+    ids, matrix = mem.vectors(subject)
     return {item_id: matrix[n] for n, item_id in enumerate(ids)}
 
 

@@ -230,7 +230,7 @@ def is_question(text: str) -> bool:
 def leads_with(text: str, names: frozenset[str]) -> bool:
     """True when a text's first word is one of `names` (its grammatical subject, usually)."""
     match = WORD.match(text.lstrip())
-    return bool(match) and match.group(0).lower() in names
+    return match is not None and match.group(0).lower() in names
 
 
 def keyword_terms(query: str, limit: int = 32) -> list[str]:
@@ -261,7 +261,7 @@ def standardise(scores: Mapping[str, float], population: int = 0) -> tuple[dict[
     var = max(0.0, float((values**2).sum()) / n - mean**2)
     std = math.sqrt(var)
     if std < 1e-9:
-        return {key: 0.0 for key in scores}, 0.0
+        return dict.fromkeys(scores, 0.0), 0.0
     return {key: float((value - mean) / std) for key, value in scores.items()}, float(-mean / std)
 
 
@@ -288,7 +288,8 @@ def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndar
     """
     own = weights.vector * vector_z + weights.keyword * keyword_z
     lift = np.where(present, np.maximum(own, 0.0), 0.0)
-    return own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
+    lifted: np.ndarray = own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
+    return lifted
 
 
 # The terms whose sum, best in a session, is that session's evidence.

@@ -61,13 +61,14 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
 
     `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
     n = max(CANDIDATES, k)
-    ids, matrix = store.vectors(subject, embedder.identity) if embedder is not None else ([], None)
+    ids, matrix = (store.vectors(subject, embedder.identity) if embedder is not None
+                   else ([], np.zeros((0, 0), dtype=np.float32)))
     # With the entity term on, the names go to it and the embedding gets the rest of the query.
     names = ranking.query_names(query) if weights.entity else frozenset()
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
     pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
-                                 n, exact=exact_vectors or where.restrictive) if ids else None)
+                                 n, exact=exact_vectors or where.restrictive) if ids and embedder else None)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:

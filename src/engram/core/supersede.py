@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
@@ -429,7 +429,7 @@ def detect(new_text: str, candidates: Sequence[tuple[Item, float]]) -> list[Deci
     return decisions
 
 
-def _decide(new_frames: list[Frame], old: Item, similarity: float) -> Decision | None:
+def _decide(new_frames: Sequence[Frame], old: Item, similarity: float) -> Decision | None:
     old_frames = read(old.text)
     for new in new_frames:
         for negated in new.negates:
@@ -448,7 +448,7 @@ def _decide(new_frames: list[Frame], old: Item, similarity: float) -> Decision |
     return None
 
 
-def _negation(new: Frame, negated: str, old: Item, old_frames: list[Frame], similarity: float) -> Decision | None:
+def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], similarity: float) -> Decision | None:
     """The new fact negates the old one: a switched-from value, or a negated statement's words."""
     for prior in old_frames:
         if prior.slot is None or not _holders_match(new.holder, prior.holder):

@@ -122,9 +122,11 @@ def part1(mem: Memory, llm: LLM, echo: Echo) -> None:
     agent = MemoryAgent(mem, USER, llm, session="session-1", now=START)
     for message, _, keyed in TURNS:
         reply = agent.chat(message)
+        last = agent.last
+        assert last is not None  # chat() always records its turn
         for key, value, category in keyed:  # the structured (episodic) copy of the exchange
-            mem.store_fact(USER, key, value, category=category, source=f"chat:{agent.last.turn_id}", now=START)
-        saved = [r for name, _, r in agent.last.tool_calls if name == "remember"]
+            mem.store_fact(USER, key, value, category=category, source=f"chat:{last.turn_id}", now=START)
+        saved = [r for name, _, r in last.tool_calls if name == "remember"]
         echo(f"user:  {message}")
         echo(f"agent: {reply}   [remember -> {', '.join(saved) or 'not called'}]")
     agent.save()
@@ -134,11 +136,11 @@ def part1(mem: Memory, llm: LLM, echo: Echo) -> None:
 
 def verify_stores(mem: Memory, echo: Echo) -> None:
     """Check each turn is in both stores: an embedded fact (semantic) and keyed facts + an episode."""
-    embedded = set(mem.store.vectors(USER, mem.embedder.identity)[0]) if mem.embedder else None
+    embedded = set(mem.vectors(USER)[0]) if mem.embedder else None
     episodes = mem.recent_episodes(USER, 20, session="session-1")
     echo("")
     echo(f"{'turn':<5} {'semantic (embedded fact)':<28} {'episodic (keyed facts)':<28} episode")
-    for number, (message, fact, keyed) in enumerate(TURNS, 1):
+    for number, (message, _fact, keyed) in enumerate(TURNS, 1):
         hit = next(iter(mem.recall(USER, message, k=1, kinds=["fact"], now=START)), None)
         semantic = bool(hit and hit.item.key is None and (embedded is None or hit.id in embedded))
         keys = [k for k, _, _ in keyed if mem.get_fact(USER, k) is not None]
@@ -159,6 +161,7 @@ def part2(path: str, embedder: Embedder | str | None, llm: LLM, echo: Echo) -> N
     with Memory(path, embedder=embedder) as mem:  # a fresh Memory and agent on the same file
         agent = MemoryAgent(mem, USER, llm, session="session-2", now=START + DAY)
         reply = agent.chat(QUESTION)
+        assert agent.last is not None  # chat() always records its turn
         context = agent.last.context
         echo(f"user:  {QUESTION}")
         echo(f"agent: {reply}")

@@ -38,7 +38,8 @@ class Embedder(ABC):
         return normalise(np.vstack(parts))
 
     def embed_one(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        row: np.ndarray = self.embed([text])[0]
+        return row
 
 
 def normalise(matrix: np.ndarray) -> np.ndarray:
@@ -46,4 +47,5 @@ def normalise(matrix: np.ndarray) -> np.ndarray:
     matrix = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return matrix / norms
+    unit: np.ndarray = matrix / norms
+    return unit

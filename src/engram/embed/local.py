@@ -40,7 +40,7 @@ def default_model_path() -> Path:
 
 def default_vocab_path() -> Path:
     """The BERT uncased WordPiece vocabulary shipped with Engram."""
-    return Path(str(resources.files("engram").joinpath("data", "minilm_vocab.txt")))
+    return Path(str(resources.files("engram").joinpath("data").joinpath("minilm_vocab.txt")))
 
 
 def _missing_model_message(why: str) -> str:
@@ -159,7 +159,8 @@ def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Average token vectors over real (unmasked) tokens: sentence-transformers pooling."""
     weights = mask[:, :, None].astype(np.float32)
     counts = np.clip(weights.sum(axis=1), 1e-9, None)
-    return (hidden * weights).sum(axis=1) / counts
+    pooled: np.ndarray = (hidden * weights).sum(axis=1) / counts
+    return pooled
 
 
 def _checked(text: str) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
 from engram.errors import EngramError
 from engram.types import Hit, Item, iso
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 EXTRA_COMMANDS = (
     "engram.interfaces.commands.demo",
@@ -54,7 +57,7 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
     ctx.obj = {"db": db, "embedder": embedder, "agent": agent}
 
 
-def open_memory(ctx: click.Context, **overrides: Any):
+def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     """The Memory named by the global options (opened once per command)."""
     from engram.core.memory import Memory
 

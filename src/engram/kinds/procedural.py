@@ -287,7 +287,7 @@ def check_finetune(path: str | os.PathLike[str]) -> list[str]:
 
 def check_finetune_lines(lines: Sequence[str]) -> list[str]:
     """Problems in JSONL lines (1-based line numbers), OpenAI chat fine-tuning format."""
-    problems = []
+    problems: list[str] = []
     for number, line in enumerate(lines, 1):
         problems.extend(f"line {number}: {p}" for p in _line_problems(line))
     return problems
@@ -296,7 +296,7 @@ def check_finetune_lines(lines: Sequence[str]) -> list[str]:
 def _line_problems(line: str) -> list[str]:
     try:
         data = json.loads(line)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return [f"not JSON ({exc.msg})"]
     if not isinstance(data, dict) or not isinstance(data.get("messages"), list) or not data["messages"]:
         return ['not an object with a non-empty "messages" list']

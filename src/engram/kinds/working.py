@@ -124,7 +124,7 @@ class Conversation:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def add(self, role: str, content: str | list, *, tool_call_id: str | None = None) -> None:
+    def add(self, role: str, content: str | list[Any], *, tool_call_id: str | None = None) -> None:
         """Append one turn; compacts when the total passes the budget."""
         message: Turn = {"role": role, "content": content}
         if tool_call_id is not None:
@@ -159,12 +159,12 @@ class Conversation:
         if not isinstance(arguments, Mapping):
             raise InvalidInput(f"tool arguments must be a dict, got {type(arguments).__name__}")
         call_id = id or f"toolu_{uuid.uuid4().hex[:24]}"
-        blocks: list[dict] = [{"type": "text", "text": text}] if text else []
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": dict(arguments)})
         self.add_message({"role": "assistant", "content": blocks})
         return call_id
 
-    def add_tool_result(self, call_id: str, content: str | list, *, is_error: bool = False) -> None:
+    def add_tool_result(self, call_id: str, content: str | list[Any], *, is_error: bool = False) -> None:
         """Record the result of an earlier tool call (Anthropic tool_result block)."""
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": content}
         if is_error:
@@ -332,7 +332,8 @@ def _check_turn(message: Any) -> Turn:
             "a role 'tool' message needs tool_call_id (the id of the call it answers)"
         )
     try:
-        return json.loads(json.dumps(dict(message), ensure_ascii=False))
+        copied: dict[str, Any] = json.loads(json.dumps(dict(message), ensure_ascii=False))
+        return copied
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"message content must be JSON-serialisable: {exc}") from None
 

@@ -19,10 +19,9 @@ import re
 from collections.abc import Callable
 
 from ..errors import ConfigError
-from .base import DEFAULT_MAX_TOOL_ROUNDS, FLAVOURS, LLM, Reply, ToolCall, ToolRounds
-from .fake import Request, ScriptedLLM, echo
+from .base import DEFAULT_MAX_TOOL_ROUNDS, LLM, Reply, ToolCall, ToolRounds
+from .fake import Request, ScriptedLLM
 from ..plugins import LLMS, Plugins
-from .retry import RetryPolicy
 
 # A factory takes (model or None, base_url or None) and returns a ready LLM.
 Factory = Callable[[str | None, str | None], LLM]
@@ -73,7 +72,6 @@ __all__ = [
     "LLM",
     "Reply",
     "Request",
-    "RetryPolicy",
     "ScriptedLLM",
     "ToolCall",
     "ToolRounds",

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import ConfigError, require
 from .base import ANTHROPIC, LLM, Reply, ToolCall, check_request, neutral_tool
-from .retry import RetryPolicy, checked, sdk_failure
+from .sdk import DEFAULT_MAX_RETRIES, call, checked
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 
@@ -24,7 +24,7 @@ class AnthropicLLM(LLM):
         base_url: str | None = None,
         *,
         timeout: float = 120.0,
-        retry: RetryPolicy | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
     ) -> None:
         sdk = require("anthropic", "anthropic")
         api_key = api_key or os.environ.get("ANTHROPIC_API_KEY")
@@ -34,10 +34,11 @@ class AnthropicLLM(LLM):
                 "(or choose another provider with ENGRAM_LLM, e.g. 'openai:gpt-4o-mini')"
             )
         self.model = model or DEFAULT_MODEL
-        self.retry = retry or RetryPolicy()
+        self.max_retries = max_retries
         self._sdk = sdk
-        # max_retries=0: our RetryPolicy is the only retry loop.
-        self._client = sdk.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        # The SDK retries (backoff with jitter, honouring retry-after): engram.llm.sdk.
+        self._client = sdk.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout,
+                                      max_retries=max_retries)
 
     def complete(
         self,
@@ -55,11 +56,8 @@ class AnthropicLLM(LLM):
             params["tools"] = [neutral_tool(t) for t in tools]
             params["tool_choice"] = {"type": tool_choice}
         what = f"anthropic model {self.model!r} at {self._client.base_url}"
-        message = self.retry.run(
-            lambda: self._client.messages.create(**params),
-            lambda exc: sdk_failure(exc, self._sdk, "ANTHROPIC_API_KEY", self.retry.clock),
-            what,
-        )
+        message = call(lambda: self._client.messages.create(**params), self._sdk, what, "ANTHROPIC_API_KEY",
+                      self.max_retries + 1)
         return checked(parse_message, message, what)
 
 

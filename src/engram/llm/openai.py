@@ -22,7 +22,7 @@ from .base import (
     check_request,
     neutral_tool,
 )
-from .retry import RetryPolicy, checked, sdk_failure
+from .sdk import DEFAULT_MAX_RETRIES, call, checked
 
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_API_KEY = "not-needed"
@@ -48,7 +48,7 @@ class OpenAILLM(LLM):
         base_url: str | None = None,
         *,
         timeout: float = 120.0,
-        retry: RetryPolicy | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         max_tokens_param: str | None = None,
     ) -> None:
         sdk = require("openai", "openai")
@@ -60,12 +60,13 @@ class OpenAILLM(LLM):
                 "(Ollama, vLLM, llama.cpp, LM Studio) give its URL, e.g. 'openai:llama3@http://localhost:11434/v1'"
             )
         self.model = model or DEFAULT_MODEL
-        self.retry = retry or RetryPolicy()
+        self.max_retries = max_retries
         # OpenAI deprecated `max_tokens` (reasoning models reject it); many local servers know only it.
         self.max_tokens_param = max_tokens_param or ("max_tokens" if base_url else "max_completion_tokens")
         self._sdk = sdk
-        # max_retries=0: our RetryPolicy is the only retry loop.
-        self._client = sdk.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        # The SDK retries (backoff with jitter, honouring retry-after): engram.llm.sdk.
+        self._client = sdk.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout,
+                                   max_retries=max_retries)
 
     def complete(
         self,
@@ -85,11 +86,8 @@ class OpenAILLM(LLM):
             params["tools"] = [function_tool(t) for t in tools]
             params["tool_choice"] = _TOOL_CHOICES[tool_choice]
         what = f"openai model {self.model!r} at {self._client.base_url}"
-        completion = self.retry.run(
-            lambda: self._client.chat.completions.create(**params),
-            lambda exc: sdk_failure(exc, self._sdk, "OPENAI_API_KEY", self.retry.clock),
-            what,
-        )
+        completion = call(lambda: self._client.chat.completions.create(**params), self._sdk, what, "OPENAI_API_KEY",
+                      self.max_retries + 1)
         return checked(parse_completion, completion, what)
 
 

@@ -81,7 +81,7 @@ def _grant_matches(grant: str, subject: str) -> bool:
 def _grant(value: Any) -> str:
     """A grant: a subject, or a subject prefix ending in `*`."""
     if value == "*":
-        return value
+        return "*"
     if isinstance(value, str) and value.endswith("*") and len(value) > 1 and " " not in value:
         return value
     return validate.subject(value)

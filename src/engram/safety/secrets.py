@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from engram.errors import InvalidInput
 
@@ -393,7 +394,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
 
 
 def _merge(hits: list[tuple[int, int, int, str]]) -> list[tuple[int, int, str]]:
-    merged: list[list] = []  # [start, end, priority, kind]
+    merged: list[list[Any]] = []  # [start, end, priority, kind]
     for start, end, priority, kind in sorted(hits):
         if merged and start < merged[-1][1]:
             last = merged[-1]

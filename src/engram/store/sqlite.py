@@ -266,7 +266,7 @@ class SQLiteStore:
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
-        return {m: n for m, n in self._read("SELECT model, count(*) FROM vectors GROUP BY model")}
+        return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 
 def register(main: click.Group) -> None:
@@ -13,7 +18,7 @@ def register(main: click.Group) -> None:
     main.add_command(chat)
 
 
-def _memory(ctx: click.Context):
+def _memory(ctx: click.Context) -> Memory:
     from engram.interfaces.cli import open_memory
 
     return open_memory(ctx)
@@ -88,7 +93,7 @@ def chat(ctx: click.Context, subject: str, spec: str | None, session: str | None
         ctx.exit(1)
 
 
-def _without_llm(mem, subject: str, system: str, budget: int, how: str) -> None:
+def _without_llm(mem: Memory, subject: str, system: str, budget: int, how: str) -> None:
     """Say how to configure a provider, and show the memory each message would have sent."""
     from engram.agent.prompt import assemble
 
@@ -99,7 +104,7 @@ def _without_llm(mem, subject: str, system: str, budget: int, how: str) -> None:
         click.echo(shown.memory)
 
 
-def _lines():
+def _lines() -> Iterator[str]:
     stdin = sys.stdin
     prompt = stdin.isatty()
     while True:

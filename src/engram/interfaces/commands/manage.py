@@ -6,6 +6,8 @@ Commands that lose information (consolidate, prune) only preview unless given `-
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 import click
@@ -18,7 +20,7 @@ def register(main: click.Group) -> None:
         main.add_command(command)
 
 
-def _cli():
+def _cli() -> ModuleType:
     # Imported late: engram.interfaces.cli imports this module while it is being loaded.
     from engram.interfaces import cli
 
@@ -78,7 +80,7 @@ def consolidate(ctx: click.Context, subject: str, threshold: float, kinds: tuple
             "groups": [{"keep": m.keep.to_dict(), "drop": [d.to_dict() for d in m.drop],
                         "similarity": list(m.similarity)} for m in merges]}
 
-    def lines():
+    def lines() -> Iterator[str]:
         for m in merges:
             yield f"keep    {m.keep.id[:8]}  {m.keep.text}"
             for d, s in zip(m.drop, m.similarity):
@@ -111,7 +113,7 @@ def prune(ctx: click.Context, subject: str, older_than: float | None, below_impo
     items = [{**c.item.to_dict(), "importance_now": c.importance, "why": c.reason} for c in plan.candidates]
     data = {"pruned": plan.deleted} if yes else {"would_prune": len(items), "items": items}
 
-    def lines():
+    def lines() -> Iterator[str]:
         for c in plan.candidates:
             yield f"{c.item.id[:8]}  {c.item.kind:<8} {c.item.text[:70]}  [{c.reason}]"
         yield f"pruned {plan.deleted} item(s)" if yes else \
@@ -131,7 +133,7 @@ def importance(ctx: click.Context, subject: str, as_json: bool) -> None:
     cli = _cli()
     mem = cli.open_memory(ctx)
     scores = score_importance(mem, subject)
-    items = {it.id: it for it in mem.store.get(list(scores))}
+    items = {it.id: it for it in mem.items(subject)}
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     cli.emit(as_json, {"scored": len(scores), "importance": dict(ranked)},
              lambda: [*(f"{v:.3f}  {items[k].kind:<10} {items[k].text[:70]}" for k, v in ranked),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 import click
 
@@ -40,7 +41,8 @@ def import_command(ctx: click.Context, path: str, as_json: bool) -> None:
     from engram.interfaces.cli import emit, open_memory
     from engram.core.portable import import_
 
-    counts = import_(open_memory(ctx), click.get_text_stream("stdin") if path == "-" else path)
+    source: str | TextIO = sys.stdin if path == "-" else path  # click.get_text_stream is deprecated
+    counts = import_(open_memory(ctx), source)
     emit(as_json, counts, lambda: [
         f"imported {counts['imported']} item(s); skipped {counts['existing']} already present,"
         f" {counts['duplicates']} duplicate text(s), {counts['conflicts']} key conflict(s)"])

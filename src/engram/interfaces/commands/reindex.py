@@ -18,13 +18,14 @@ def reindex(ctx: click.Context, batch_size: int, as_json: bool) -> None:
 
     Run it after changing embedders; if it is interrupted, run it again.
     """
+    import io
     import json
 
     from engram.core.memory import Memory
 
     root = ctx.find_root().obj or {}
     state = {"total": 0}
-    with click.progressbar(length=1, label="re-embedding", file=None if not as_json else _Null()) as bar:
+    with click.progressbar(length=1, label="re-embedding", file=io.StringIO() if as_json else None) as bar:
 
         def progress(done: int, total: int) -> None:
             if bar.length != total:
@@ -41,15 +42,3 @@ def reindex(ctx: click.Context, batch_size: int, as_json: bool) -> None:
     else:
         click.echo(f"re-embedded {state['total']} item(s) with {model}")
 
-
-class _Null:
-    """A file that swallows the progress bar when the caller wants JSON only."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
