@@ -37,11 +37,11 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def tokens(db: str) -> dict[str, str]:
-    """An admin key, a key for user:1, and a prefix key for team:acme*."""
+    """An admin key, a key for user:1, and a prefix key for team:acme:*."""
     store = open_store(db)
     ring = KeyRing(store)
     made = {"admin": ring.create(admin=True)[0], "user1": ring.create(["user:1"])[0],
-            "acme": ring.create(["team:acme*"], name="acme")[0]}
+            "acme": ring.create(["team:acme:*"], name="acme")[0]}
     store.close()
     return made
 
@@ -129,10 +129,13 @@ def test_scoped_key_never_touches_another_subject(client, tokens):
 
 def test_prefix_grant(client, tokens):
     acme = auth(tokens["acme"])
-    ok = client.post("/v1/memories", headers=acme, json={"subject": "team:acme-search", "text": "Search team ships on Fridays."})
+    ok = client.post("/v1/memories", headers=acme, json={"subject": "team:acme:search", "text": "Search team ships on Fridays."})
     assert ok.status_code == 201
-    denied = client.post("/v1/memories", headers=acme, json={"subject": "team:other", "text": "Other team ships daily."})
-    assert denied.status_code == 403
+    for other in ("team:other", "team:acmecorp", "team:acme-search"):
+        denied = client.post("/v1/memories", headers=acme, json={"subject": other, "text": "Other team ships daily."})
+        assert denied.status_code == 403, other
+    refused = client.post("/v1/keys", headers=auth(tokens["admin"]), json={"subjects": ["team:acme*"]})
+    assert refused.status_code == 400 and "ambiguous" in refused.json()["error"]["message"]
 
 
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer egk_not-a-real-key", "Basic dXNlcjpwYXNz"])
@@ -164,9 +167,10 @@ def test_keyring_on_every_backend(store):
     from engram.errors import AccessDenied, NotFound
 
     ring = KeyRing(store)
-    token, key = ring.create(["user:1", "team:acme*"], name="bot")
+    token, key = ring.create(["user:1", "team:acme:*"], name="bot")
     found = ring.authenticate(token)
-    assert found == key and found.allows("user:1") and found.allows("team:acme-x") and not found.allows("user:2")
+    assert found == key and found.allows("user:1") and found.allows("team:acme:x") and not found.allows("user:2")
+    assert not found.allows("team:acmecorp")
     with pytest.raises(AccessDenied, match="no grant on subject 'user:2'"):
         found.check("user:2")
     with pytest.raises(AccessDenied):

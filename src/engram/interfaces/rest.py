@@ -86,7 +86,7 @@ FORGET_BODY = _obj(
     confirm={"type": "boolean", "default": False, "description": "false: preview only. true: delete."})
 KEY_BODY = _obj(
     [], subjects={"type": "array", "maxItems": 100, "items": {"type": "string", "maxLength": 330},
-                  "description": "Subjects (user:1) or prefixes ending in * (team:acme*)."},
+                  "description": "Subjects (user:1) or prefixes ending at a separator then * (team:acme:*)."},
     admin={"type": "boolean", "default": False}, name={"type": "string", "maxLength": 200})
 
 ITEM = {"type": "object", "required": ["id", "subject", "text", "kind", "source", "created_at"], "properties": {
@@ -104,6 +104,8 @@ SAVED = {"type": "object", "required": ["saved", "id", "reason"], "properties": 
 KEY = {"type": "object", "required": ["id", "subjects", "admin"], "properties": {
     "id": {"type": "string"}, "name": {"type": "string"}, "subjects": {"type": "array", "items": {"type": "string"}},
     "admin": {"type": "boolean"}, "created_at": {"type": "number"},
+    "ambiguous": {"type": "array", "items": {"type": "string"},
+                  "description": "Old prefix grants that stop mid-name (team:acme*): replace this key."},
     "key": {"type": "string", "description": "The secret token: shown in this response only."}}}
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["type", "message"],
