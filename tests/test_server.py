@@ -80,7 +80,7 @@ def test_remember_recall_list_get_forget(client, tokens):
     assert one["item"]["id"] == top["id"] and [v["id"] for v in one["history"]] == [top["id"]]
 
     preview = client.post("/v1/forget", headers=h, json={"subject": "user:1", "match": "postgres"}).json()
-    assert preview["would_forget"] == 1 and preview["items"][0]["text"] == FACT
+    assert preview["would_forget"] == 1 and preview["memories"][0]["text"] == FACT
     assert len(client.get("/v1/memories", params={"subject": "user:1"}, headers=h).json()) == 1
     done = client.post("/v1/forget", headers=h, json={"subject": "user:1", "match": "postgres", "confirm": True})
     assert done.json() == {"forgotten": 1}
@@ -194,9 +194,10 @@ def test_keys_are_stored_only_as_hashes(db, tokens):
     (b"{not json", 400, "not valid JSON"),
     (b"[1, 2]", 400, "JSON object"),
     (b'{"subject": "user:1", "text": NaN}', 400, "NaN"),
-    (b'{"subject": "user:1"}', 400, "missing text"),
-    (b'{"subject": "user:1", "text": 42}', 400, "text must be string, not integer"),
-    (b'{"subject": "user:1", "text": "A long enough fact.", "colour": "red"}', 400, "unknown field(s) colour"),
+    (b'{"subject": "user:1"}', 400, "missing 'fact'"),
+    (b'{"subject": "user:1", "text": 42}', 400, "'fact' must be a string, not integer"),
+    (b'{"subject": "user:1", "text": "A long enough fact.", "fact": "Another fact."}', 400, "given twice"),
+    (b'{"subject": "user:1", "text": "A long enough fact.", "colour": "red"}', 400, "unknown argument(s) colour"),
     (b'{"subject": "nobody", "text": "A long enough fact."}', 400, "subject"),
     (b'{"subject": "user:1", "text": "A long enough fact.", "event_at": "yesterday"}', 400, "ISO 8601"),
     (b"\xff\xfe", 400, "not valid JSON"),
@@ -226,7 +227,7 @@ def test_oversized_and_non_json_bodies(client, tokens, db):
 
 
 @pytest.mark.parametrize(("params", "words"), [
-    ({}, "subject is required"), ({"subject": "user:1", "limit": "ten"}, "whole number"),
+    ({}, "missing 'subject'"), ({"subject": "user:1", "limit": "ten"}, "whole number"),
     ({"subject": "user:1", "limit": "0"}, "between 1 and 1000"), ({"subject": "user:1", "all": "yes"}, "true or false"),
 ])
 def test_bad_query_parameters(client, tokens, params, words):
