@@ -9,13 +9,15 @@ argument in the error. Nothing here knows HTTP, MCP or a model's API.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
 
+from engram import validate
 from engram.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -191,6 +193,22 @@ class Verb:
 
 
 _VALIDATORS: dict[tuple[int, Surface], Draft202012Validator] = {}
+FORMATS = FormatChecker(formats=())
+RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+@FORMATS.checks("date-time")
+def _is_date_time(value: object) -> bool:
+    """An RFC 3339 time (what JSON Schema's date-time means) that Engram can also read."""
+    if not isinstance(value, str):
+        return True
+    if not RFC3339.fullmatch(value):
+        return False
+    try:
+        validate.timestamp(value.upper(), "time")
+    except InvalidInput:
+        return False
+    return True
 
 
 def _validator(verb: Verb, surface: Surface) -> Draft202012Validator:
@@ -199,7 +217,7 @@ def _validator(verb: Verb, surface: Surface) -> Draft202012Validator:
     if key not in _VALIDATORS:
         schema = verb.schema(surface)
         Draft202012Validator.check_schema(schema)
-        _VALIDATORS[key] = Draft202012Validator(schema)
+        _VALIDATORS[key] = Draft202012Validator(schema, format_checker=FORMATS)
     return _VALIDATORS[key]
 
 
@@ -282,6 +300,8 @@ def _message(error: ValidationError, verb: Verb, surface: Surface) -> str:
         return f"{name!r} must be {hint}, not {str(value)[:80]!r}"
     if rule == "enum":
         return f"{name!r} must be one of {', '.join(map(str, limit))}, not {value!r}"
+    if rule == "format":
+        return f"{name!r} {str(value)[:80]!r} is not an ISO 8601 time such as 2026-11-02T09:30:00Z"
     if rule == "maxItems":
         return f"{name!r} has {len(value)} entries; at most {limit}"
     return f"{name or 'arguments'!r} is not valid: {error.message[:200]}"
