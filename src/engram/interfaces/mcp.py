@@ -84,7 +84,7 @@ def verb_tool(verb: Verb) -> VerbTool:
                             idempotent_hint=verb.idempotent, open_world_hint=False)
     return VerbTool(fn=functools.partial(run_verb, verb), name=verb.name, title=verb.title,
                     description=verb.description, parameters=verb.schema("mcp"), fn_metadata=REPLY,
-                    is_async=False, annotations=hints)
+                    is_async=False, context_kwarg=None, annotations=hints)
 
 
 def build_server(open_memory: Callable[[], Memory], *, default_subject: str | None = None) -> MCPServer:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from pathlib import Path
@@ -108,7 +108,7 @@ STATUS = ((InvalidInput, 400), (AccessDenied, 403), (NotFound, 404), (StoreFull,
           ((StoreBusy, StoreUnavailable, EmbedderError, ProviderError, MissingDependency), 503))
 
 
-def error(status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def error(status: int, kind: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"type": kind, "message": message}}, status, headers=headers)
 
 
@@ -156,11 +156,13 @@ def authenticate(request: Request) -> ApiKey:
 
 
 def memory(request: Request) -> Memory:
-    return request.app.state.memory
+    mem: Memory = request.app.state.memory
+    return mem
 
 
 def keyring(request: Request) -> KeyRing:
-    return request.app.state.keys
+    ring: KeyRing = request.app.state.keys
+    return ring
 
 
 async def run(fn: Callable[[], Any]) -> Any:

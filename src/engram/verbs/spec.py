@@ -12,7 +12,7 @@ import copy
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
@@ -274,7 +274,9 @@ def _message(error: ValidationError, verb: Verb, surface: Surface) -> str:
     top = path[0] if path else ""
     arg = next((a for a in verb.args if a.name == top), None)
     name = top + "".join(f"[{p}]" for p in path[1:])
-    value, rule, limit = error.instance, error.validator, error.validator_value
+    value: Any = error.instance
+    rule, limit = str(error.validator), cast(Any, error.validator_value)
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
     if rule == "required":
         missing = next(n for n in limit if n not in value)
         example = verb.arg(missing).example
@@ -286,9 +288,8 @@ def _message(error: ValidationError, verb: Verb, surface: Surface) -> str:
     if rule == "type":
         wanted = limit if isinstance(limit, list) else [limit]
         shown = repr(value)[:80] if isinstance(value, str) else _json_type(value)
-        return f"{name!r} must be {' or '.join(_TYPE_WORDS.get(t, t) for t in wanted)}, not {shown}"
+        return f"{name!r} must be {' or '.join(_TYPE_WORDS.get(str(t), str(t)) for t in wanted)}, not {shown}"
     if rule in ("minimum", "maximum"):
-        schema = error.schema
         return f"{name!r} must be between {schema.get('minimum')} and {schema.get('maximum')}, not {value}"
     if rule == "maxLength":
         advice = f": {arg.too_long}" if arg and arg.too_long and len(path) == 1 else ""

@@ -77,7 +77,7 @@ def forget(call: Call) -> dict[str, Any]:
                                f"{MIN_FORGET_CHARS} characters")
         found = call.memory.matches(subject, match)
     else:
-        wanted = set(ids)
+        wanted = set(ids or ())
         found = [it for it in call.memory.items(subject, include_superseded=True) if it.id in wanted]
     if not call.args["confirm"]:
         return {"would_forget": len(found), "memories": [item_json(it, brief=call.brief) for it in found],
