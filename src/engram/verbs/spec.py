@@ -9,18 +9,19 @@ argument in the error. Nothing here knows HTTP, MCP or a model's API.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import ValidationError, best_match
-
 from engram import validate
 from engram.errors import InvalidInput
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # jsonschema itself is imported at the first check: it takes longer to import than the rest
+    from jsonschema import Draft202012Validator, FormatChecker
+    from jsonschema.exceptions import ValidationError
+
     from engram.core.memory import Memory
     from engram.safety.keys import ApiKey
 
@@ -176,6 +177,8 @@ class Verb:
         values = _rename(args, raw, lenient)
         if lenient:
             values = {name: _coerce(self.arg(name), surface, value, notes) for name, value in values.items()}
+        from jsonschema.exceptions import best_match
+
         error = best_match(_validator(self, surface).iter_errors(values))
         if error is not None:
             raise InvalidInput(_message(error, self, surface))
@@ -193,11 +196,9 @@ class Verb:
 
 
 _VALIDATORS: dict[tuple[int, Surface], Draft202012Validator] = {}
-FORMATS = FormatChecker(formats=())
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 
-@FORMATS.checks("date-time")
 def _is_date_time(value: object) -> bool:
     """An RFC 3339 time (what JSON Schema's date-time means) that Engram can also read."""
     if not isinstance(value, str):
@@ -213,12 +214,24 @@ def _is_date_time(value: object) -> bool:
 
 def _validator(verb: Verb, surface: Surface) -> Draft202012Validator:
     """The checked validator of a verb's schema on a surface, built once."""
+    from jsonschema import Draft202012Validator
+
     key = (id(verb), surface)
     if key not in _VALIDATORS:
         schema = verb.schema(surface)
         Draft202012Validator.check_schema(schema)
-        _VALIDATORS[key] = Draft202012Validator(schema, format_checker=FORMATS)
+        _VALIDATORS[key] = Draft202012Validator(schema, format_checker=_formats())
     return _VALIDATORS[key]
+
+
+@functools.cache
+def _formats() -> FormatChecker:
+    """The formats checked: only date-time (jsonschema checks none of them without extra packages)."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker(formats=())
+    checker.checks("date-time")(_is_date_time)
+    return checker
 
 
 def _rename(args: Sequence[Arg], raw: Mapping[str, Any], lenient: bool) -> dict[str, Any]:
