@@ -21,8 +21,19 @@ from engram.interfaces.mcp import build_server
 from engram.interfaces.rest import create_app, openapi_document
 from engram.safety.keys import KeyRing
 from engram.store import open_store
-from engram.verbs import (BRIEF_FIELDS, NO_DEFAULT, SURFACES, VERBS, Arg, Surface, Verb, get_verb, json_schema,
-                          tool_definition, verb_specs)
+from engram.verbs import (
+    BRIEF_FIELDS,
+    NO_DEFAULT,
+    SURFACES,
+    VERBS,
+    Arg,
+    Surface,
+    Verb,
+    get_verb,
+    json_schema,
+    tool_definition,
+    verb_specs,
+)
 
 FACT = "The team uses Postgres 16 for every service."
 LIMITS = ("maximum", "maxLength", "maxItems")
@@ -214,7 +225,7 @@ def test_forget_preview_and_errors_agree_across_surfaces(surfaces):
 
 
 def test_items_are_serialised_by_one_function(surfaces):
-    tools, server, rest, token = surfaces
+    _, server, rest, token = surfaces
     saved = rest.app.state.memory.remember("user:1", FACT, source="chat 1")
     [listed] = mcp_calls(server, [("list", {})])
     r = rest.get("/v1/memories", params={"subject": "user:1"}, headers={"Authorization": f"Bearer {token}"}).json()

@@ -27,7 +27,6 @@ from typing import Any
 from engram import validate
 from engram.errors import EngramError, InvalidInput
 from engram.safety.secrets import memory_block
-from engram.verbs import SHAPES as SHAPES  # re-exported: the shapes a tool definition comes in
 from engram.verbs import VERBS, Call, Verb, shaped
 
 DEFAULT_K = VERBS["recall"].arg("k").default_on("tool")

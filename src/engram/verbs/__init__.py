@@ -18,7 +18,17 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.verbs.replies import BRIEF_FIELDS, SCHEMAS, item_json
-from engram.verbs.spec import LENIENT, NO_DEFAULT, SURFACES, Arg, Call, Narrowing, Route, Surface, Verb
+from engram.verbs.spec import (
+    LENIENT,
+    NO_DEFAULT,
+    SURFACES,
+    Arg,
+    Call,
+    Narrowing,
+    Route,
+    Surface,
+    Verb,
+)
 from engram.verbs.table import VERBS
 
 SHAPES = ("anthropic", "openai", "responses")
