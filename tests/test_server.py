@@ -87,6 +87,23 @@ def test_remember_recall_list_get_forget(client, tokens):
     assert client.get("/v1/memories", params={"subject": "user:1"}, headers=h).json() == []
 
 
+def test_forget_by_ids_stays_inside_the_keys_subject(client, tokens):
+    admin, user1 = auth(tokens["admin"]), auth(tokens["user1"])
+    theirs = client.post("/v1/memories", headers=admin, json={"subject": "user:2", "fact": "User two drinks green tea."})
+    mine = client.post("/v1/memories", headers=user1, json={"subject": "user:1", "fact": "User one drinks black coffee."})
+    cross = client.post("/v1/forget", headers=user1,
+                        json={"subject": "user:1", "ids": [theirs.json()["id"]], "confirm": True})
+    assert cross.json() == {"forgotten": 0}
+    preview = client.post("/v1/forget", headers=user1, json={"subject": "user:1", "id": mine.json()["id"]})
+    assert preview.status_code == 400 and "must be a list" in preview.json()["error"]["message"]  # strict: no coercion
+    gone = client.post("/v1/forget", headers=user1, json={"subject": "user:1", "ids": [mine.json()["id"]], "confirm": True})
+    assert gone.json() == {"forgotten": 1}
+    both = client.post("/v1/forget", headers=user1, json={"subject": "user:1", "ids": ["x"], "match": "coffee"})
+    assert both.status_code == 400 and "either `match`" in both.json()["error"]["message"]
+    assert [it["subject"] for it in client.get("/v1/memories", params={"subject": "user:2"}, headers=admin).json()] \
+        == ["user:2"]
+
+
 def test_history_shows_replaced_versions(client, tokens, db):
     h = auth(tokens["admin"])
     mem = client.app.state.memory

@@ -24,7 +24,7 @@ require("mcp", "mcp")
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import func_metadata
 from mcp_types import ToolAnnotations
@@ -58,6 +58,8 @@ class VerbTool(Tool):
             result = await anyio.to_thread.run_sync(functools.partial(self.fn, arguments, context))
         except (EngramError, ToolError) as exc:
             raise ToolError(f"Error executing tool {self.name}: {exc}") from exc
+        except Exception as exc:  # a crash: its text stays in the server log, as the SDK's own tools do
+            raise UnexpectedToolError(f"Error executing tool {self.name}") from exc
         return self.fn_metadata.convert_result(result) if convert_result else result
 
 
