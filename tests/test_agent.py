@@ -85,8 +85,8 @@ def test_malformed_calls_get_messages_not_exceptions(sqlite_memory):
     assert agent.chat("Remember our database.") == "Done."
     results = [r.tool_results for r in llm.requests[1:]]
     assert results[0][0].startswith("error: arguments are not valid JSON")
-    assert results[1] == ("not saved: 'fact' must be a string, not int",)
-    assert results[2][0].startswith("error: 'query' is 8999 characters, at most 4000")
+    assert results[1] == ("not saved: 'fact' must be a string, not integer",)
+    assert results[2][0].startswith("error: 'query' is 9000 characters, at most 4000")
     assert results[3] == ("saved",)
     assert [it.text for it in sqlite_memory.items(SUBJECT, kinds=[FACT])] == [POSTGRES]
 

@@ -59,7 +59,7 @@ def test_tools_are_typed_described_and_annotated(opened):
     assert remember.input_schema["required"] == ["fact"]
     assert "ONE durable fact" in remember.description and "secrets" in remember.description
     assert remember.input_schema["properties"]["kind"]["enum"] == ["fact", "preference", "procedure"]
-    assert tools["recall"].input_schema["properties"]["k"]["maximum"] == 50
+    assert tools["recall"].input_schema["properties"]["k"]["maximum"] == 10  # narrowed for models (engram.verbs)
     assert tools["recall"].annotations.read_only_hint is True
     assert tools["list"].annotations.read_only_hint is True
     assert tools["forget"].annotations.destructive_hint is True
@@ -120,10 +120,11 @@ def test_aliases_models_guess_and_default_subject(opened):
     ("remember", {"fact": FACT, "subject": "not a subject"}, "kind:name"),
     ("remember", {"subject": "user:1"}, "fact"),
     ("remember", {"fact": FACT}, "no default subject"),
-    ("recall", {"query": "x", "subject": "user:1", "k": 500}, "less than or equal to 50"),
-    ("recall", {"query": "   ", "subject": "user:1"}, "query is empty"),
+    ("recall", {"query": "x", "subject": "user:1", "k": 0}, "'k' must be between 1 and 10, not 0"),
+    ("recall", {"query": "   ", "subject": "user:1"}, "'query' is empty"),
     ("forget", {"subject": "user:1"}, "either `match`"),
-    ("list", {"subject": "user:1", "kind": "Not A Kind"}, "kind must be"),
+    ("list", {"subject": "user:1", "kind": "Not A Kind"}, "'kind' must be a short lowercase word"),
+    ("remember", {"fact": FACT, "subject": "user:1", "kind": "episode"}, "'kind' must be one of fact, preference"),
 ])
 def test_bad_calls_are_tool_errors_and_the_server_keeps_serving(opened, tool, args, words):
     async def body(c):

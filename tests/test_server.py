@@ -37,11 +37,11 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def tokens(db: str) -> dict[str, str]:
-    """An admin key, a key for user:1, and a prefix key for team:acme*."""
+    """An admin key, a key for user:1, and a prefix key for team:acme:*."""
     store = open_store(db)
     ring = KeyRing(store)
     made = {"admin": ring.create(admin=True)[0], "user1": ring.create(["user:1"])[0],
-            "acme": ring.create(["team:acme*"], name="acme")[0]}
+            "acme": ring.create(["team:acme:*"], name="acme")[0]}
     store.close()
     return made
 
@@ -80,11 +80,28 @@ def test_remember_recall_list_get_forget(client, tokens):
     assert one["item"]["id"] == top["id"] and [v["id"] for v in one["history"]] == [top["id"]]
 
     preview = client.post("/v1/forget", headers=h, json={"subject": "user:1", "match": "postgres"}).json()
-    assert preview["would_forget"] == 1 and preview["items"][0]["text"] == FACT
+    assert preview["would_forget"] == 1 and preview["memories"][0]["text"] == FACT
     assert len(client.get("/v1/memories", params={"subject": "user:1"}, headers=h).json()) == 1
     done = client.post("/v1/forget", headers=h, json={"subject": "user:1", "match": "postgres", "confirm": True})
     assert done.json() == {"forgotten": 1}
     assert client.get("/v1/memories", params={"subject": "user:1"}, headers=h).json() == []
+
+
+def test_forget_by_ids_stays_inside_the_keys_subject(client, tokens):
+    admin, user1 = auth(tokens["admin"]), auth(tokens["user1"])
+    theirs = client.post("/v1/memories", headers=admin, json={"subject": "user:2", "fact": "User two drinks green tea."})
+    mine = client.post("/v1/memories", headers=user1, json={"subject": "user:1", "fact": "User one drinks black coffee."})
+    cross = client.post("/v1/forget", headers=user1,
+                        json={"subject": "user:1", "ids": [theirs.json()["id"]], "confirm": True})
+    assert cross.json() == {"forgotten": 0}
+    preview = client.post("/v1/forget", headers=user1, json={"subject": "user:1", "id": mine.json()["id"]})
+    assert preview.status_code == 400 and "must be a list" in preview.json()["error"]["message"]  # strict: no coercion
+    gone = client.post("/v1/forget", headers=user1, json={"subject": "user:1", "ids": [mine.json()["id"]], "confirm": True})
+    assert gone.json() == {"forgotten": 1}
+    both = client.post("/v1/forget", headers=user1, json={"subject": "user:1", "ids": ["x"], "match": "coffee"})
+    assert both.status_code == 400 and "either `match`" in both.json()["error"]["message"]
+    assert [it["subject"] for it in client.get("/v1/memories", params={"subject": "user:2"}, headers=admin).json()] \
+        == ["user:2"]
 
 
 def test_history_shows_replaced_versions(client, tokens, db):
@@ -129,10 +146,13 @@ def test_scoped_key_never_touches_another_subject(client, tokens):
 
 def test_prefix_grant(client, tokens):
     acme = auth(tokens["acme"])
-    ok = client.post("/v1/memories", headers=acme, json={"subject": "team:acme-search", "text": "Search team ships on Fridays."})
+    ok = client.post("/v1/memories", headers=acme, json={"subject": "team:acme:search", "text": "Search team ships on Fridays."})
     assert ok.status_code == 201
-    denied = client.post("/v1/memories", headers=acme, json={"subject": "team:other", "text": "Other team ships daily."})
-    assert denied.status_code == 403
+    for other in ("team:other", "team:acmecorp", "team:acme-search"):
+        denied = client.post("/v1/memories", headers=acme, json={"subject": other, "text": "Other team ships daily."})
+        assert denied.status_code == 403, other
+    refused = client.post("/v1/keys", headers=auth(tokens["admin"]), json={"subjects": ["team:acme*"]})
+    assert refused.status_code == 400 and "ambiguous" in refused.json()["error"]["message"]
 
 
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer egk_not-a-real-key", "Basic dXNlcjpwYXNz"])
@@ -164,9 +184,10 @@ def test_keyring_on_every_backend(store):
     from engram.errors import AccessDenied, NotFound
 
     ring = KeyRing(store)
-    token, key = ring.create(["user:1", "team:acme*"], name="bot")
+    token, key = ring.create(["user:1", "team:acme:*"], name="bot")
     found = ring.authenticate(token)
-    assert found == key and found.allows("user:1") and found.allows("team:acme-x") and not found.allows("user:2")
+    assert found == key and found.allows("user:1") and found.allows("team:acme:x") and not found.allows("user:2")
+    assert not found.allows("team:acmecorp")
     with pytest.raises(AccessDenied, match="no grant on subject 'user:2'"):
         found.check("user:2")
     with pytest.raises(AccessDenied):
@@ -190,9 +211,10 @@ def test_keys_are_stored_only_as_hashes(db, tokens):
     (b"{not json", 400, "not valid JSON"),
     (b"[1, 2]", 400, "JSON object"),
     (b'{"subject": "user:1", "text": NaN}', 400, "NaN"),
-    (b'{"subject": "user:1"}', 400, "missing text"),
-    (b'{"subject": "user:1", "text": 42}', 400, "text must be string, not integer"),
-    (b'{"subject": "user:1", "text": "A long enough fact.", "colour": "red"}', 400, "unknown field(s) colour"),
+    (b'{"subject": "user:1"}', 400, "missing 'fact'"),
+    (b'{"subject": "user:1", "text": 42}', 400, "'fact' must be a string, not integer"),
+    (b'{"subject": "user:1", "text": "A long enough fact.", "fact": "Another fact."}', 400, "given twice"),
+    (b'{"subject": "user:1", "text": "A long enough fact.", "colour": "red"}', 400, "unknown argument(s) colour"),
     (b'{"subject": "nobody", "text": "A long enough fact."}', 400, "subject"),
     (b'{"subject": "user:1", "text": "A long enough fact.", "event_at": "yesterday"}', 400, "ISO 8601"),
     (b"\xff\xfe", 400, "not valid JSON"),
@@ -222,7 +244,7 @@ def test_oversized_and_non_json_bodies(client, tokens, db):
 
 
 @pytest.mark.parametrize(("params", "words"), [
-    ({}, "subject is required"), ({"subject": "user:1", "limit": "ten"}, "whole number"),
+    ({}, "missing 'subject'"), ({"subject": "user:1", "limit": "ten"}, "whole number"),
     ({"subject": "user:1", "limit": "0"}, "between 1 and 1000"), ({"subject": "user:1", "all": "yes"}, "true or false"),
 ])
 def test_bad_query_parameters(client, tokens, params, words):

@@ -84,8 +84,8 @@ def test_remember_accepts_the_names_models_guess(tools, sqlite_memory, alias):
 
 @pytest.mark.parametrize("arguments, expected", [
     ({}, "missing 'fact'"),
-    ({"fact": 42}, "'fact' must be a string, not int"),
-    ({"fact": ["a", "b"]}, "must be a string, not list"),
+    ({"fact": 42}, "'fact' must be a string, not integer"),
+    ({"fact": ["a", "b"]}, "must be a string, not array"),
     ({"fact": "   "}, "'fact' is empty"),
 ])
 def test_remember_malformed_arguments(tools, arguments, expected):
@@ -122,8 +122,8 @@ def test_recall_aliases_and_coercion(tools, sqlite_memory, arguments):
 
 def test_recall_bad_k_and_caps(tools, sqlite_memory):
     sqlite_memory.remember(SUBJECT, "Team uses Postgres 16 for all services.")
-    assert tools.handle("recall", {"query": "postgres", "k": "many"}).startswith("error: k must be a whole number")
-    assert tools.handle("recall", {"query": "postgres", "k": 0}) == "error: k must be at least 1, not 0"
+    assert tools.handle("recall", {"query": "postgres", "k": "many"}) == "error: 'k' must be a whole number, not 'many'"
+    assert tools.handle("recall", {"query": "postgres", "k": 0}) == "error: 'k' must be between 1 and 10, not 0"
     assert "(k capped at 10)" in tools.handle("recall", {"query": "postgres", "k": 500})
     assert tools.handle("recall", {"query": "x" * 5000}).startswith("error: 'query' is 5000 characters")
     assert tools.handle("recall", {}).startswith("error: missing 'query'")
@@ -149,7 +149,7 @@ def test_forget_previews_then_deletes_on_confirm(tools, sqlite_memory):
 def test_forget_refuses_broad_or_malformed(tools, sqlite_memory):
     sqlite_memory.remember(SUBJECT, "Team uses Postgres 16 for all services.")
     assert "too broad" in tools.handle("forget", {"match": "e", "confirm": True})
-    assert tools.handle("forget", {"match": "postgres", "confirm": "maybe"}) == "error: confirm must be true or false"
+    assert tools.handle("forget", {"match": "postgres", "confirm": "maybe"}) == "error: 'confirm' must be true or false, not 'maybe'"
     assert tools.handle("forget", {"match": "cobol", "confirm": True}) == "nothing matches 'cobol'; nothing was deleted"
     assert len(sqlite_memory.items(SUBJECT)) == 1
 

@@ -15,6 +15,7 @@ import click
 
 from engram.errors import EngramError
 from engram.types import Hit, Item, iso
+from engram.verbs.replies import item_json
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
@@ -115,7 +116,7 @@ def recall(ctx: click.Context, subject: str, query: str, k: int, kinds: tuple[st
            explain: bool, as_json: bool) -> None:
     """Find the memories of SUBJECT most relevant to QUERY, best first."""
     hits = open_memory(ctx).recall(subject, query, k=k, kinds=kinds or None, recency=recency, explain=explain)
-    emit(as_json, [h.to_dict() for h in hits], lambda: _hit_lines(hits, explain))
+    emit(as_json, [item_json(h) for h in hits], lambda: _hit_lines(hits, explain))
 
 
 def _hit_lines(hits: list[Hit], explain: bool) -> Iterable[str]:
@@ -138,7 +139,7 @@ def forget(ctx: click.Context, subject: str, match: str, yes: bool, as_json: boo
     mem = open_memory(ctx)
     found = mem.matches(subject, match)
     if not yes:
-        emit(as_json, {"would_forget": len(found), "items": [it.to_dict() for it in found]},
+        emit(as_json, {"would_forget": len(found), "items": [item_json(it) for it in found]},
              lambda: [*(item_line(it) for it in found),
                       f"{len(found)} item(s) would be forgotten; run again with --yes to delete them"])
         return
@@ -173,7 +174,7 @@ def list_(ctx: click.Context, subject: str, kinds: tuple[str, ...], everything: 
           as_json: bool) -> None:
     """List the memories of SUBJECT, newest first."""
     items = open_memory(ctx).items(subject, kinds=kinds or None, limit=limit, include_superseded=everything)
-    emit(as_json, [it.to_dict() for it in items],
+    emit(as_json, [item_json(it) for it in items],
          lambda: [*(f"{iso(it.event_at)[:19]}  {item_line(it)}" for it in items), f"{len(items)} item(s)"])
 
 

@@ -7,14 +7,19 @@
 
 Only the SHA-256 of a token is stored (store setting `apikey:<hash>`). Tokens are 256 random
 bits, so a fast hash is enough: there is nothing to brute-force that a slow hash would protect.
-A grant is a subject (`user:1`) or a prefix ending in `*` (`team:acme*`); `*` alone is every
-subject. Admin keys may use every subject and create, list and revoke keys.
+A grant is a whole subject (`user:1`), or a prefix that ends at a separator followed by `*`
+(`team:acme:*` reaches `team:acme:search` but not `team:acmecorp`; `team:*` reaches every `team:`
+subject); `*` alone is every subject. A prefix that stops mid-name (`team:acme*`) is ambiguous and
+refused when a key is created; keys made before that rule keep their old matching and are flagged
+by `ApiKey.ambiguous` (`engram keys list` shows it). Admin keys may use every subject and create,
+list and revoke keys.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Iterable
@@ -26,6 +31,8 @@ from engram.errors import AccessDenied, InvalidInput, NotFound
 
 PREFIX = "apikey:"
 TOKEN_PREFIX = "egk_"
+SEPARATORS = (":", "/")  # where a prefix grant may end: `team:acme:*`, `repo:acme/*`
+KIND = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
 
 class SettingsStore(Protocol):
@@ -69,22 +76,48 @@ class ApiKey:
                 seen.setdefault(grant, 0)
         return dict(sorted(seen.items()))
 
+    @property
+    def ambiguous(self) -> tuple[str, ...]:
+        """Grants from before the separator rule (`team:acme*`): they still match as they did, but
+        also reach subjects such as `team:acmecorp`; replace the key (docs/rest.md says how)."""
+        return tuple(grant for grant in self.subjects if is_ambiguous(grant))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "subjects": list(self.subjects), "admin": self.admin,
-                "created_at": self.created_at}
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "subjects": list(self.subjects),
+                               "admin": self.admin, "created_at": self.created_at}
+        if self.ambiguous:
+            out["ambiguous"] = list(self.ambiguous)
+        return out
+
+
+def is_ambiguous(grant: str) -> bool:
+    """True for a prefix grant that does not end at a separator (`team:acme*`, `user*`)."""
+    return grant != "*" and grant.endswith("*") and not grant[:-1].endswith(SEPARATORS)
 
 
 def _grant_matches(grant: str, subject: str) -> bool:
+    """Exact subjects match themselves; `prefix*` matches what starts with `prefix` (for a grant
+    ending at a separator that is whole name parts; for an old ambiguous grant, as it always did)."""
     return subject.startswith(grant[:-1]) if grant.endswith("*") else subject == grant
 
 
 def _grant(value: Any) -> str:
-    """A grant: a subject, or a subject prefix ending in `*`."""
-    if value == "*":
-        return "*"
-    if isinstance(value, str) and value.endswith("*") and len(value) > 1 and " " not in value:
-        return value
-    return validate.subject(value)
+    """A new grant: `*`, a whole subject, or a prefix ending at a separator then `*`; anything else
+    is refused with the grants that would do what was probably meant."""
+    if not isinstance(value, str) or not value.endswith("*") or value == "*":
+        return value if value == "*" else validate.subject(value)
+    prefix = value[:-1]
+    if is_ambiguous(value):
+        name = prefix.rstrip(":/")
+        meant = f"the subject itself ({name!r}) and/or everything under it ({name + ':*'!r})" if ":" in name \
+            else f"every subject of that kind ({name + ':*'!r})"
+        raise InvalidInput(f"grant {value!r} is ambiguous: a prefix must end at ':' or '/', or it also reaches "
+                           f"subjects such as {name + 'corp'!r}; grant {meant}")
+    head = prefix[:-1]
+    if "*" in head or not (KIND.fullmatch(head) if ":" not in head else validate.SUBJECT.fullmatch(head)):
+        raise InvalidInput(f"grant {value!r} is not a subject prefix: give 'kind:*' (e.g. 'team:*') or "
+                           f"'kind:name:*' (e.g. 'team:acme:*')")
+    return value
 
 
 def _digest(token: str) -> str:

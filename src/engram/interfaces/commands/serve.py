@@ -67,7 +67,7 @@ def keys() -> None:
 
 
 @keys.command("create")
-@click.option("--subject", "subjects", multiple=True, help="Grant a subject (user:42) or prefix (team:acme*); repeatable.")
+@click.option("--subject", "subjects", multiple=True, help="Grant a subject (user:42) or everything under a prefix ending at a separator (team:acme:*); repeatable.")
 @click.option("--admin", is_flag=True, help="An admin key: every subject, and may manage keys.")
 @click.option("--name", default="", help="A label to recognise the key by.")
 @click.pass_context
@@ -91,7 +91,14 @@ def list_(ctx: click.Context, as_json: bool) -> None:
         return
     for k in found:
         click.echo(f"{k.id}  {'admin' if k.admin else ', '.join(k.subjects):<30} {k.name}")
+        if k.ambiguous:
+            click.echo(f"    ! ambiguous prefix {', '.join(k.ambiguous)}: also reaches e.g. "
+                       f"{k.ambiguous[0][:-1] + 'corp'!r}; replace this key (docs/rest.md, 'Ambiguous prefixes')")
     click.echo(f"{len(found)} key(s)")
+    flagged = sum(1 for k in found if k.ambiguous)
+    if flagged:
+        click.echo(f"{flagged} key(s) with an ambiguous prefix grant: they work as before, but create "
+                   "replacements with 'kind:name:*' grants and revoke them", err=True)
 
 
 @keys.command("revoke")

@@ -159,7 +159,7 @@ async function previewForget(event) {
     const preview = await api("POST", "/v1/forget", {subject, match});
     $("forget-summary").textContent = `${preview.would_forget} memories contain “${match}” and would be deleted:`;
     const list = $("forget-items");
-    list.replaceChildren(...preview.items.map((item) => el("li", item.text)));
+    list.replaceChildren(...preview.memories.map((item) => el("li", item.text)));
     $("forget-confirm").hidden = preview.would_forget === 0;
     $("forget-preview").hidden = false; $("forget-done").textContent = "";
   } catch (err) { show(err.message); }

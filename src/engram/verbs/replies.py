@@ -1,0 +1,60 @@
+"""How a memory goes out as JSON on every surface, and the JSON schemas of the replies.
+
+`item_json` is the one place an `Item` or `Hit` becomes JSON (REST, MCP and the agent's tools all
+call it); a new field shown to callers is added here and to `ITEM` below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.types import Hit, Item
+
+# The fields a model needs (model-facing surfaces); REST gets every field.
+BRIEF_FIELDS = ("id", "text", "kind", "source", "created_at", "event_at")
+
+
+def item_json(found: Item | Hit, *, brief: bool = False) -> dict[str, Any]:
+    """An Item (or a Hit, with its `score` and any `explain` components) as JSON-ready data."""
+    if isinstance(found, Hit):
+        out = item_json(found.item, brief=brief)
+        out["score"] = round(found.score, 4 if brief else 6)
+        if found.components and not brief:
+            out["explain"] = {k: round(v, 6) for k, v in found.components.items()}
+        return out
+    data = found.to_dict()
+    return {k: data[k] for k in BRIEF_FIELDS} if brief else data
+
+
+NULLABLE_STR = {"type": ["string", "null"]}
+ITEM = {"type": "object", "required": ["id", "subject", "text", "kind", "source", "created_at"], "properties": {
+    "id": {"type": "string"}, "subject": {"type": "string"}, "text": {"type": "string"}, "kind": {"type": "string"},
+    "source": {"type": "string"}, "agent": {"type": "string"}, "key": NULLABLE_STR, "category": NULLABLE_STR,
+    "session": NULLABLE_STR, "created_at": {"type": "string"}, "event_at": {"type": "string"},
+    "valid_from": {"type": "string"}, "valid_to": NULLABLE_STR, "superseded_by": NULLABLE_STR,
+    "confidence": {"type": "number"}, "importance": {"type": "number"}, "access_count": {"type": "integer"},
+    "last_accessed": NULLABLE_STR, "content_hash": {"type": "string"}, "metadata": {"type": "object"}}}
+HIT = {"allOf": [{"$ref": "#/components/schemas/Item"}, {"type": "object", "required": ["score"], "properties": {
+    "score": {"type": "number"}, "explain": {"type": "object", "additionalProperties": {"type": "number"}}}}]}
+SAVED = {"type": "object", "required": ["saved", "id", "reason"], "properties": {
+    "saved": {"type": "boolean"}, "id": NULLABLE_STR, "reason": NULLABLE_STR,
+    "superseded": {"type": "array", "items": {"type": "string"}}}}
+KEY = {"type": "object", "required": ["id", "subjects", "admin"], "properties": {
+    "id": {"type": "string"}, "name": {"type": "string"}, "subjects": {"type": "array", "items": {"type": "string"}},
+    "admin": {"type": "boolean"}, "created_at": {"type": "number"},
+    "ambiguous": {"type": "array", "items": {"type": "string"},
+                  "description": "Old prefix grants that stop mid-name (team:acme*): replace this key."},
+    "key": {"type": "string", "description": "The secret token: shown in this response only."}}}
+ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
+    "type": "object", "required": ["type", "message"],
+    "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}
+SCHEMAS = {"Item": ITEM, "Hit": HIT, "Saved": SAVED, "Key": KEY, "Error": ERROR}
+
+
+def ref(name: str) -> dict[str, str]:
+    """A JSON reference to one of SCHEMAS, as the OpenAPI document places them."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def array_of(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": schema}
