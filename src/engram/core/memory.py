@@ -26,7 +26,7 @@ from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
 from engram.core.supersede import Batch
-from engram.types import CONVERSATION, FACT, Hit, Item, Saved
+from engram.types import CONVERSATION, FACT, Hit, Item, Saved, iso
 
 EMBEDDER_SETTING = "embedder"
 
@@ -388,26 +388,41 @@ class Memory(EpisodicVerbs):
 
     # -- overview -------------------------------------------------------------------------
     def subjects(self) -> dict[str, int]:
-        """Every subject in the store with its number of items."""
-        return self.store.subjects()
+        """Every subject in the store with its number of current items (history not counted)."""
+        return {name: n["items"] for name, n in self.store.counts()["per_subject"].items()}
 
     def stats(self, subject: str | None = None) -> dict[str, Any]:
-        """Counts by kind (current and superseded) for one subject or the whole store."""
-        subjects = [validate.subject(subject)] if subject else list(self.store.subjects())
-        by_kind: dict[str, int] = {}
-        superseded = 0
-        for name in subjects:
-            for item in self.store.find(name, Filter(include_superseded=True)):
-                if item.current:
-                    by_kind[item.kind] = by_kind.get(item.kind, 0) + 1
-                else:
-                    superseded += 1
+        """Figures for one subject or the whole store, counted by the store in SQL (no row is read).
+
+        "items" are current items (what `list` shows, by kind in "by_kind"); "history" counts the
+        superseded versions separately. `per_subject` gives both for each subject; sessions, the
+        episode success rate, time span, access and importance figures cover the current items
+        that recall can return (saved conversations are left out of them).
+        """
+        names = [validate.subject(subject)] if subject else None
+        raw = self.store.counts(names)
+        episodes = raw["episodes"]
+
+        def rate(n: int, ok: int) -> dict[str, Any]:
+            return {"n": n, "succeeded": ok, "success_rate": round(ok / n, 3) if n else None}
+
+        live = raw["live"]
         return {
             "store": self.store.url,
-            "subjects": len(subjects),
-            "items": sum(by_kind.values()),
-            "by_kind": dict(sorted(by_kind.items())),
-            "superseded": superseded,
+            "subjects": len(names) if names else len(raw["per_subject"]),
+            "items": sum(raw["by_kind"].values()),
+            "history": raw["history"],
+            "by_kind": raw["by_kind"],
+            "per_subject": raw["per_subject"],
+            "sessions": raw["sessions"],
+            "sessions_summarised": raw["sessions_summarised"],
+            "episodes": {**rate(sum(n for _, n, _ in episodes), sum(ok for _, _, ok in episodes)),
+                         "by_category": {c: rate(n, ok) for c, n, ok in episodes}},
+            "oldest": iso(raw["oldest"]) if raw["oldest"] is not None else None,
+            "newest": iso(raw["newest"]) if raw["newest"] is not None else None,
+            "never_recalled": raw["never_recalled"],
+            "most_recalled": [{"id": i, "text": t, "access_count": n} for i, t, n in raw["most_recalled"]],
+            "mean_importance": round(raw["importance_sum"] / live, 3) if live else None,
             "embedder": self.embedder.identity if self.embedder else None,
         }
 

@@ -179,11 +179,8 @@ def list_(ctx: click.Context, subject: str, kinds: tuple[str, ...], everything: 
 @json_option
 @click.pass_context
 def stats(ctx: click.Context, subject: str | None, as_json: bool) -> None:
-    """Counts by kind for SUBJECT or the whole store."""
-    mem = open_memory(ctx)
-    data = mem.stats(subject)
-    if subject is None:
-        data["per_subject"] = mem.subjects()
+    """Counts for SUBJECT or the whole store: "items" are current items, "history" superseded versions."""
+    data = open_memory(ctx).stats(subject)
     emit(as_json, data, lambda: [f"{k}: {v}" for k, v in data.items()])
 
 

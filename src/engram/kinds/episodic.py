@@ -89,8 +89,8 @@ class EpisodicVerbs:
         return self.remember(subject, f"{key.replace('_', ' ')}: {value}", kind=PREFERENCE, key=key,  # type: ignore[attr-defined]
                              source=source, metadata={"value": value}, now=now)
 
-    def get_preference(self, subject: str, key: str, default: str = "") -> str:
-        """The current value of a preference, or `default`."""
+    def get_preference(self, subject: str, key: str, default: str | None = None) -> str | None:
+        """The current value of a preference, or `default` (None unless given) when it is not set."""
         found = self.store.find(validate.subject(subject), Filter(kinds=(PREFERENCE,), key=_key(key)), limit=1)  # type: ignore[attr-defined]
         return str(found[0].metadata.get("value", found[0].text)) if found else default
 

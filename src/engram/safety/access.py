@@ -113,6 +113,11 @@ class ScopedStore:
     def subjects(self) -> dict[str, int]:
         return {s: n for s, n in self.inner.subjects().items() if self.allowed(s, "read")}
 
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        for subject in subjects or ():
+            self.check(subject, "read")
+        return self.inner.counts(list(self.subjects()) if subjects is None else subjects)
+
     def touch(self, ids: Sequence[str], now: float) -> None:
         self.inner.touch([it.id for it in self.get(ids)], now)
 

@@ -35,6 +35,7 @@ from engram.store.sql import (
     COLUMNS,
     POSTGRES,
     UPDATABLE,
+    counts,
     find_query,
     item_row,
     row_item,
@@ -459,6 +460,10 @@ class PostgresStore:
     def subjects(self) -> dict[str, int]:
         rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
         return {subject: int(n) for subject, n in rows}
+
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
+        return counts(self._read, subjects, POSTGRES)
 
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -31,6 +31,7 @@ from engram.store.sql import (
     SELECT_ITEMS,
     SQLITE,
     UPDATABLE,
+    counts,
     find_query,
     item_row,
     row_item,
@@ -307,6 +308,10 @@ class SQLiteStore:
 
     def subjects(self) -> dict[str, int]:
         return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
+
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
+        return counts(self._read, subjects, SQLITE)
 
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
