@@ -50,7 +50,14 @@ class EngramGroup(click.Group):
 @click.version_option(package_name="engramdb")
 @click.pass_context
 def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | None) -> None:
-    """Engram: local-first long-term memory for LLM agents."""
+    """Engram: local-first long-term memory for LLM agents.
+
+    \b
+    Text that starts with a dash is not an option: put `--` before it,
+      engram remember user:42 -- "-5 degrees outside"
+    or pass `-` and write the text on standard input:
+      printf '%s' "-5 degrees outside" | engram remember user:42 -
+    """
     ctx.obj = {"db": db, "embedder": embedder, "agent": agent}
 
 
@@ -93,7 +100,13 @@ def item_line(item: Item, score: float | None = None) -> str:
 @click.pass_context
 def remember(ctx: click.Context, subject: str, text: str, source: str, kind: str, event_at: str | None,
              as_json: bool) -> None:
-    """Store one fact for SUBJECT."""
+    """Store one fact for SUBJECT.
+
+    TEXT `-` reads the text from standard input. Text that starts with a dash goes after `--`:
+    `engram remember user:42 -- "-5 degrees outside"`.
+    """
+    if text == "-":
+        text = sys.stdin.read()
     result = open_memory(ctx).remember(subject, text, source=source, kind=kind, event_at=event_at)
     emit(as_json, result.to_dict(),
          lambda: [f"saved {result.id}" if result.saved else f"not saved: {result.reason}"])
