@@ -209,7 +209,7 @@ def consolidate(mem: "Memory", subject: str, *, threshold: float = DEFAULT_THRES
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold <= 1.0:
         raise InvalidInput(f"threshold must be a cosine similarity from 0.5 to 1, not {threshold!r}")
-    if mem.embedder is None:
+    if mem.require_embedder() is None:
         raise InvalidInput("consolidate compares vectors: open the Memory with an embedder (not 'none')")
     subject = validate.subject(subject)
     at = validate.timestamp(now)

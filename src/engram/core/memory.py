@@ -31,6 +31,12 @@ from engram.types import CONVERSATION, FACT, Hit, Item, Saved, iso
 EMBEDDER_SETTING = "embedder"
 
 
+def _spec_of(embedder: Embedder) -> str:
+    from engram.embed import spec_for
+
+    return spec_for(embedder.identity)
+
+
 def _entry(entry: Any, shared: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     """(text, options) for one remember_many entry: a text, or a mapping with text + options."""
     if isinstance(entry, Mapping):
@@ -66,7 +72,10 @@ class Memory(EpisodicVerbs):
         secret_filter: bool = True,
         principal: str | None = None,
         auto_supersede: bool = True,
+        read_only: bool | None = None,
     ) -> None:
+        """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
+        records no access counts); None (the default) does so when the SQLite file cannot be written."""
         store_given = not isinstance(db, (str, os.PathLike)) and db is not None
         self.settings: Settings = load(
             db=None if store_given else db,
@@ -75,7 +84,7 @@ class Memory(EpisodicVerbs):
             recency=recency,
             half_life_days=half_life_days,
         )
-        self.store: Store = db if store_given else open_store(self.settings.db)  # type: ignore[assignment]
+        self.store: Store = db if store_given else open_store(self.settings.db, read_only=read_only)  # type: ignore[assignment]
         self.principal = principal
         if principal is not None:  # every read and write is checked against grants (engram.safety.access)
             self.store = ScopedStore(self.store, principal)
@@ -97,17 +106,39 @@ class Memory(EpisodicVerbs):
         return get_embedder(spec)
 
     def _check_embedder(self) -> None:
-        """Refuse to mix vectors of two models in one store."""
+        """Never mix vectors of two models in one store. On a mismatch the Memory still opens:
+        what needs no vectors (items, forget, export, audit, stats) works; what does raises
+        EmbedderMismatch naming the store's model, the flag that selects it, and `engram reindex`."""
+        self._mismatch: str | None = None
         if self.embedder is None:
             return
         stored = self.store.setting(EMBEDDER_SETTING)
         if stored is None:
-            self.store.setting(EMBEDDER_SETTING, self.embedder.identity)
+            if not self.read_only:
+                self.store.setting(EMBEDDER_SETTING, self.embedder.identity)
         elif stored != self.embedder.identity:
-            raise EmbedderMismatch(
+            from engram.embed import spec_for
+
+            spec = spec_for(stored)
+            self._mismatch = (
                 f"{self.store.url} holds vectors from {stored}, but this Memory uses {self.embedder.identity}:"
-                f" open it with the same embedder, or run `engram --db {self.store.url} reindex` to re-embed"
+                f" pass `--embedder {spec}` (Memory(..., embedder={spec!r})) to use the store's model,"
+                f" or run `engram --db {self.store.url} --embedder {_spec_of(self.embedder)} reindex`"
+                " to re-embed every memory with the new one"
             )
+            self.embedder = None
+
+    def require_embedder(self) -> Embedder | None:
+        """The embedder for an operation that reads or writes vectors (None: the store has none);
+        EmbedderMismatch when the store was built with another model."""
+        if self._mismatch is not None:
+            raise EmbedderMismatch(self._mismatch)
+        return self.embedder
+
+    @property
+    def read_only(self) -> bool:
+        """True when the store was opened for reading only: writes raise ReadOnlyStore."""
+        return self.store.read_only
 
     def close(self) -> None:
         """Close the store (and scrub the SQLite write-ahead log); drop its in-memory ANN indexes."""
@@ -221,6 +252,7 @@ class Memory(EpisodicVerbs):
         earlier ones: a keyed item the current item with its key, an unkeyed fact the facts it
         updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede)."""
         explicit = dict(supersede or {})
+        self.require_embedder()
         vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
         batch = Batch(self, checked, vectors)
@@ -290,10 +322,10 @@ class Memory(EpisodicVerbs):
                             else validate.weight(half_life_days, "half_life_days")),
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
-        hits = search(self.store, self.embedder, subject, query, k, where, weights, at, min_score)
+        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
-        if hits:
+        if hits and not self.read_only:  # a read-only store records no access counts
             self.store.touch([h.id for h in hits], at)
         return hits
 
@@ -423,7 +455,7 @@ class Memory(EpisodicVerbs):
             "never_recalled": raw["never_recalled"],
             "most_recalled": [{"id": i, "text": t, "access_count": n} for i, t, n in raw["most_recalled"]],
             "mean_importance": round(raw["importance_sum"] / live, 3) if live else None,
-            "embedder": self.embedder.identity if self.embedder else None,
+            "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
         }
 
     # -- re-embedding (engram reindex) ----------------------------------------------------

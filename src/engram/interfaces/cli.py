@@ -9,12 +9,16 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from typing import Any, Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
 from engram.errors import EngramError
 from engram.types import Hit, Item, iso
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 EXTRA_COMMANDS = (
     "engram.interfaces.commands.demo",
@@ -37,8 +41,35 @@ class EngramGroup(click.Group):
         try:
             return super().invoke(ctx)
         except EngramError as exc:
+            _discard_new_store(ctx)
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
+        except click.exceptions.Exit:
+            raise
+        except Exception:
+            _discard_new_store(ctx)
+            raise
+
+
+def _discard_new_store(ctx: click.Context) -> None:
+    """A command that failed before writing leaves no new file: remove the SQLite store this
+    command created, if it is still empty (its Memory is closed by now)."""
+    from engram.store.sqlite import SQLiteStore
+
+    created = (ctx.obj or {}).get("created")
+    if created is None or not Path(created).exists():
+        return
+    try:
+        store = SQLiteStore(created, read_only=True)
+        try:
+            empty = not store.subjects()
+        finally:
+            store.close()
+    except EngramError:
+        return
+    if empty:
+        for path in (created, created + "-wal", created + "-shm", created + "-journal"):
+            Path(path).unlink(missing_ok=True)
 
 
 @click.group(cls=EngramGroup)
@@ -47,9 +78,12 @@ class EngramGroup(click.Group):
 @click.option("--embedder", envvar="ENGRAM_EMBEDDER", default=None,
               help="minilm (default, offline), hashing, none, or openai:MODEL.")
 @click.option("--agent", envvar="ENGRAM_AGENT", default=None, help="Name recorded as the writer of new items.")
+@click.option("--read-only", is_flag=True, default=None,
+              help="Open the store for reading only (automatic when the file cannot be written).")
 @click.version_option(package_name="engramdb")
 @click.pass_context
-def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | None) -> None:
+def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | None,
+         read_only: bool | None) -> None:
     """Engram: local-first long-term memory for LLM agents.
 
     \b
@@ -58,15 +92,21 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
     or pass `-` and write the text on standard input:
       printf '%s' "-5 degrees outside" | engram remember user:42 -
     """
-    ctx.obj = {"db": db, "embedder": embedder, "agent": agent}
+    ctx.obj = {"db": db, "embedder": embedder, "agent": agent, "read_only": read_only or None}
 
 
-def open_memory(ctx: click.Context, **overrides: Any):
+def open_memory(ctx: click.Context, **overrides: Any) -> "Memory":
     """The Memory named by the global options (opened once per command)."""
+    from engram.config import load
     from engram.core.memory import Memory
 
     obj = ctx.find_root().obj
-    mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"])
+    path = load(db=obj["db"]).db
+    new = None if path.startswith(("postgresql://", "postgres://", ":memory:")) or Path(path).expanduser().exists() \
+        else str(Path(path).expanduser())
+    mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"],
+                 read_only=obj.get("read_only"))
+    obj["created"] = new
     ctx.call_on_close(mem.close)
     return mem
 

@@ -51,6 +51,7 @@ class ScopedStore:
         self.inner = inner
         self.principal = validate.subject(principal)
         self.url = inner.url
+        self.read_only = inner.read_only
 
     def allowed(self, subject: str, mode: str) -> bool:
         """True when the principal may `mode` ("read" / "write") the subject."""

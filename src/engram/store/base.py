@@ -116,6 +116,7 @@ class Store(Protocol):
     """A storage backend. See the module docstring for what it must not do."""
 
     url: str
+    read_only: bool  # True: every write raises ReadOnlyStore; reads work
 
     def put(
         self,

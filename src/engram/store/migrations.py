@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from engram.errors import SchemaTooNew
+from engram.errors import NotAStore, ReadOnlyStore, SchemaTooNew
 
 if TYPE_CHECKING:
     from engram.store.sqlite import SQLiteStore
@@ -135,19 +135,45 @@ def scope_token(subject: str) -> str:
     return "s" + hashlib.blake2b(subject.encode("utf-8"), digest_size=10).hexdigest()
 
 
+def _engram_tables(store: "SQLiteStore") -> bool:
+    """True for an Engram store (or an empty file); NotAStore for another program's database."""
+    tables = {row[0] for row in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "migrations" not in tables:
+        raise NotAStore(f"{store.path} is a SQLite database but not an Engram store (its tables: "
+                        f"{', '.join(sorted(tables)[:5])}): left as it was; give --db an Engram store or a new file")
+    return bool(tables)
+
+
+def check(store: "SQLiteStore") -> int:
+    """For a read-only store: the schema must be this code's, since it cannot be upgraded."""
+    if not _engram_tables(store):
+        raise NotAStore(f"{store.path} is empty, not an Engram store: nothing to read")
+    current = store.query("SELECT max(version) FROM migrations")[0][0] or 0
+    _refuse_newer(store, current)
+    if current < len(MIGRATIONS):
+        raise ReadOnlyStore(f"{store.path} has schema version {current}; this Engram reads version {len(MIGRATIONS)}:"
+                            " open it once where it can be written, to upgrade it")
+    return current
+
+
+def _refuse_newer(store: "SQLiteStore", current: int) -> None:
+    if current > len(MIGRATIONS):
+        raise SchemaTooNew(
+            f"{store.path} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
+            " upgrade with `pip install -U engramdb`"
+        )
+
+
 def apply(store: "SQLiteStore") -> int:
     """Bring the database up to date in one transaction; return the schema version."""
+    _engram_tables(store)
     with store.transaction() as db:  # BEGIN IMMEDIATE: two processes opening a new file take turns
         db.execute(
             "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at REAL NOT NULL)"
         )
         current = db.execute("SELECT max(version) FROM migrations").fetchone()[0] or 0
-        if current > len(MIGRATIONS):
-            raise SchemaTooNew(
-                f"{store.path} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
-                " upgrade with `pip install -U engramdb`"
-            )
+        _refuse_newer(store, current)
         for version in range(current + 1, len(MIGRATIONS) + 1):
             name, statements = MIGRATIONS[version - 1]
             for statement in statements:
