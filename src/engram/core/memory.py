@@ -22,6 +22,7 @@ from engram.safety.access import ScopedStore, grants, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.kinds.episodic import EpisodicVerbs
+from engram.kinds.notes import NoteVerbs
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
@@ -58,7 +59,7 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-class Memory(EpisodicVerbs):
+class Memory(EpisodicVerbs, NoteVerbs):
     """Long-term memory for agents: remember, recall, forget; facts, episodes, preferences."""
 
     def __init__(

@@ -31,6 +31,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.serve",
     "engram.interfaces.commands.bench",
     "engram.interfaces.commands.reindex",
+    "engram.interfaces.commands.notes",
 )
 
 
