@@ -31,6 +31,14 @@ def test_a_failed_import_leaves_no_new_file(tmp_path: Path) -> None:
     assert not any(tmp_path.glob("x.db*"))
 
 
+@pytest.mark.parametrize("command", [["remember", "not a subject", "Uses Postgres for billing."],
+                                     ["recall", U, ""], ["forget", U, "   "]])
+def test_a_command_refused_for_bad_input_leaves_no_new_file(tmp_path: Path, command: list[str]) -> None:
+    code, out = _cli("--db", str(tmp_path / "x.db"), "--embedder", "hashing:256", *command)
+    assert code == 1 and out.startswith("error: ")
+    assert not any(tmp_path.glob("x.db*"))
+
+
 def test_a_failed_command_keeps_an_existing_store(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
     with Memory(str(db), embedder=HashingEmbedder(256)) as mem:

@@ -209,11 +209,12 @@ def consolidate(mem: "Memory", subject: str, *, threshold: float = DEFAULT_THRES
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold <= 1.0:
         raise InvalidInput(f"threshold must be a cosine similarity from 0.5 to 1, not {threshold!r}")
-    if mem.require_embedder() is None:
+    embedder = mem.require_embedder()
+    if embedder is None:
         raise InvalidInput("consolidate compares vectors: open the Memory with an embedder (not 'none')")
     subject = validate.subject(subject)
     at = validate.timestamp(now)
-    ids, matrix = mem.store.vectors(subject, mem.embedder.identity)
+    ids, matrix = mem.store.vectors(subject, embedder.identity)
     vectors = dict(zip(ids, matrix))
     merges: list[Merge] = []
     for group in _groups(_current(mem, subject, [validate.kind(k) for k in kinds])).values():
