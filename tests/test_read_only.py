@@ -84,7 +84,12 @@ def test_an_unwritable_store_opens_read_only_by_itself(tmp_path: Path, what: str
     write = _engram_in_namespace(mounts, [*base, "remember", U, "Uses MySQL for the billing service."])
     assert write.returncode == 1
     assert write.stderr.startswith("error: ") and "read-only" in write.stderr and "Traceback" not in write.stderr
+    backup = tmp_path / "copy.db"
+    copied = _engram_in_namespace(mounts, [*base, "backup", str(backup)])
+    assert copied.returncode == 0, copied.stderr
     assert db.read_bytes() == before  # nothing changed, access counts included
+    with Memory(str(backup), embedder=HashingEmbedder(256)) as mem:
+        assert len(mem.items(U)) == 2
 
 
 def test_cli_read_only_flag(tmp_path: Path) -> None:

@@ -244,7 +244,8 @@ def backup(mem: "Memory", dest: str | os.PathLike[str]) -> Path:
     if not target.parent.is_dir():
         raise InvalidInput(f"cannot back up to {target}: folder {target.parent} does not exist")
     try:
-        _copy(store.path, target)
+        with store.connection() as source:
+            _copy(source, target)
     except sqlite3.Error as exc:
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(str(target) + suffix).unlink(missing_ok=True)
@@ -253,8 +254,7 @@ def backup(mem: "Memory", dest: str | os.PathLike[str]) -> Path:
     return target
 
 
-def _copy(source: str, target: Path) -> None:
-    src = sqlite3.connect(source)
+def _copy(src: sqlite3.Connection, target: Path) -> None:
     dst = sqlite3.connect(str(target))
     try:
         src.backup(dst, pages=1024)  # in steps, so writers are not blocked for the whole copy
@@ -264,7 +264,6 @@ def _copy(source: str, target: Path) -> None:
         dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
     finally:
         dst.close()
-        src.close()
 
 
 def _is_full(exc: OSError) -> bool:

@@ -183,6 +183,15 @@ class SQLiteStore:
                     raise _translate_error(exc, self.path) from exc
                 raise
 
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """This store's own connection under its lock, for SQLite-only work such as an online
+        backup (it reads a read-only or immutable store as the store itself does)."""
+        if self._db is None:
+            raise StoreUnavailable(f"store {self.path} is closed")
+        with self._lock:
+            yield self._db
+
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self._db is None:
             raise StoreUnavailable(f"store {self.path} is closed")
