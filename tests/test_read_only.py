@@ -103,3 +103,24 @@ def test_cli_read_only_flag(tmp_path: Path) -> None:
     assert CliRunner().invoke(main, [*base, "list", U]).exit_code == 0
     out = CliRunner().invoke(main, [*base, "remember", U, "Uses MySQL for the billing service."])
     assert out.exit_code == 1 and "read-only" in out.output
+
+
+def test_a_log_that_cannot_be_applied_is_reported_not_ignored(tmp_path: Path) -> None:
+    """A store copied with an unapplied write-ahead log (a crash) onto a read-only mount: reading
+    it as immutable would hide the logged writes, so the open fails and says what to do."""
+    import shutil
+
+    live = tmp_path / "live"
+    live.mkdir()
+    mem = Memory(str(live / "mem.db"), embedder=HashingEmbedder(256))
+    mem.remember(U, "The team stores everything in a Postgres database.")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(live / "mem.db", folder / "mem.db")
+    shutil.copy(live / "mem.db-wal", folder / "mem.db-wal")  # the write lives only in the log
+    mem.close()
+    assert (folder / "mem.db-wal").stat().st_size > 0
+    target = shlex.quote(str(folder))
+    out = _engram_in_namespace(f"mount --bind {target} {target}\nmount -o remount,bind,ro {target}",
+                               ["--db", str(folder / "mem.db"), "--embedder", "hashing:256", "list", U])
+    assert out.returncode == 1 and "write-ahead log" in out.stderr, out.stdout + out.stderr

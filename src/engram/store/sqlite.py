@@ -121,6 +121,10 @@ class SQLiteStore:
             raise StoreUnavailable(f"cannot open {self.path} read-only: there is no store there")
         uri = Path(self.path).resolve().as_uri()
         for options in ("mode=ro", "mode=ro&immutable=1"):
+            if "immutable" in options and os.path.getsize(self.path) and _wal_size(self.path):
+                raise StoreUnavailable(
+                    f"cannot open {self.path} read-only: its write-ahead log ({self.path}-wal) holds writes that"
+                    " only a writable folder can apply; copy the store with its -wal file somewhere writable")
             db = sqlite3.connect(f"{uri}?{options}", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
                                  isolation_level=None, check_same_thread=False)
             try:
@@ -399,6 +403,13 @@ def _is_text(head: bytes) -> bool:
     except UnicodeDecodeError as exc:
         return exc.start >= len(head) - 3  # only a character cut at the end of the sample
     return True
+
+
+def _wal_size(path: str) -> int:
+    try:
+        return os.path.getsize(path + "-wal")
+    except OSError:
+        return 0
 
 
 def _unwritable(path: str) -> str | None:
