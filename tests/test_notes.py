@@ -68,6 +68,11 @@ def test_quotes_are_found_in_text_derived_from_html() -> None:
     assert not quote_found("   ", text)
 
 
+def test_cells_and_blocks_do_not_glue_words_together() -> None:
+    text = html_text("<table><tr><th>Site</th><th>Yield</th></tr><tr><td>Kenya</td><td>+12%</td></tr></table>")
+    assert quote_found("Kenya +12%", text) and not quote_found("Kenya+12%", text)
+
+
 def test_normalise_text_folds_unicode_forms() -> None:
     assert normalise_text("“Ｆｕｌｌ‑width”\u00a0—\tdash\u200b") == '"Full-width" - dash'
 

@@ -109,8 +109,9 @@ class _TextOfHtml(HTMLParser):
     """Visible text of an HTML page: script, style and template content left out; blocks on new lines."""
 
     SKIP = frozenset({"script", "style", "template", "noscript", "head", "svg"})
-    BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section",
-                        "article", "blockquote", "pre", "table", "ul", "ol", "header", "footer"})
+    BLOCKS = frozenset({"p", "div", "br", "hr", "li", "tr", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4",
+                        "h5", "h6", "section", "article", "main", "nav", "aside", "blockquote", "pre", "table",
+                        "ul", "ol", "dl", "header", "footer", "figure", "figcaption", "caption", "title"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
