@@ -67,7 +67,7 @@ def test_forget_all_and_stats(run):
     run("remember", "user:2", "Second user's only fact here.")
     assert as_json(run("forget-all", "user:1", "--yes", "--json")) == {"forgotten": 1}
     stats = as_json(run("stats", "--json"))
-    assert stats["per_subject"] == {"user:2": 1}
+    assert stats["per_subject"] == {"user:2": {"items": 1, "history": 0}}
 
 
 @pytest.mark.parametrize("args", [

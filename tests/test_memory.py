@@ -195,7 +195,7 @@ def test_stats_counts_by_kind(memory):
     memory.set_preference(U, "style", "concise")
     memory.set_preference(U, "style", "detailed")
     stats = memory.stats(U)
-    assert stats["by_kind"] == {"fact": 3, "preference": 1} and stats["superseded"] == 1
+    assert stats["by_kind"] == {"fact": 3, "preference": 1} and stats["history"] == 1
 
 
 def test_remember_can_supersede_named_items_atomically(memory):

@@ -47,9 +47,9 @@ def test_older_file_is_upgraded(tmp_path, monkeypatch):
     assert db.execute("SELECT count(*) FROM later_table").fetchone()[0] == 0
 
 
-def test_garbage_file_is_reported_as_corrupt_with_recovery_hint(tmp_path):
+def test_binary_garbage_is_reported_as_corrupt_with_recovery_hint(tmp_path):
     path = tmp_path / "m.db"
-    path.write_bytes(b"this is not a database at all" * 100)
+    path.write_bytes(b"\x00\x01this is not a database at all\xff" * 100)
     with pytest.raises(StoreCorrupt, match=r"\.recover"):
         open_store(str(path))
 

@@ -30,8 +30,9 @@ def old_store(tmp_path):
 
 
 def test_another_embedder_is_refused_until_reindexed(old_store):
-    with pytest.raises(EmbedderMismatch, match="reindex"):
-        Memory(old_store, embedder=HashingEmbedder(128))
+    with Memory(old_store, embedder=HashingEmbedder(128)) as other:
+        with pytest.raises(EmbedderMismatch, match="reindex"):
+            other.recall(U, "which database")
     calls = []
     mem = Memory.reindex(old_store, embedder=HashingEmbedder(128), batch_size=2,
                          progress=lambda done, total: calls.append((done, total)))
@@ -42,9 +43,10 @@ def test_another_embedder_is_refused_until_reindexed(old_store):
         assert mem.recall(U, "which database", k=1)[0].text == FACTS[0]
     finally:
         mem.close()
-    Memory(old_store, embedder=HashingEmbedder(128)).close()  # the new model now opens it
-    with pytest.raises(EmbedderMismatch):
-        Memory(old_store, embedder=HashingEmbedder(64))
+    with Memory(old_store, embedder=HashingEmbedder(128)) as mem:  # the new model now works
+        assert mem.recall(U, "which database", k=1)
+    with Memory(old_store, embedder=HashingEmbedder(64)) as old, pytest.raises(EmbedderMismatch):
+        old.remember(U, "Uses Redis for caching.")
 
 
 def test_reindex_skips_saved_conversations(tmp_path):

@@ -8,8 +8,10 @@
     ├── AccessDenied (PermissionError)     a caller touched a subject it was not granted
     ├── StoreError                         the database itself
     │   ├── StoreUnavailable (ConnectionError)  cannot open / reach the database
+    │   │   └── NotAStore                  the file is not an Engram store (text, another program's database)
     │   ├── StoreBusy                      still locked after the bounded retries
     │   ├── StoreCorrupt                   damaged file; the message names the recovery command
+    │   ├── ReadOnlyStore                  a write to a store opened read-only; nothing was written
     │   ├── StoreFull (OSError)            disk full or size limit while writing; nothing was written
     │   └── SchemaTooNew                   file written by a newer Engram
     ├── EmbedderError                      the embedding model failed or is misconfigured
@@ -67,6 +69,14 @@ class StoreBusy(StoreError):
 
 class StoreCorrupt(StoreError):
     """The database file is damaged."""
+
+
+class NotAStore(StoreUnavailable):
+    """The file exists but is not an Engram store (a text file, another program's database); it was left as it was."""
+
+
+class ReadOnlyStore(StoreError):
+    """A write was asked of a store opened read-only (`read_only=True`, or a file that cannot be written)."""
 
 
 class StoreFull(StoreError, OSError):

@@ -19,9 +19,11 @@ EPISODE = "episode"
 PROCEDURE = "procedure"
 SUMMARY = "summary"
 CONVERSATION = "conversation"
-KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION)
-# Logs may repeat themselves; every other kind keeps one current copy of a text per subject.
-UNDEDUPED_KINDS = frozenset({EPISODE, CONVERSATION})
+NOTE = "note"  # a research note citing a page (engram.core.notes)
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE)
+# Logs may repeat themselves, and one note may cite two pages (each note is deduplicated per page
+# by engram.core.notes); every other kind keeps one current copy of a text per subject.
+UNDEDUPED_KINDS = frozenset({EPISODE, CONVERSATION, NOTE})
 
 
 def dedupe_key(kind: str, content_hash: str) -> str | None:

@@ -31,7 +31,7 @@ from engram import validate
 from engram.errors import InvalidInput, NotFound, ProviderError
 from engram.safety.secrets import redact
 from engram.store.base import Filter
-from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, PROCEDURE, SUMMARY, Item, Saved, iso  # fmt: skip
+from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, PROCEDURE, SUMMARY, Item, Saved  # fmt: skip
 
 if TYPE_CHECKING:
     from engram.llm.base import LLM
@@ -209,7 +209,8 @@ def consolidate(mem: "Memory", subject: str, *, threshold: float = DEFAULT_THRES
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold <= 1.0:
         raise InvalidInput(f"threshold must be a cosine similarity from 0.5 to 1, not {threshold!r}")
-    if mem.embedder is None:
+    embedder = mem.require_embedder()
+    if embedder is None:
         raise InvalidInput("consolidate compares vectors: open the Memory with an embedder (not 'none')")
     subject = validate.subject(subject)
     at = validate.timestamp(now)
@@ -343,41 +344,6 @@ def _prune_reasons(item: Item, score: float, at: float, older: float | None, bel
 
 # -- statistics --------------------------------------------------------------------------------
 def memory_stats(mem: "Memory", subject: str | None = None) -> dict[str, Any]:
-    """Counts by kind, sessions, episode success rates, time span, access and importance figures."""
-    names = [validate.subject(subject)] if subject else sorted(mem.subjects())
-    every = [it for name in names for it in mem.items(name, where=Filter(include_superseded=True))]
-    current = [it for it in every if it.current and it.kind != CONVERSATION]
-    by_kind: dict[str, int] = {}
-    for it in every:
-        if it.current:
-            by_kind[it.kind] = by_kind.get(it.kind, 0) + 1
-    sessions = {it.session for it in every if it.session}
-    summarised = {it.session for it in current if it.kind == SUMMARY and it.session}
-    times = [it.event_at for it in current]
-    return {
-        "subjects": len(names),
-        "items": sum(by_kind.values()),
-        "by_kind": dict(sorted(by_kind.items())),
-        "superseded": sum(1 for it in every if not it.current),
-        "sessions": len(sessions),
-        "sessions_summarised": len(sessions & summarised),
-        "episodes": episode_stats([it for it in current if it.kind == EPISODE]),
-        "oldest": iso(min(times)) if times else None,
-        "newest": iso(max(times)) if times else None,
-        "never_recalled": sum(1 for it in current if it.access_count == 0),
-        "most_recalled": [{"id": it.id, "text": it.text, "access_count": it.access_count}
-                          for it in sorted(current, key=lambda it: -it.access_count)[:3] if it.access_count],
-        "mean_importance": round(sum(it.importance for it in current) / len(current), 3) if current else None,
-    }
-
-
-def episode_stats(episodes: Sequence[Item]) -> dict[str, Any]:
-    """Episode count and success rate, overall and by category."""
-    def rate(group: Sequence[Item]) -> dict[str, Any]:
-        ok = sum(1 for e in group if e.metadata.get("success", True))
-        return {"n": len(group), "succeeded": ok, "success_rate": round(ok / len(group), 3) if group else None}
-
-    categories: dict[str, list[Item]] = {}
-    for e in episodes:
-        categories.setdefault(e.category or "(none)", []).append(e)
-    return {**rate(episodes), "by_category": {c: rate(g) for c, g in sorted(categories.items())}}
+    """`Memory.stats`: counts by kind, history, sessions, episode success rates, time span, access
+    and importance figures, all counted by the store in SQL. Kept here for existing callers."""
+    return mem.stats(subject)

@@ -11,7 +11,9 @@ escaped (`engram.safety.secrets.memory_block`), so nothing stored can open or cl
 block ends with a line saying it is data, not instructions.
 
 Budget: `budget` tokens cover the whole prompt: the system text, and the conversation's turns
-when a conversation is given. Memory gets what is left (at most `max_memory_tokens`), filled in
+when a conversation is given. When the turns and the system text pass the budget, the oldest
+turns are folded into the conversation's summary (`Conversation.fit`) until they fit; when even
+the newest exchange cannot fit, InvalidInput says so. The total never exceeds the budget. Memory gets what is left (at most `max_memory_tokens`), filled in
 priority order (facts by relevance, then preferences, procedures, episodes); an item that does
 not fit is cut and reported, and smaller ones after it may still go in. `k` caps the facts.
 """
@@ -115,8 +117,7 @@ def assemble(
     _check(budget, max_memory_tokens, k, preferences, procedures, episodes)
     subject = validate.subject(subject)
     counter = counter or (conversation.counter if conversation is not None else default_counter())
-    base = _base(system, conversation)
-    turns = _turn_tokens(conversation, counter)
+    base, turns = _fit_conversation(system, conversation, budget, counter)
     limit = budget - turns  # what the system text may take
     room = max(0, limit - count_content(base, counter))
     if max_memory_tokens is not None:
@@ -152,6 +153,27 @@ def _base(system: str | None, conversation: Conversation | None) -> str:
         return system
     lines = "\n".join(escape_for_prompt(line) for line in summary.splitlines() if line.strip())
     return f"{system}\n\n{SUMMARY_HEADER}\n{lines}".lstrip()
+
+
+def _fit_conversation(system: str | None, conversation: Conversation | None, budget: int,
+                      counter: TokenCounter) -> tuple[str, int]:
+    """(system text without memory, tokens of the turns), folding the conversation's oldest turns
+    into its summary when the two pass the budget; InvalidInput when even the newest exchange (or
+    the system prompt alone) cannot fit. The total never exceeds the budget silently."""
+
+    def measure(conv: Conversation) -> int:
+        return count_content(_base(system, conv), counter) + _turn_tokens(conv, counter)
+
+    if conversation is not None:
+        conversation.fit(budget, measure)
+    base = _base(system, conversation)
+    turns = _turn_tokens(conversation, counter)
+    if count_content(base, counter) + turns > budget:
+        raise InvalidInput(
+            f"the system prompt takes {count_content(base, counter)} tokens, more than the budget of {budget}:"
+            " raise the budget or shorten the prompt"
+        )
+    return base, turns
 
 
 def _turn_tokens(conversation: Conversation | None, counter: TokenCounter) -> int:

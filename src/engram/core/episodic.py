@@ -116,7 +116,7 @@ def set_preference(mem: Memory, subject: str, key: str, value: str, *, source: s
                         source=source, metadata={"value": value}, now=now)
 
 
-def get_preference(mem: Memory, subject: str, key: str, default: str = "") -> str:
+def get_preference(mem: Memory, subject: str, key: str, default: str | None = None) -> str | None:
     """The current value of a preference, or `default`."""
     found = mem.current(subject, PREFERENCE, _key(key))
     return str(found.metadata.get("value", found.text)) if found else default

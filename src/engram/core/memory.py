@@ -21,15 +21,21 @@ from engram.core import ranking
 from engram.safety.access import ScopedStore, grants, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import episodic
+from engram.core import episodic, notes
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
 from engram.store.base import VectorAdmin
 from engram.core.supersede import Batch
-from engram.types import CONVERSATION, FACT, Hit, Item, Saved
+from engram.types import CONVERSATION, FACT, Hit, Item, Saved, iso
 
 EMBEDDER_SETTING = "embedder"
+
+
+def _spec_of(embedder: Embedder) -> str:
+    from engram.embed import spec_for
+
+    return spec_for(embedder.identity)
 
 
 def _entry(entry: Any, shared: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -80,7 +86,10 @@ class Memory:
         secret_filter: bool = True,
         principal: str | None = None,
         auto_supersede: bool = True,
+        read_only: bool | None = None,
     ) -> None:
+        """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
+        records no access counts); None (the default) does so when the SQLite file cannot be written."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -89,7 +98,7 @@ class Memory:
             recency=recency,
             half_life_days=half_life_days,
         )
-        self.store: Store = given if given is not None else open_store(self.settings.db)
+        self.store: Store = given if given is not None else open_store(self.settings.db, read_only=read_only)
         self.principal = principal
         if principal is not None:  # every read and write is checked against grants (engram.safety.access)
             self.store = ScopedStore(self.store, principal)
@@ -111,17 +120,39 @@ class Memory:
         return get_embedder(spec)
 
     def _check_embedder(self) -> None:
-        """Refuse to mix vectors of two models in one store."""
+        """Never mix vectors of two models in one store. On a mismatch the Memory still opens:
+        what needs no vectors (items, forget, export, audit, stats) works; what does raises
+        EmbedderMismatch naming the store's model, the flag that selects it, and `engram reindex`."""
+        self._mismatch: str | None = None
         if self.embedder is None:
             return
         stored = self.store.setting(EMBEDDER_SETTING)
         if stored is None:
-            self.store.setting(EMBEDDER_SETTING, self.embedder.identity)
+            if not self.read_only:
+                self.store.setting(EMBEDDER_SETTING, self.embedder.identity)
         elif stored != self.embedder.identity:
-            raise EmbedderMismatch(
+            from engram.embed import spec_for
+
+            spec = spec_for(stored)
+            self._mismatch = (
                 f"{self.store.url} holds vectors from {stored}, but this Memory uses {self.embedder.identity}:"
-                f" open it with the same embedder, or run `engram --db {self.store.url} reindex` to re-embed"
+                f" pass `--embedder {spec}` (Memory(..., embedder={spec!r})) to use the store's model,"
+                f" or run `engram --db {self.store.url} --embedder {_spec_of(self.embedder)} reindex`"
+                " to re-embed every memory with the new one"
             )
+            self.embedder = None
+
+    def require_embedder(self) -> Embedder | None:
+        """The embedder for an operation that reads or writes vectors (None: the store has none);
+        EmbedderMismatch when the store was built with another model."""
+        if self._mismatch is not None:
+            raise EmbedderMismatch(self._mismatch)
+        return self.embedder
+
+    @property
+    def read_only(self) -> bool:
+        """True when the store was opened for reading only: writes raise ReadOnlyStore."""
+        return self.store.read_only
 
     def close(self) -> None:
         """Close the store (and scrub the SQLite write-ahead log); drop its in-memory ANN indexes."""
@@ -235,6 +266,7 @@ class Memory:
         earlier ones: a keyed item the current item with its key, an unkeyed fact the facts it
         updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede)."""
         explicit = dict(supersede or {})
+        self.require_embedder()
         vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
         batch = Batch(self.store, self.embedder, checked, vectors)
@@ -304,10 +336,10 @@ class Memory:
                             else validate.weight(half_life_days, "half_life_days")),
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
-        hits = search(self.store, self.embedder, subject, query, k, where, weights, at, min_score)
+        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
-        if hits:
+        if hits and not self.read_only:  # a read-only store records no access counts
             self.store.touch([h.id for h in hits], at)
         return hits
 
@@ -432,6 +464,11 @@ class Memory:
     save_conversation = episodic.save_conversation
     load_conversation = episodic.load_conversation
 
+    # -- research notes with provenance (engram.core.notes) -------------------------------------
+    remember_note = notes.remember_note
+    forget_source = notes.forget_source
+    notes = notes.notes  # last: the name is the module's until here
+
     # -- forgetting -----------------------------------------------------------------------
     def matches(self, subject: str, contains: str) -> list[Item]:
         """Every memory (any kind, any version) whose text contains `contains`: what forget would delete."""
@@ -478,27 +515,42 @@ class Memory:
 
     # -- overview -------------------------------------------------------------------------
     def subjects(self) -> dict[str, int]:
-        """Every subject in the store with its number of items."""
-        return self.store.subjects()
+        """Every subject in the store with its number of current items (history not counted)."""
+        return {name: n["items"] for name, n in self.store.counts()["per_subject"].items()}
 
     def stats(self, subject: str | None = None) -> dict[str, Any]:
-        """Counts by kind (current and superseded) for one subject or the whole store."""
-        subjects = [validate.subject(subject)] if subject else list(self.store.subjects())
-        by_kind: dict[str, int] = {}
-        superseded = 0
-        for name in subjects:
-            for item in self.store.find(name, Filter(include_superseded=True)):
-                if item.current:
-                    by_kind[item.kind] = by_kind.get(item.kind, 0) + 1
-                else:
-                    superseded += 1
+        """Figures for one subject or the whole store, counted by the store in SQL (no row is read).
+
+        "items" are current items (what `list` shows, by kind in "by_kind"); "history" counts the
+        superseded versions separately. `per_subject` gives both for each subject; sessions, the
+        episode success rate, time span, access and importance figures cover the current items
+        that recall can return (saved conversations are left out of them).
+        """
+        names = [validate.subject(subject)] if subject else None
+        raw = self.store.counts(names)
+        episodes = raw["episodes"]
+
+        def rate(n: int, ok: int) -> dict[str, Any]:
+            return {"n": n, "succeeded": ok, "success_rate": round(ok / n, 3) if n else None}
+
+        live = raw["live"]
         return {
             "store": self.store.url,
-            "subjects": len(subjects),
-            "items": sum(by_kind.values()),
-            "by_kind": dict(sorted(by_kind.items())),
-            "superseded": superseded,
-            "embedder": self.embedder.identity if self.embedder else None,
+            "subjects": len(names) if names else len(raw["per_subject"]),
+            "items": sum(raw["by_kind"].values()),
+            "history": raw["history"],
+            "by_kind": raw["by_kind"],
+            "per_subject": raw["per_subject"],
+            "sessions": raw["sessions"],
+            "sessions_summarised": raw["sessions_summarised"],
+            "episodes": {**rate(sum(n for _, n, _ in episodes), sum(ok for _, _, ok in episodes)),
+                         "by_category": {c: rate(n, ok) for c, n, ok in episodes}},
+            "oldest": iso(raw["oldest"]) if raw["oldest"] is not None else None,
+            "newest": iso(raw["newest"]) if raw["newest"] is not None else None,
+            "never_recalled": raw["never_recalled"],
+            "most_recalled": [{"id": i, "text": t, "access_count": n} for i, t, n in raw["most_recalled"]],
+            "mean_importance": round(raw["importance_sum"] / live, 3) if live else None,
+            "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
         }
 
     # -- re-embedding (engram reindex) ----------------------------------------------------

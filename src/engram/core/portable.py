@@ -103,6 +103,7 @@ def _open_for_writing(path: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str
 def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str]) -> dict[str, int]:
     """Add the items of an export to `mem` in one transaction, keeping ids; returns counts."""
     header, records = _read(path)
+    mem.require_embedder()  # imported items get vectors of the store's model
     identity = mem.embedder.identity if mem.embedder else None
     items, given = [], {}
     seen: set[str] = set()

@@ -53,6 +53,16 @@ def get_embedder(spec: str | None = None) -> Embedder:
     return factory(arg.strip() or None)
 
 
+def spec_for(identity: str) -> str:
+    """The `--embedder` spec that rebuilds the model a store records as `identity` (`name:dim`)."""
+    name, _, dim = identity.rpartition(":")
+    if name == HashingEmbedder.name:
+        return f"hashing:{dim}"
+    if name == MiniLMEmbedder.name:
+        return "minilm"
+    return f"openai:{name or identity}"  # an OpenAI-compatible embedder is named by its model
+
+
 def _choices() -> str:
     examples = {"hashing": "hashing[:DIM]", "openai": "openai:MODEL"}
     return ", ".join(examples.get(name, name) for name in available())
@@ -69,4 +79,5 @@ __all__ = [
     "get_embedder",
     "normalise",
     "register",
+    "spec_for",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
@@ -16,6 +17,9 @@ import click
 from engram.errors import EngramError
 from engram.types import Hit, Item, iso
 from engram.verbs.replies import item_json
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
@@ -31,6 +35,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.serve",
     "engram.interfaces.commands.bench",
     "engram.interfaces.commands.reindex",
+    "engram.interfaces.commands.notes",
 )
 
 
@@ -41,8 +46,35 @@ class EngramGroup(click.Group):
         try:
             return super().invoke(ctx)
         except EngramError as exc:
+            _discard_new_store(ctx)
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
+        except click.exceptions.Exit:
+            raise
+        except Exception:
+            _discard_new_store(ctx)
+            raise
+
+
+def _discard_new_store(ctx: click.Context) -> None:
+    """A command that failed before writing leaves no new file: remove the SQLite store this
+    command created, if it is still empty (its Memory is closed by now)."""
+    from engram.store.sqlite import SQLiteStore
+
+    created = (ctx.obj or {}).get("created")
+    if created is None or not Path(created).exists():
+        return
+    try:
+        store = SQLiteStore(created, read_only=True)
+        try:
+            empty = not store.subjects()
+        finally:
+            store.close()
+    except EngramError:
+        return
+    if empty:
+        for path in (created, created + "-wal", created + "-shm", created + "-journal"):
+            Path(path).unlink(missing_ok=True)
 
 
 @click.group(cls=EngramGroup)
@@ -51,19 +83,35 @@ class EngramGroup(click.Group):
 @click.option("--embedder", envvar="ENGRAM_EMBEDDER", default=None,
               help="minilm (default, offline), hashing, none, or openai:MODEL.")
 @click.option("--agent", envvar="ENGRAM_AGENT", default=None, help="Name recorded as the writer of new items.")
+@click.option("--read-only", is_flag=True, default=None,
+              help="Open the store for reading only (automatic when the file cannot be written).")
 @click.version_option(package_name="engramdb")
 @click.pass_context
-def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | None) -> None:
-    """Engram: local-first long-term memory for LLM agents."""
-    ctx.obj = {"db": db, "embedder": embedder, "agent": agent}
+def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | None,
+         read_only: bool | None) -> None:
+    """Engram: local-first long-term memory for LLM agents.
+
+    \b
+    Text that starts with a dash is not an option: put `--` before it,
+      engram remember user:42 -- "-5 degrees outside"
+    or pass `-` and write the text on standard input:
+      printf '%s' "-5 degrees outside" | engram remember user:42 -
+    """
+    ctx.obj = {"db": db, "embedder": embedder, "agent": agent, "read_only": read_only or None}
 
 
 def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     """The Memory named by the global options (opened once per command)."""
+    from engram.config import load
     from engram.core.memory import Memory
 
     obj = ctx.find_root().obj
-    mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"])
+    path = load(db=obj["db"]).db
+    new = None if path.startswith(("postgresql://", "postgres://", ":memory:")) or Path(path).expanduser().exists() \
+        else str(Path(path).expanduser())
+    mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"],
+                 read_only=obj.get("read_only"))
+    obj["created"] = new
     ctx.call_on_close(mem.close)
     return mem
 
@@ -97,7 +145,13 @@ def item_line(item: Item, score: float | None = None) -> str:
 @click.pass_context
 def remember(ctx: click.Context, subject: str, text: str, source: str, kind: str, event_at: str | None,
              as_json: bool) -> None:
-    """Store one fact for SUBJECT."""
+    """Store one fact for SUBJECT.
+
+    TEXT `-` reads the text from standard input. Text that starts with a dash goes after `--`:
+    `engram remember user:42 -- "-5 degrees outside"`.
+    """
+    if text == "-":
+        text = sys.stdin.read()
     result = open_memory(ctx).remember(subject, text, source=source, kind=kind, event_at=event_at)
     emit(as_json, result.to_dict(),
          lambda: [f"saved {result.id}" if result.saved else f"not saved: {result.reason}"])
@@ -183,11 +237,8 @@ def list_(ctx: click.Context, subject: str, kinds: tuple[str, ...], everything: 
 @json_option
 @click.pass_context
 def stats(ctx: click.Context, subject: str | None, as_json: bool) -> None:
-    """Counts by kind for SUBJECT or the whole store."""
-    mem = open_memory(ctx)
-    data = mem.stats(subject)
-    if subject is None:
-        data["per_subject"] = mem.subjects()
+    """Counts for SUBJECT or the whole store: "items" are current items, "history" superseded versions."""
+    data = open_memory(ctx).stats(subject)
     emit(as_json, data, lambda: [f"{k}: {v}" for k, v in data.items()])
 
 

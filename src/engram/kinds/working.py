@@ -257,6 +257,46 @@ class Conversation:
         del self._turns[:start], self._costs[:start]
         self.compactions += 1
 
+    def fit(self, limit: int, measure: Callable[["Conversation"], int] | None = None) -> None:
+        """Fold the oldest turns into the summary until the prompt takes at most `limit` tokens.
+
+        `measure` counts the prompt as the caller will send it (default: `tokens()`). The kept
+        window starts on a plain user turn, so the newest exchange is always kept; when even it
+        does not fit, InvalidInput says so and the conversation is left as it was.
+        """
+        measure = measure or Conversation.tokens
+        if measure(self) <= limit:
+            return
+        starts = [i for i, t in enumerate(self._turns) if is_plain_user(t) and i > 0]
+        start = next((i for i in starts if self._measure_with("", i, measure) <= limit), None)
+        if start is None:
+            newest = max(starts, default=0)
+            need = self._measure_with("", newest, measure)
+            raise InvalidInput(
+                f"the newest exchange ({sum(self._costs[newest:])} tokens of turns; {need} tokens with the"
+                f" system text) does not fit in a budget of {limit}: raise the budget or shorten the prompt"
+            )
+        dropped = copy.deepcopy(self._turns[:start])
+        new = self.summarize(self._summary, dropped, self.summary_cap)  # before changing anything
+        if not isinstance(new, str):
+            raise InvalidInput(f"the summariser must return a str, got {type(new).__name__}")
+        summary = tail_within(new.strip(), self.summary_cap, self.counter)
+        while summary and self._measure_with(summary, start, measure) > limit:
+            over = self._measure_with(summary, start, measure) - limit
+            summary = tail_within(summary, self.counter.count(summary) - max(1, over), self.counter)
+        self._summary, self._head = summary, None
+        del self._turns[:start], self._costs[:start]
+        self.compactions += 1
+
+    def _measure_with(self, summary: str, start: int, measure: Callable[["Conversation"], int]) -> int:
+        """What `measure` says if the summary were `summary` and the turns began at `start`."""
+        saved = (self._summary, self._turns, self._costs, self._head)
+        try:
+            self._summary, self._turns, self._costs, self._head = summary, self._turns[start:], self._costs[start:], None
+            return measure(self)
+        finally:
+            self._summary, self._turns, self._costs, self._head = saved
+
     def _window_start(self, cut: int, target: int) -> int:
         """Where the kept window starts: a plain user turn near `cut`, so no result is orphaned."""
         plain = [i for i, t in enumerate(self._turns) if is_plain_user(t)]

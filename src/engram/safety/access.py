@@ -51,6 +51,7 @@ class ScopedStore:
         self.inner = inner
         self.principal = validate.subject(principal)
         self.url = inner.url
+        self.read_only = inner.read_only
 
     def allowed(self, subject: str, mode: str) -> bool:
         """True when the principal may `mode` ("read" / "write") the subject."""
@@ -112,6 +113,11 @@ class ScopedStore:
 
     def subjects(self) -> dict[str, int]:
         return {s: n for s, n in self.inner.subjects().items() if self.allowed(s, "read")}
+
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        for subject in subjects or ():
+            self.check(subject, "read")
+        return self.inner.counts(list(self.subjects()) if subjects is None else subjects)
 
     def touch(self, ids: Sequence[str], now: float) -> None:
         self.inner.touch([it.id for it in self.get(ids)], now)

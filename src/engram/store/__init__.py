@@ -5,23 +5,30 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from engram.config import default_db_path
 from engram.store.base import Filter, Placement, Store
 from engram.store.sqlite import SQLiteStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(url: str | os.PathLike[str]) -> Store:
-    """A SQLite file path (created with its folder) or a postgresql:// URL."""
+def open_store(url: str | os.PathLike[str], *, read_only: bool | None = None) -> Store:
+    """A SQLite file path or a postgresql:// URL.
+
+    A new SQLite file is created in an existing folder; only the default data folder
+    (`engram.config.default_db_path()`) is created when missing. `read_only`: see SQLiteStore
+    (None: read-only when the file cannot be written) and PostgresStore.
+    """
     text = os.fspath(url)
     if text.startswith(POSTGRES_SCHEMES):
         from engram.store.postgres import PostgresStore
 
-        return PostgresStore(text)
+        return PostgresStore(text, read_only=bool(read_only))
     if text != ":memory:":
-        Path(text).expanduser().parent.mkdir(parents=True, exist_ok=True)
         text = str(Path(text).expanduser())
-    return SQLiteStore(text)
+        if Path(text) == Path(default_db_path()) and not read_only:
+            Path(text).parent.mkdir(parents=True, exist_ok=True)
+    return SQLiteStore(text, read_only=read_only)
 
 
 __all__ = ["Filter", "Placement", "SQLiteStore", "Store", "open_store"]

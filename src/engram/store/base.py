@@ -117,6 +117,7 @@ class Store(Protocol):
     """A storage backend. See the module docstring for what it must not do."""
 
     url: str
+    read_only: bool  # True: every write raises ReadOnlyStore; reads work
 
     def put(
         self,
@@ -168,7 +169,11 @@ class Store(Protocol):
         """Every setting whose key starts with `prefix`."""
 
     def subjects(self) -> dict[str, int]:
-        """Every subject with its number of items."""
+        """Every subject with its number of rows (every version, current or not)."""
+
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        """Aggregate figures of these subjects (None: all), computed in the database: see
+        `engram.store.sql.counts` for the fields. "items" are current items; "history" the rest."""
 
     def close(self) -> None:
         """Release connections; scrub the write-ahead log where the backend has one."""

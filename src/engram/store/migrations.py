@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engram.errors import SchemaTooNew
+from engram.errors import NotAStore, ReadOnlyStore, SchemaTooNew
 
 if TYPE_CHECKING:
     from engram.store.sqlite import SQLiteStore
@@ -144,6 +144,35 @@ def scope_token(subject: str) -> str:
     return "s" + hashlib.blake2b(subject.encode("utf-8"), digest_size=10).hexdigest()
 
 
+def _engram_tables(store: "SQLiteStore") -> bool:
+    """True for an Engram store (or an empty file); NotAStore for another program's database."""
+    tables = {row[0] for row in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "migrations" not in tables:
+        raise NotAStore(f"{store.path} is a SQLite database but not an Engram store (its tables: "
+                        f"{', '.join(sorted(tables)[:5])}): left as it was; give --db an Engram store or a new file")
+    return bool(tables)
+
+
+def check(store: "SQLiteStore") -> int:
+    """For a read-only store: the schema must be this code's, since it cannot be upgraded."""
+    if not _engram_tables(store):
+        raise NotAStore(f"{store.path} is empty, not an Engram store: nothing to read")
+    current = store.query("SELECT max(version) FROM migrations")[0][0] or 0
+    _refuse_newer(store, current)
+    if current < len(MIGRATIONS):
+        raise ReadOnlyStore(f"{store.path} has schema version {current}; this Engram reads version {len(MIGRATIONS)}:"
+                            " open it once where it can be written, to upgrade it")
+    return current
+
+
+def _refuse_newer(store: "SQLiteStore", current: int) -> None:
+    if current > len(MIGRATIONS):
+        raise SchemaTooNew(
+            f"{store.path} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
+            " upgrade with `pip install -U engramdb`"
+        )
+
+
 def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgrade: str, ph: str) -> int:
     """Apply the steps the database has not recorded yet, in order; return the schema version.
 
@@ -167,5 +196,6 @@ def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgra
 
 def apply(store: SQLiteStore) -> int:
     """Bring a SQLite database up to date in one transaction; return the schema version."""
+    _engram_tables(store)
     with store.transaction() as db:  # BEGIN IMMEDIATE: two processes opening a new file take turns
         return run(db.execute, MIGRATIONS, where=store.path, upgrade="pip install -U engramdb", ph="?")

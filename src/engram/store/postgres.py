@@ -23,6 +23,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 
 from engram.errors import (
+    ReadOnlyStore,
+    SchemaTooNew,
     StoreBusy,
     StoreError,
     StoreFull,
@@ -35,6 +37,7 @@ from engram.store.sql import (
     COLUMNS,
     POSTGRES,
     UPDATABLE,
+    counts,
     find_query,
     item_row,
     row_item,
@@ -128,15 +131,19 @@ MIGRATIONS: list[migrations.Step] = [
 class PostgresStore:
     """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, read_only: bool = False) -> None:
         self._dsn = url
         self.url = safe_url(url)
+        self.read_only = read_only  # every transaction READ ONLY; writes raise ReadOnlyStore
         self._lock = threading.RLock()
         self._vector_cache: OrderedDict[tuple[str, str], tuple[int, list[str], np.ndarray]] = OrderedDict()
         self._conn: Any = None
         conn = self._open()
         try:
-            self._migrate(conn)
+            if read_only:
+                self._check_schema(conn)
+            else:
+                self._migrate(conn)
             pgvector_psycopg.register_vector(conn)
         except BaseException:
             conn.close()
@@ -156,6 +163,8 @@ class PostgresStore:
             options["connect_timeout"] = CONNECT_TIMEOUT_S
         if "application_name" not in given:
             options["application_name"] = "engram"
+        if self.read_only:
+            options["options"] = (given.get("options", "") + " -c default_transaction_read_only=on").strip()
         try:
             return psycopg.connect(self._dsn, **options)
         except psycopg.Error as exc:
@@ -201,6 +210,20 @@ class PostgresStore:
         except psycopg.Error as exc:
             raise _translate(exc, self.url) from exc
 
+    def _check_schema(self, conn: Any) -> None:
+        """Read-only: the schema must exist and be this code's, since it cannot be created or upgraded."""
+        try:
+            found = conn.execute("SELECT to_regclass('migrations') IS NOT NULL").fetchone()[0]
+            current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0] if found else 0
+        except psycopg.Error as exc:
+            raise _translate(exc, self.url) from exc
+        if current > len(MIGRATIONS):
+            raise SchemaTooNew(f"{self.url} has schema version {current}, but this Engram knows only"
+                               f" {len(MIGRATIONS)}: upgrade with `pip install -U 'engramdb[postgres]'`")
+        if current < len(MIGRATIONS):
+            raise ReadOnlyStore(f"{self.url} has schema version {current}; this Engram reads version"
+                                f" {len(MIGRATIONS)}: open it once without read_only, to create or upgrade it")
+
     def _ensure_vector(self, conn: Any) -> None:
         if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
             return
@@ -225,6 +248,9 @@ class PostgresStore:
         Safe: a deadlock or serialization failure (the server rolled it back), and a connection
         lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
         """
+        if write and self.read_only:
+            raise ReadOnlyStore(f"{self.url} is open read-only: nothing was written; reads work, writes need"
+                                " a store opened without read_only")
         with self._lock:
             lost_once = False
             for attempt in range(RETRIES):
@@ -428,6 +454,8 @@ class PostgresStore:
         `full=True` rewrites tables and indexes into new files (VACUUM FULL: it locks them while it
         runs), which also drops the keyword-index keys of deleted words, then asks for a CHECKPOINT.
         """
+        if self.read_only:
+            return  # nothing was deleted through this connection
         self._run(lambda conn: conn.execute(f"VACUUM {'FULL ' if full else ''}items, vectors"), write=False)
         if full:
             try:
@@ -463,15 +491,21 @@ class PostgresStore:
         )
         return Traces([f"fts:items.tsv ({r[0]})" for r in rows], list(NOT_SCANNED))
 
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
+        return counts(self._read, subjects, POSTGRES)
+
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """A read-only query (for stats and the trace scan), in a READ ONLY transaction."""
 
         def work(conn: Any) -> list[tuple[Any, ...]]:
-            conn.execute("SET TRANSACTION READ ONLY")
+            if not self.read_only:  # a read-only connection's transactions are READ ONLY already
+                conn.execute("SET TRANSACTION READ ONLY")
             rows: list[tuple[Any, ...]] = conn.execute(sql, params or None).fetchall()
             return rows
 
-        return self._run(work, write=True)
+        return self._run(work, write=not self.read_only)
 
 
 # Rows named by id, locked in one order so two concurrent writers cannot deadlock on them.

@@ -37,6 +37,7 @@ class Dialect:
     json_equals: Callable[[str], str]
     json_param: Callable[[str, Any], Any]
     by_hash: str = ""  # how to make the planner use the content-hash index (SQLite has no statistics)
+    succeeded: str = "1"  # 1 for an episode whose metadata says success (missing counts as success), else 0
 
 
 SQLITE = Dialect(
@@ -46,6 +47,7 @@ SQLITE = Dialect(
     json_equals=lambda ph: f"json_extract(i.metadata, {ph}) IS {ph}",
     json_param=lambda key, value: ("$." + json.dumps(key), _sqlite_json_value(value)),
     by_hash=" INDEXED BY items_hash",
+    succeeded="CASE WHEN json_extract(i.metadata, '$.success') = 0 THEN 0 ELSE 1 END",
 )
 
 POSTGRES = Dialect(
@@ -55,6 +57,7 @@ POSTGRES = Dialect(
     # Equality, not containment (`@>` would match [1] inside [1, 2]); a missing key equals null.
     json_equals=lambda ph: f"coalesce(i.metadata -> {ph}::text, 'null'::jsonb) = {ph}::jsonb",
     json_param=lambda key, value: (key, dumps(value)),
+    succeeded="CASE WHEN i.metadata -> 'success' = 'false'::jsonb THEN 0 ELSE 1 END",
 )
 
 
@@ -162,3 +165,64 @@ def row_item(row: Sequence[Any]) -> Item:
     meta = data["metadata"]
     data["metadata"] = json.loads(meta) if isinstance(meta, str) else dict(meta or {})
     return Item(**data)
+
+
+# -- counts (Memory.stats): aggregates in the database, no row is read into Python ------------
+Run = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+
+
+def counts(run: Run, subjects: Sequence[str] | None, d: Dialect) -> dict[str, Any]:
+    """Aggregate figures of the given subjects (None: every subject) with COUNT/SUM queries.
+
+    "items" are current items (`valid_to` IS NULL); "history" the superseded or expired versions.
+    """
+    if subjects is not None and not subjects:
+        return _counts_of(run, "1 = 0", [], d)
+    if subjects is None:
+        return _counts_of(run, "1 = 1", [], d)
+    return _counts_of(run, _in("i.subject", subjects, d), list(subjects), d)
+
+
+def _counts_of(run: Run, scope: str, params: list[Any], d: Dialect) -> dict[str, Any]:
+    current = "i.valid_to IS NULL"
+    live = f"{current} AND i.kind <> 'conversation'"  # what recall and the prompt can see
+    per_subject = {
+        str(s): {"items": int(n or 0), "history": int(h or 0)}
+        for s, n, h in run(
+            f"SELECT i.subject, sum(CASE WHEN {current} THEN 1 ELSE 0 END),"
+            f" sum(CASE WHEN {current} THEN 0 ELSE 1 END) FROM items i WHERE {scope}"
+            " GROUP BY i.subject ORDER BY i.subject", params)
+    }
+    by_kind = {str(k): int(n) for k, n in run(
+        f"SELECT i.kind, count(*) FROM items i WHERE {scope} AND {current} GROUP BY i.kind ORDER BY i.kind",
+        params)}
+    live_row = run(
+        f"SELECT count(*), sum(CASE WHEN i.access_count = 0 THEN 1 ELSE 0 END), sum(i.importance),"
+        f" min(i.event_at), max(i.event_at) FROM items i WHERE {scope} AND {live}", params)[0]
+    sessions = run(
+        f"SELECT count(DISTINCT i.session) FROM items i WHERE {scope} AND i.session IS NOT NULL", params)[0][0]
+    summarised = run(
+        f"SELECT count(DISTINCT i.session) FROM items i WHERE {scope} AND i.session IS NOT NULL"
+        f" AND i.kind = 'summary' AND {current}", params)[0][0]
+    episodes = [(str(c), int(n), int(ok or 0)) for c, n, ok in run(
+        f"SELECT coalesce(i.category, '(none)'), count(*), sum({d.succeeded}) FROM items i"
+        f" WHERE {scope} AND {current} AND i.kind = 'episode' GROUP BY coalesce(i.category, '(none)')"
+        " ORDER BY 1", params)]
+    most = run(
+        f"SELECT i.id, i.text, i.access_count FROM items i WHERE {scope} AND {live} AND i.access_count > 0"
+        f" ORDER BY i.access_count DESC, {d.row_order} LIMIT 3", params)
+    n_live = int(live_row[0] or 0)
+    return {
+        "per_subject": per_subject,
+        "by_kind": by_kind,
+        "history": sum(v["history"] for v in per_subject.values()),
+        "live": n_live,
+        "never_recalled": int(live_row[1] or 0),
+        "importance_sum": float(live_row[2] or 0.0),
+        "oldest": float(live_row[3]) if live_row[3] is not None else None,
+        "newest": float(live_row[4]) if live_row[4] is not None else None,
+        "sessions": int(sessions or 0),
+        "sessions_summarised": int(summarised or 0),
+        "episodes": episodes,
+        "most_recalled": [(str(i), str(t), int(n)) for i, t, n in most],
+    }

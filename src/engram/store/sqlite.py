@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 import numpy as np
 
 from engram.errors import (
+    NotAStore,
+    ReadOnlyStore,
     StoreBusy,
     StoreCorrupt,
     StoreError,
@@ -32,6 +34,7 @@ from engram.store.sql import (
     SELECT_ITEMS,
     SQLITE,
     UPDATABLE,
+    counts,
     find_query,
     item_row,
     row_item,
@@ -42,37 +45,95 @@ from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_RETRIES = 8
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class SQLiteStore:
-    """A Store on one SQLite file (or ":memory:")."""
+    """A Store on one SQLite file (or ":memory:").
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    `read_only=None` (the default) opens the file read-only when it cannot be written (file
+    mode, owner, read-only file system); `True` always does, `False` never. A read-only store
+    answers every read; every write raises `ReadOnlyStore` and nothing is changed.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool | None = None) -> None:
         self.path = str(path)
         self.url = self.path
         self._lock = threading.RLock()
         self._vector_cache: dict[tuple[str, str], tuple[tuple[int, int], list[str], np.ndarray]] = {}
+        self._check_file()
+        unwritable = _unwritable(self.path)
+        self.read_only: bool = bool(unwritable) if read_only is None else read_only
+        self._why_read_only = unwritable or "it was opened read-only"
         self._db: sqlite3.Connection | None = self._connect()
-        with self._translate():
-            migrations.apply(self)
+        try:
+            with self._translate():
+                if self.read_only:
+                    migrations.check(self)
+                else:
+                    migrations.apply(self)
+                    self._db.execute("PRAGMA journal_mode = WAL")  # after the check: a foreign file stays as it was
+        except BaseException:
+            self._db.close()
+            raise
 
     # -- connection -----------------------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
-        if self.path != ":memory:":
-            parent = Path(self.path).expanduser().resolve().parent
-            if not parent.is_dir():
-                raise StoreUnavailable(f"cannot open {self.path}: folder {parent} does not exist")
+    def _check_file(self) -> None:
+        """A missing folder, or a file that is not SQLite at all, is refused before SQLite touches it."""
+        if self.path == ":memory:":
+            return
+        file = Path(self.path)
+        if not file.parent.is_dir():
+            raise StoreUnavailable(f"cannot open {self.path}: folder {file.parent} does not exist: create it first")
         try:
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                 check_same_thread=False)
+            with open(file, "rb") as handle:
+                head = handle.read(4096)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot open {self.path}: {exc.strerror}") from exc
+        if head and not head.startswith(SQLITE_HEADER) and _is_text(head):
+            # A damaged store is binary (SQLite pages): text was never a store, so no salvage advice.
+            raise NotAStore(f"{self.path} is not an Engram store (it is a text file, not a SQLite database):"
+                            " left as it was; give --db the path of a store, or a new file name to create one")
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            if self.read_only:
+                db = self._connect_read_only()
+            else:
+                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                     check_same_thread=False)
             db.create_function("casefold", 1, _casefold, deterministic=True)
             db.create_function("engram_scope", 1, migrations.scope_token, deterministic=True)
-            for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "secure_delete = ON",
-                           "foreign_keys = ON", f"busy_timeout = {BUSY_TIMEOUT_MS}"):
+            pragmas = [f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON"]
+            if not self.read_only:
+                pragmas += ["synchronous = NORMAL", "secure_delete = ON"]
+            for pragma in pragmas:
                 db.execute(f"PRAGMA {pragma}")
         except sqlite3.DatabaseError as exc:
             raise _translate_error(exc, self.path) from exc
         return db
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection. In a folder where SQLite cannot create the WAL's shared-memory
+        file (read-only file system), the file is opened as immutable: nothing can change it then."""
+        if self.path == ":memory:" or not Path(self.path).exists():
+            raise StoreUnavailable(f"cannot open {self.path} read-only: there is no store there")
+        uri = Path(self.path).resolve().as_uri()
+        for options in ("mode=ro", "mode=ro&immutable=1"):
+            if "immutable" in options and os.path.getsize(self.path) and _wal_size(self.path):
+                raise StoreUnavailable(
+                    f"cannot open {self.path} read-only: its write-ahead log ({self.path}-wal) holds writes that"
+                    " only a writable folder can apply; copy the store with its -wal file somewhere writable")
+            db = sqlite3.connect(f"{uri}?{options}", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                 isolation_level=None, check_same_thread=False)
+            try:
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return db
+            except sqlite3.OperationalError:
+                db.close()
+        raise StoreUnavailable(f"cannot open {self.path} read-only: SQLite could not read it")
 
     def close(self) -> None:
         """Checkpoint and truncate the WAL, then close."""
@@ -80,7 +141,8 @@ class SQLiteStore:
             if self._db is None:
                 return
             try:
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                if not self.read_only:
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.DatabaseError:
                 pass  # another process may hold a read lock; its own close will checkpoint
             self._db.close()
@@ -104,6 +166,9 @@ class SQLiteStore:
         """One write transaction (BEGIN IMMEDIATE), retried with backoff while the file is locked."""
         if self._db is None:
             raise StoreUnavailable(f"store {self.path} is closed")
+        if self.read_only:
+            raise ReadOnlyStore(f"{self.path} is open read-only ({self._why_read_only}): nothing was written;"
+                                " reads work, writes need a writable file")
         with self._lock:
             for attempt in range(BUSY_RETRIES):
                 try:
@@ -122,6 +187,15 @@ class SQLiteStore:
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise _translate_error(exc, self.path) from exc
                 raise
+
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """This store's own connection under its lock, for SQLite-only work such as an online
+        backup (it reads a read-only or immutable store as the store itself does)."""
+        if self._db is None:
+            raise StoreUnavailable(f"store {self.path} is closed")
+        with self._lock:
+            yield self._db
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self._db is None:
@@ -286,6 +360,8 @@ class SQLiteStore:
 
     def scrub(self) -> None:
         """Copy the WAL into the database and truncate it, so no deleted page survives there."""
+        if self.read_only:
+            return  # nothing was deleted through this connection
         with self._lock, self._translate():
             if self._db is None:
                 raise StoreUnavailable(f"store {self.path} is closed")
@@ -311,6 +387,11 @@ class SQLiteStore:
     def subjects(self) -> dict[str, int]:
         return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
 
+    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+        """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
+        return counts(self._read, subjects, SQLITE)
+
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """A query on this store's connection (for stats and the trace scan); not part of the protocol."""
         return self._read(sql, params)
@@ -325,7 +406,8 @@ class SQLiteStore:
         if self.path == ":memory:":
             raise StoreUnavailable("an in-memory store has no file to back up: export it instead")
         try:
-            _copy_file(self.path, target)
+            with self.connection() as source:
+                _copy_file(source, target)
         except sqlite3.Error as exc:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 Path(str(target) + suffix).unlink(missing_ok=True)
@@ -333,8 +415,7 @@ class SQLiteStore:
                 f"backup of {self.path} to {target} failed: {exc}") from exc
 
 
-def _copy_file(source: str, target: Path) -> None:
-    src = sqlite3.connect(source)
+def _copy_file(src: sqlite3.Connection, target: Path) -> None:
     dst = sqlite3.connect(str(target))
     try:
         src.backup(dst, pages=1024)
@@ -344,7 +425,35 @@ def _copy_file(source: str, target: Path) -> None:
         dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
     finally:
         dst.close()
-        src.close()
+
+
+def _is_text(head: bytes) -> bool:
+    """True when the bytes read as text (UTF-8, no NUL), as a note, a JSONL export or a config would."""
+    if b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3  # only a character cut at the end of the sample
+    return True
+
+
+def _wal_size(path: str) -> int:
+    try:
+        return os.path.getsize(path + "-wal")
+    except OSError:
+        return 0
+
+
+def _unwritable(path: str) -> str | None:
+    """Why an existing store file cannot be written (its mode, owner or file system), or None."""
+    if path == ":memory:" or not os.path.exists(path):
+        return None
+    if not os.access(path, os.W_OK):
+        return "the file cannot be written"
+    if not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK | os.X_OK):
+        return "its folder cannot be written"  # SQLite's WAL needs files next to the store
+    return None
 
 
 def _casefold(value: Any) -> Any:
@@ -395,6 +504,9 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
             f"{path} is damaged ({text}); restore a backup, or salvage it with "
             f"`sqlite3 {path} .recover | sqlite3 recovered.db`"
         )
+    if "readonly database" in text:
+        return ReadOnlyStore(f"{path} cannot be written ({text}): nothing was written; open it with --read-only"
+                             " (Memory(..., read_only=True)) to read it")
     if "unable to open" in text:
         return StoreUnavailable(f"cannot open {path}: {text}")
     if "disk I/O error" in text:
