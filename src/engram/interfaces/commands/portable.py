@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -33,17 +34,36 @@ def export_command(ctx: click.Context, output: str, subjects: tuple[str, ...], v
 
 @click.command("import")
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--allow-secrets", is_flag=True,
+              help="Trusted restore: do not run the secret filter on the items (it runs by default).")
+@click.option("--allow-instructions", is_flag=True,
+              help="Trusted restore: do not run the instruction filter on the items (it runs by default).")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.pass_context
-def import_command(ctx: click.Context, path: str, as_json: bool) -> None:
-    """Add the items of an export file, keeping their ids; items already present are skipped."""
+def import_command(ctx: click.Context, path: str, allow_secrets: bool, allow_instructions: bool, as_json: bool) -> None:
+    """Add the items of an export file, keeping their ids; items already present are skipped.
+
+    Every item is checked as a write is: items holding a secret or an instruction to the assistant
+    are refused and listed by line number (never by content).
+    """
     from engram.interfaces.cli import emit, open_memory
     from engram.core.portable import import_
 
-    counts = import_(open_memory(ctx), click.get_text_stream("stdin") if path == "-" else path)
-    emit(as_json, counts, lambda: [
-        f"imported {counts['imported']} item(s); skipped {counts['existing']} already present,"
-        f" {counts['duplicates']} duplicate text(s), {counts['conflicts']} key conflict(s)"])
+    counts = import_(open_memory(ctx), click.get_text_stream("stdin") if path == "-" else path,
+                     allow_secrets=allow_secrets, allow_instructions=allow_instructions)
+    emit(as_json, counts, lambda: _import_report(counts))
+
+
+def _import_report(counts: dict[str, Any]) -> list[str]:
+    lines = [f"imported {counts['imported']} item(s); skipped {counts['existing']} already present,"
+             f" {counts['duplicates']} duplicate text(s), {counts['conflicts']} key conflict(s)"]
+    if counts["refused"]:
+        shown = ", ".join(str(n) for n in counts["refused_lines"][:20])
+        more = f" and {len(counts['refused_lines']) - 20} more" if len(counts["refused_lines"]) > 20 else ""
+        lines.append(f"refused {counts['refused']} item(s) on line(s) {shown}{more}:")
+        lines += [f"  {count} {reason}" for reason, count in sorted(counts["refused_reasons"].items())]
+        lines.append("  (a trusted restore: --allow-secrets / --allow-instructions)")
+    return lines
 
 
 @click.command("backup")
