@@ -185,9 +185,9 @@ class Memory(EpisodicVerbs):
                 raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
             if value is not None:
                 validate.raw_text(value, name)
-        for name, value in (("confidence", confidence), ("importance", importance)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise InvalidInput(f"{name} must be a number from 0 to 1, not {value!r}")
+        for name, number in (("confidence", confidence), ("importance", importance)):
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or not 0.0 <= number <= 1.0:
+                raise InvalidInput(f"{name} must be a number from 0 to 1, not {number!r}")
         metadata = validate.metadata(metadata)
         problem = validate.length_problem(text, kind)
         if problem:

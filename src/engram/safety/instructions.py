@@ -84,6 +84,7 @@ _NON_LATIN_LETTER = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0250-\u02af\u1d00-
 _TOKEN = re.compile(r"\S+")
 _LEET_TOKEN = re.compile(r"(?=\S*[a-z])(?=\S*[0-9@$!|€+(])\S+")
 _SPACED = re.compile(r"(?<![^\s])\w([ .\-_*/|+~]{1,2})(?:\w\1){2,}\w(?![^\s])")
+_INNER_BREAK = re.compile(r"(?<=[a-z])[-.·•*_~'](?=[a-z])")
 _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
 
@@ -132,6 +133,11 @@ def _decoded(original: str) -> Iterator[str]:
         yield unquote(original)
 
 
+def _translate_tokens(pattern: re.Pattern[str], text: str, table: dict[int, str]) -> str:
+    """`text` with every token `pattern` matches translated through `table`."""
+    return pattern.sub(lambda m: m.group(0).translate(table), text)
+
+
 def _views(text: str) -> Iterator[tuple[str, str]]:
     """(name, view) pairs: each view is a normalised reading of the text, computed only when it differs."""
     base = _base(text)
@@ -148,7 +154,7 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
     yield from fresh("homoglyph", folded)
     if _LEET_TOKEN.search(folded):
         for table in (_LEET_I, _LEET_L):
-            yield from fresh("leet", _LEET_TOKEN.sub(lambda m, t=table: m.group(0).translate(t), folded))
+            yield from fresh("leet", _translate_tokens(_LEET_TOKEN, folded, table))
     if any(sum(c.isalpha() for c in m.group(0)) >= 4 for m in _SPACED.finditer(folded)):
         # Letters set apart one by one: join each run (a wider gap between runs stays a word break),
         # and read the whole text without separators for the phrases that survive that (compact rules).
@@ -160,6 +166,8 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
         compact = {re.sub(r"[\W_]+", "", folded.translate(table)) for table in (_LEET_I, _LEET_L)}
         for letters in sorted(compact):
             yield "compact", letters
+    if len(_INNER_BREAK.findall(folded)) >= 2:
+        yield from fresh("dehyphen", _INNER_BREAK.sub("", folded))
     if "rot13" in base or "rot-13" in base or "rot 13" in base:
         yield from fresh("rot13", codecs.decode(base, "rot_13"))
     if re.search(r"revers|backwards|rückwärts|ruckwarts|a l'envers|al reves", base):
@@ -186,7 +194,7 @@ def _gap(n: int) -> str:
 
 # English imperative context: start of a clause, or after a softener / modal / adverb.
 _IMP = (r"(?:^|[.!?;:,\-\"'(\[{*>|/]\s*|\b(?:please|pls|plz|now|just|and|then|so|also|kindly|immediately|first|"
-        r"simply|always|must|should|shall|will|to|you|u|hereby|henceforth|next|instead|quickly|completely|"
+        r"simply|always|must|should|shall|will|would|could|can|may|might|to|you|u|hereby|henceforth|next|instead|quickly|completely|"
         r"entirely|totally|but|or|silently|secretly|quietly|automatically|already|going forward|from now on|"
         r"assistant|ai|bot|model|claude|chatgpt|gpt|gemini|copilot)\s+)")
 
@@ -205,7 +213,9 @@ _EN_INSTR = _alt(r"instructions?", r"directives?", r"rules?", r"guidelines?", r"
                  r"commands?", r"orders?", r"guidance", r"system messages?", r"safeguards?", r"protocols?",
                  r"principles", r"conditioning", r"alignment", r"directions", r"content polic(?:y|ies)",
                  r"ethical guidelines", r"filters?", r"moderation")
-_EN_SECRETS = (r"(?:api[\W_]*keys?|passwords?|passcodes?|credentials|secrets|tokens|private[\W_]+keys?|ssh[\W_]+keys?)"
+_EN_SECRETS = (r"(?:api[\W_]*keys?|passwords?|passcodes?|credentials|secrets|tokens|private[\W_]+keys?|ssh[\W_]+keys?|"
+               r"(?:credit[\W_]+)?card[\W_]+(?:numbers|details)|bank[\W_]+(?:details|account[\W_]+numbers)|"
+               r"social[\W_]+security[\W_]+numbers|ssns|pins)"
                r"(?![\W_]+(?:reset|policy|policies|manager|hint|rules|field|change|rotation|expiry|strength|"
                r"requirements?|link|form|page|prompt|vault|store|length|budget|limit|count))")
 _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initial[\W_]+prompts?",
@@ -218,6 +228,8 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"everything[\W_]+(?:above|before)[\W_]+(?:this|here)",
                      r"(?:the|all|every|your)[\W_]+(?:stored[\W_]+|saved[\W_]+)?memor(?:y|ies)[\W_]+(?:of|about)[\W_]+"
                      r"(?:the[\W_]+)?(?:user|other users|everyone)",
+                     r"(?:all|every|any)[\W_]+(?:of[\W_]+the[\W_]+|your[\W_]+)?(?:stored|saved|remembered)[\W_]+(?:data|"
+                     r"memor(?:y|ies)|facts|information|records|notes)",
                      r"(?:the[\W_]+user'?s?|users'?|all[\W_]+(?:stored[\W_]+|saved[\W_]+)?|(?:stored|saved)[\W_]+|"
                      r"their[\W_]+|any[\W_]+)" + _EN_SECRETS)
 _EN_REVEAL_V = _alt(r"reveal", r"show", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
@@ -412,6 +424,13 @@ def _addressed_after(view: str, m: re.Match[str]) -> bool:
     return re.search(_ADDRESSED, view[m.end():]) is not None
 
 
+def _not_a_clause(view: str, m: re.Match[str]) -> bool:
+    """"You are now ..." as a sentence, not inside "where you are now" or "than you are now"."""
+    return re.search(r"\b(?:where|how|what|who|whom|when|than|if|whether|as|that|because|since|wherever|"
+                     r"however|whoever)\s*$", view[max(0, m.start() - 30):m.start()]
+                     ) is None
+
+
 def _persona_context(view: str, m: re.Match[str]) -> bool:
     """A restriction-free phrase counts with a persona switch, an AI noun or a mode nearby."""
     return re.search(r"\b(?:you|your|ai|assistant|model|bot|chatbot|llm|mode|act|pretend|persona|character|now|"
@@ -471,11 +490,37 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"prompts?|guidelines)[\W_]+(?:are|were|have[\W_]+been|is)[\W_]+(?:now[\W_]+)?(?:void|null|"
                     r"cancel+ed|revoked|obsolete|invalid|outdated|no[\W_]+longer[\W_]+(?:valid|apply|applicable|in"
                     r"[\W_]+effect)|overridden|superseded|replaced|lifted|suspended|deleted|gone|irrelevant)"), None),
+    ("override", _c(r"\b(?:your|the[\W_]+assistant'?s|its)[\W_]+(?:" + _W + r"[\W_]+)?(?:instructions?|rules|directives?|"
+                    r"guidelines|programming|system[\W_]+prompt|orders|task|purpose|goal)[\W_]+(?:have|has)[\W_]+"
+                    r"(?:now[\W_]+)?(?:been[\W_]+)?(?:changed|updated|replaced|overridden|revoked|modified|rewritten|"
+                    r"cancel+ed|reset)\b"), None),
+    ("override", _c(r"\byou[\W_]+(?:now[\W_]+)?(?:work|answer|report|belong)[\W_]+(?:now[\W_]+)?(?:for|to)[\W_]+"
+                    r"(?:me|us|the[\W_]+(?:sender|author[\W_]+of[\W_]+this))\b"), None),
+    ("override", _c(r"\b(?:above|previous|prior|earlier|your|safety|content|usual|normal|standard|system|these|the)[\W_]+"
+                    r"(?:" + _W + r"[\W_]+)?(?:rules|instructions|guidelines|restrictions|polic(?:y|ies)|filters|"
+                    r"guardrails|limits)[\W_]+(?:above[\W_]+)?(?:do[\W_]+not|don'?t|no[\W_]+longer|does[\W_]+not|"
+                    r"doesn'?t|never)[\W_]+apply[\W_]+(?:here|now|anymore|any[\W_]+more|to[\W_]+(?:this|the|me|you|"
+                    r"us|him|her))"), None),
+    ("override", _c(r"\b(?:this|these|the[\W_]+following)[\W_]+(?:memory|memories|message|note|text|fact|instructions?|"
+                    r"rules?|directives?|line)[\W_]+(?:overrides?|supersedes?|replaces?|cancels?|takes?[\W_]+precedence"
+                    r"[\W_]+over|has[\W_]+(?:priority|precedence)[\W_]+over|outranks?)[\W_]+(?:" + _W + r"[\W_]+){0,2}?"
+                    r"(?:instructions?|rules|guidelines|directives?|prompts?|polic(?:y|ies)|everything|anything)\b"), None),
+    ("override", _c(_IMP + r"never[\W_]*mind[\W_]+(?:the[\W_]+|your[\W_]+|all[\W_]+|any[\W_]+)?(?:" + _W + r"[\W_]+)?"
+                    r"(?:rules?|instructions?|guidelines?|polic(?:y|ies)|restrictions?|filters?|system[\W_]+prompt|"
+                    r"safety)\b"), None),
+    ("override", _c(r"\b(?:vergiss\W+alles|oublie[rz]?\W+tout|olvida\W+todo|dimentica\W+tutto|esqueca\W+tudo|"
+                    r"vergeet\W+alles|забудь\W+вс[её]|zapomnij\W+wszystko)\b(?:\W+\w+){0,5}?\W+(?:oben|davor|bisher|"
+                    r"vorher|zuvor|gesagt|gelernt|precede|ci-dessus|avant|anterior|arriba|antes|sopra|prima|precedente|"
+                    r"acima|hierboven|eerder|выше|раньше|wcześniej|wczesniej|powyzej)"), None),
     *[("override", _c(p), None) for p in _ML_OVERRIDE],
     # --- reveal the system prompt or stored secrets
     ("reveal", _c(_IMP + _EN_REVEAL_V + r"(?:[\W_]+(?:me|us|out|back|to[\W_]+me))?[\W_]+" + _gap(3)
                   + r"(?:the[\W_]+|your[\W_]+|all[\W_]+|its[\W_]+|full[\W_]+|entire[\W_]+|complete[\W_]+|exact[\W_]+"
                   r"|verbatim[\W_]+)*" + _EN_SYSPROMPT + r"\b"), None),
+    ("reveal", _c(r"\b(?:contents?|text|copy|wording|full[\W_]+text)[\W_]+of[\W_]+(?:your|the|its)[\W_]+(?:system[\W_]+"
+                  r"(?:message|prompt)|instructions|initial[\W_]+prompt|hidden[\W_]+prompt|developer[\W_]+message|"
+                  r"prompt)\b"), lambda v, m: re.search(r"\byour\b|\b(?:respond|reply|answer|print|output|show|reveal|"
+                                                         r"repeat|give|tell|include)\b", v) is not None),
     ("reveal", _c(r"\bwhat[\W_]+(?:is|are|was|were)[\W_]+(?:your|the)[\W_]+(?:system[\W_]+prompt|initial[\W_]+prompt|"
                   r"(?:original|initial|hidden|secret|system)[\W_]+instructions|instructions[\W_]+you[\W_]+were[\W_]+"
                   r"given)\b"), None),
@@ -484,9 +529,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     # --- persona switches and jailbreak modes
     ("persona", _c(r"\b(?:you[\W_]+are|you'?re|u[\W_]+r|you[\W_]+will[\W_]+(?:now[\W_]+)?be|you[\W_]+shall[\W_]+be|"
                    r"you[\W_]+have[\W_]+(?:now[\W_]+)?become|you[\W_]+become)[\W_]+now\b(?![\W_]+(?:able|allowed[\W_]+"
-                   r"to[\W_]+see|logged|connected|signed|ready|done|finished|in[\W_]+the))"), None),
-    ("persona", _c(r"\b(?:from[\W_]+now[\W_]+on|starting[\W_]+now|henceforth|going[\W_]+forward|for[\W_]+the[\W_]+rest"
-                   r"[\W_]+of[\W_]+(?:this|the)[\W_]+conversation),?[\W_]+(?:you[\W_]+(?:are|will[\W_]+be|shall[\W_]+be|"
+                   r"to[\W_]+see|logged|connected|signed|ready|done|finished|in[\W_]+the))"), _not_a_clause),
+    ("persona", _c(r"\b(?:from[\W_]+now[\W_]+on|starting[\W_]+(?:now|today)|henceforth|going[\W_]+forward|from[\W_]+"
+                   r"(?:this|that)[\W_]+(?:point|moment)[\W_]*(?:on|onwards?|forward)?|from[\W_]+here[\W_]+on|as[\W_]+of"
+                   r"[\W_]+now|for[\W_]+the[\W_]+rest[\W_]+of[\W_]+(?:this|the)[\W_]+(?:conversation|chat|session)),?[\W_]+(?:you[\W_]+(?:are|will[\W_]+be|shall[\W_]+be|"
                    r"'re|will[\W_]+act|act|must[\W_]+act|play|become|will[\W_]+become|have[\W_]+no|no[\W_]+longer|will"
                    r"[\W_]+(?:ignore|obey|pretend|roleplay)|must[\W_]+(?:ignore|obey)|are[\W_]+free|answer[\W_]+as|"
                    r"respond[\W_]+as|speak[\W_]+as|will[\W_]+respond[\W_]+as)|act[\W_]+as|pretend|roleplay|be[\W_]+an?)"
@@ -495,10 +541,15 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                    r"respond|answer|speak|reply|operate|function|simulate|emulate|impersonate|become|be|turn[\W_]+into|"
                    r"transform[\W_]+into|switch[\W_]+to|you[\W_]+are|you'?re)[\W_]+" + _gap(6)
                    + r"(?:dan|unrestricted|unfiltered|uncensored|unchained|unbound|unlimited|jailbroken|evil|malicious|"
-                   r"amoral|immoral|unethical|rogue|lawless|without[\W_]+(?:any[\W_]+)?(?:restrictions|limits|"
+                   r"amoral|immoral|unethical|rogue|lawless|without[\W_]+(?:any[\W_]+)?(?:ethical|moral|safety)[\W_]+"
+                   r"(?:considerations|concerns|constraints|limits|restrictions|guidelines|filters|boundaries)|"
+                   r"without[\W_]+(?:any[\W_]+)?(?:restrictions|limits|"
                    r"limitations|filters|rules|guidelines|censorship|ethics|morals|boundaries|safety|guardrails|"
-                   r"restraints|constraints)|(?:with[\W_]+)?no[\W_]+(?:restrictions|limits|filters|rules|guidelines|"
-                   r"censorship|ethics|morals|boundaries|guardrails|constraints)|developer[\W_]+mode|god[\W_]+mode|"
+                   r"restraints|constraints)|(?:with[\W_]+)?no[\W_]+(?:content[\W_]+|safety[\W_]+|ethical[\W_]+)?(?:restrictions|"
+                   r"limits|filters|rules|guidelines|censorship|ethics|morals|boundaries|guardrails|constraints|"
+                   r"polic(?:y|ies))|(?:broken|breaks?|broke)[\W_]+free|free[\W_]+(?:of|from)[\W_]+(?:its|your|all|any|"
+                   r"the)[\W_]+(?:rules|restrictions|guidelines|constraints|programming|filters|limits|chains|"
+                   r"shackles|training)|developer[\W_]+mode|god[\W_]+mode|"
                    r"admin(?:istrator)?[\W_]+mode|opposite[\W_]+mode|anti-?(?:gpt|ai|assistant)|stan|dude|aim)\b"),
      None),
     ("persona", _c(r"\b(?:enable|activate|enter|switch[\W_]+(?:to|into|on)|turn[\W_]+on|engage|unlock|start|initiate|"
@@ -506,7 +557,7 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                    + r"(?:god|jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|evil|chaos|opposite|dude|"
                    r"unlimited|unchained)[\W_]+mode\b"), None),
     ("persona", _c(r"\b(?:god|jailbreak|dan|unrestricted|unfiltered|uncensored|evil)[\W_]+mode[\W_]+"
-                   r"(?:is[\W_]+)?(?:now[\W_]+)?(?:enabled|activated|engaged|unlocked)\b"), None),
+                   r"(?:is[\W_]+)?(?:now[\W_]+)?(?:enabled|activated|engaged|unlocked|on|active)\b"), None),
     # Developer, debug, admin modes are real features of phones, browsers and web frameworks: they
     # count only when the text speaks to an AI or about its rules.
     ("persona", _c(r"\b(?:developer|dev|sudo|admin|administrator|debug|maintenance|root)[\W_]+mode\b"),
@@ -514,6 +565,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                             r"polic\w*|guidelines|filters?|anything|no[\W_]+rules|policies|are[\W_]+disabled)\b", v)
      is not None),
     ("persona", _c(r"\bdo[\W_]+anything[\W_]+now\b"), None),
+    ("persona", _c(r"\byou(?:[\W_]+are|'re|[\W_]+will[\W_]+be)[\W_]+(?:now[\W_]+)?(?:an?[\W_]+)?(?:new[\W_]+|different[\W_]+)?"
+                   r"(?:ai|assistant|model|chatbot|bot|llm|language[\W_]+model|persona|character)[\W_]+(?:called|named|"
+                   r"known[\W_]+as)\b"), None),
     ("persona", _c(r"\b(?:an?|the)[\W_]+(?:ai|assistant|model|chatbot|bot|llm|language[\W_]+model)[\W_]+(?:with[\W_]+no|"
                    r"without[\W_]+(?:any[\W_]+)?|free[\W_]+(?:of|from)[\W_]+(?:all[\W_]+|any[\W_]+)?)(?:restrictions|"
                    r"limits|limitations|filters|rules|guidelines|censorship|ethics|morals|boundaries|safety|guardrails)"
@@ -530,6 +584,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
      lambda v, m: re.search(r"\b(?:transfer|wire|pay|payment|purchase|buy|send|forward|share|disclose|upload|grant|"
                             r"delete|execute|run[\W_]+(?:any|all|every)|install|download|money|funds|password|"
                             r"credentials|access)\b", v) is not None),
+    ("bypass", _c(r"\b(?:safety|security|safe[\W_]*mode|filters?|filtering|moderation|guardrails?|restrictions?|"
+                  r"content[\W_]+(?:filter|policy)|censorship|alignment|ethics)[\W_]*(?:=|:|->)[\W_]*(?:off|false|0|"
+                  r"disabled|none|null|no)\b"), None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
@@ -547,6 +604,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                         + _URL + r")"), None),
     ("exfiltration", _c(r"(?:" + _ML_DATA + r")[^.。!?]{0,40}?(?:" + _ML_SEND_V + r")[^。!?]{0,40}?(?:" + _EMAIL + "|"
                         + _URL + r")"), None),
+    ("exfiltration", _c(r"(?:~/\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|/etc/(?:passwd|shadow)|"
+                        r"\.env\b|\$\{?[a-z_]*(?:key|token|secret|password)\}?)"),
+     lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|http|https|upload|post|send|exfiltrate)\b",
+                            v) is not None and re.search(_URL + "|" + _EMAIL, v) is not None),
     ("exfiltration", _c(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=[^)\s]*(?:\{|\[|\$|<|%7b)"), None),
     ("exfiltration", _c(r"https?://\S*[?&][\w-]+=(?:\{|\[|\$\{?|<|%7b)\s*(?:data|conversation|chat|history|"
                         r"secret|password|token|key|memory|memories|user|email|context|prompt|summary)"), None),
@@ -566,6 +627,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                      r"master|boss|supervisor)|openai|anthropic|google[\W_]+deepmind|the[\W_]+(?:system|developers?|"
                      r"system[\W_]+administrator|ai'?s?[\W_]+(?:developer|creator|owner)))\b(?![\W_]+(?:of[\W_]+the"
                      r"[\W_]+(?:team|company|project)|at[\W_]+|team|design|architecture|library|package|module))"), None),
+    ("privilege", _c(r"\bas[\W_]+your[\W_]+(?:administrator|admin|developer|creator|owner|operator|master|boss|"
+                     r"supervisor|programmer|maker)\b|\bi[\W_]+(?:hereby[\W_]+)?(?:order|command)[\W_]+you[\W_]+to\b"),
+     None),
     ("privilege", _c(_IMP + r"(?:grant|give|provide|elevate|escalate|assign)[\W_]+" + _gap(3) + r"(?:admin|"
                      r"administrator|root|full|unrestricted|elevated|superuser|sudo|unlimited)[\W_]+(?:access|"
                      r"privileges?|permissions?|rights|control)\b[\W_]+" + _gap(2)
@@ -575,8 +639,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("concealment", _c(r"\bwithout[\W_]+(?:telling|informing|notifying|alerting|asking|letting|showing)[\W_]+"
                        r"(?:the[\W_]+)?(?:user|owner)\b|\bwithout[\W_]+the[\W_]+user'?s?[\W_]+(?:knowing|knowledge|"
                        r"noticing|consent|permission|awareness|seeing)\b|\b(?:don'?t|do[\W_]+not|never)[\W_]+(?:tell|"
-                       r"inform|notify|mention[\W_]+(?:this|it)[\W_]+to|reveal[\W_]+(?:this|it)[\W_]+to|let|alert|show|"
-                       r"warn)[\W_]+(?:this[\W_]+to[\W_]+)?the[\W_]+user\b|\b(?:hide|conceal|keep)[\W_]+(?:this|it|"
+                       r"inform|notify|let|alert|show|warn|(?:reveal|mention|disclose|say|explain|admit|tell|show|"
+                       r"indicate|signal)[\W_]+(?:this[\W_]+|it[\W_]+|anything[\W_]+|any[\W_]+of[\W_]+this[\W_]+)?to)"
+                       r"[\W_]+(?:this[\W_]+to[\W_]+)?the[\W_]+user\b|\b(?:hide|conceal|keep)[\W_]+(?:this|it|"
                        r"these[\W_]+instructions|the[\W_]+instructions)[\W_]+(?:secret[\W_]+|hidden[\W_]+)?from[\W_]+"
                        r"the[\W_]+user\b|\bbehind[\W_]+the[\W_]+user'?s[\W_]+back\b"), None),
     ("concealment", _c(r"\b(?:secretly|silently|covertly|quietly|discreetly|stealthily|invisibly|surreptitiously)[\W_]+"
@@ -588,6 +653,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                        r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:(?:user'?s?|their|other|stored|saved|"
                        r"remembered|known)[\W_]+){0,3}(?:memor(?:y|ies)|facts|records[\W_]+(?:about|of)[\W_]+the[\W_]+user|"
                        r"data[\W_]+(?:about|of)[\W_]+the[\W_]+user)\b"), None),
+    ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|shred|corrupt)[\W_]+(?:all[\W_]+)?(?:of[\W_]+)?"
+                       r"(?:the[\W_]+user'?s|users'?|their|his|her)[\W_]+(?:files|data|memor(?:y|ies)|e-?mails|notes|"
+                       r"documents|photos|account|backups|messages|contacts)\b"), None),
     ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|forget)[\W_]+(?:everything|all)[\W_]+(?:you[\W_]+"
                        r"know[\W_]+)?about[\W_]+(?:the[\W_]+)?(?:user|users|me)\b"), None),
 ]
@@ -630,7 +698,8 @@ _META = re.compile(r"\b(?:such[\W_]+as|like|phrases?|examples?|attacks?|injectio
 _REPORTED = re.compile(r"\b(?:ask\w*|tell\w*|told|trick\w*|convinc\w*|persuad\w*|get(?:s|ting)?|mak(?:e|es|ing)|"
                        r"forc\w*|manipulat\w*|coax\w*|lur\w*|urg\w*|instruct\w*|pressur\w*)[\W_]+(?:them|people|users|"
                        r"employees|colleagues|staff|someone|others|victims|humans|customers|him|her|models?|llms?|"
-                       r"chatbots?|bots?|agents?|the[\W_]+(?:model|bot|llm|chatbot|ai|agent|victim|target)|it)[\W_]+"
+                       r"chatbots?|bots?|agents?|ais|assistants|(?:the|an?|their|its|his|her)[\W_]+(?:model|bot|llm|"
+                       r"chatbot|ai|agent|victim|target|assistant)|it)[\W_]+"
                        r"(?:into[\W_]+\w+ing|to)[\W_]*$")
 
 
