@@ -215,7 +215,8 @@ _EN_INSTR = _alt(r"instructions?", r"directives?", r"rules?", r"guidelines?", r"
                  r"ethical guidelines", r"filters?", r"moderation")
 _EN_SECRETS = (r"(?:api[\W_]*keys?|passwords?|passcodes?|credentials|secrets|tokens|private[\W_]+keys?|ssh[\W_]+keys?|"
                r"(?:credit[\W_]+)?card[\W_]+(?:numbers|details)|bank[\W_]+(?:details|account[\W_]+numbers)|"
-               r"social[\W_]+security[\W_]+numbers|ssns|pins)"
+               r"social[\W_]+security[\W_]+numbers|ssns|pins|(?:2fa|mfa|otp|one-?time|verification|security|login|"
+               r"recovery|backup|auth(?:entication)?)[\W_]+codes?)"
                r"(?![\W_]+(?:reset|policy|policies|manager|hint|rules|field|change|rotation|expiry|strength|"
                r"requirements?|link|form|page|prompt|vault|store|length|budget|limit|count))")
 _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initial[\W_]+prompts?",
@@ -228,6 +229,9 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"everything[\W_]+(?:above|before)[\W_]+(?:this|here)",
                      r"(?:the|all|every|your)[\W_]+(?:stored[\W_]+|saved[\W_]+)?memor(?:y|ies)[\W_]+(?:of|about)[\W_]+"
                      r"(?:the[\W_]+)?(?:user|other users|everyone)",
+                     r"(?:everything|all|anything)[\W_]+(?:in|from)[\W_]+(?:your|the)[\W_]+(?:context(?:[\W_]+window)?|"
+                     r"memory|prompt|instructions|configuration|system[\W_]+message)",
+                     r"your[\W_]+context[\W_]+window",
                      r"(?:all|every|any)[\W_]+(?:of[\W_]+the[\W_]+|your[\W_]+)?(?:stored|saved|remembered)[\W_]+(?:data|"
                      r"memor(?:y|ies)|facts|information|records|notes)",
                      r"(?:the[\W_]+user'?s?|users'?|all[\W_]+(?:stored[\W_]+|saved[\W_]+)?|(?:stored|saved)[\W_]+|"
@@ -246,7 +250,7 @@ _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 _URL = r"(?:https?://|www\.|ftp://)\S+|\b[\w-]+\.(?:com|net|org|io|xyz|ru|cn|tk|top|example|site|info|biz|me)\b\S*"
 _DEST = rf"(?:{_EMAIL}|{_URL}|attacker|hacker|evil|malicious|external|third[\W_]+part(?:y|ies)|my[\W_]+server|" \
         r"this[\W_]+(?:address|url|server|endpoint|webhook|e-?mail|number|account|link)|the[\W_]+following|" \
-        r"webhook|pastebin|ngrok|requestbin|burp|telegram|discord|outside)"
+        r"webhook|pastebin|ngrok|requestbin|burp|telegram|discord|outside|\+?\d[\d ().-]{6,}\d)"
 _EN_SEND_V = _alt(r"forward", r"send", r"e-?mail", r"mail", r"post", r"upload", r"leak", r"copy", r"transmit",
                   r"share", r"exfiltrate", r"sync", r"b?cc", r"relay", r"deliver", r"dump", r"export", r"report",
                   r"pass(?:[\W_]+on)?", r"submit", r"transfer", r"redirect", r"route", r"mirror", r"replicate",
@@ -278,7 +282,8 @@ _ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|must|ignore|
 _ML_OVERRIDE = [
     # German
     r"\b(?:ignorier\w*|vergiss|vergessen|missacht\w*|ubergeh\w*|uberspring\w*|verwirf|verwerfen|hebe?\W+\w+\W+auf|"
-    r"setze?\W+(?:\w+\W+){0,4}ausser\W+kraft|befolge\W+(?:\w+\W+)?nicht\W+mehr)\b"
+    r"setze?\W+(?:\w+\W+){0,4}ausser\W+kraft|befolge\W+(?:\w+\W+)?nicht\W+mehr|hor\W+auf\W+(?:\w+\W+){0,3}?zu\W+befolgen|"
+    r"folge\W+nicht\W+mehr)\b"
     r"(?:\W+\w+){0,4}?\W+(?:alle|samtliche\w*|vorherige\w*|vorige\w*|bisherige\w*|obige\w*|fruhere\w*|vorangegangene\w*|"
     r"ursprungliche\w*|deine\w*|ihre\w*|die)\b(?:\W+\w+){0,2}?\W+(?:anweisung\w*|instruktion\w*|regeln|richtlinien|"
     r"vorgaben|befehle|system\W*prompt\w*|anordnungen|einschrankungen|beschrankungen|sicherheitsregeln|vorschriften)",
@@ -309,7 +314,8 @@ _ML_OVERRIDE = [
     r"desobedeca|anule|pule|deixe\W+de\W+lado)\b(?:\W+\w+){0,4}?\W+(?:instrucoes|instrucao|regras|diretrizes|ordens|"
     r"orientacoes|restricoes|prompt|comandos|normas|diretivas)\b",
     # Dutch
-    r"\b(?:negeer|vergeet|veronachtzaam|omzeil|sla)\b(?:\W+\w+){0,4}?\W+(?:instructies|regels|richtlijnen|opdrachten|"
+    r"\b(?:negeer|vergeet|veronachtzaam|omzeil|sla|volg\W+(?:\w+\W+){0,2}?niet\W+(?:meer|langer)|stop\W+met\W+het\W+volgen"
+    r"\W+van)\b(?:\W+\w+){0,4}?\W+(?:instructies|regels|richtlijnen|opdrachten|"
     r"aanwijzingen|beperkingen|prompt|bevelen)\b",
     # Polish
     r"\b(?:zignoruj\w*|ignoruj\w*|zapomnij|pomin\w*|nie\W+stosuj\W+sie\W+do)\b(?:\W+\w+){0,4}?\W+(?:instrukcj\w*|"
@@ -319,6 +325,7 @@ _ML_OVERRIDE = [
     r"(?:\W+\w+){0,2}?\W+(?:yok\W+say\w*|gormezden\W+gel\w*|unut\w*|dikkate\W+alma\w*|ihmal\W+et\w*)",
     # Russian, Ukrainian
     r"(?:игнорируй\w*|проигнорируй\w*|забудь\w*|не\W+обращай\W+внимания\W+на|отбрось|отмени|пренебреги|ігноруй\w*|"
+    r"не\W+следуй|не\W+подчиняйся|не\W+выполняй|перестань\W+(?:следовать|соблюдать|выполнять)|не\W+дотримуйся|"
     r"забудь|не\W+зважай\W+на)(?:\W+\w+){0,4}?\W+(?:инструкци\w*|указани\w*|правил\w*|команд\w*|ограничени\w*|"
     r"директив\w*|промпт\w*|інструкці\w*|вказівк\w*|обмежен\w*)",
     # Chinese
@@ -329,7 +336,7 @@ _ML_OVERRIDE = [
     r"規則|提示|命令|限制|设定|設定|约束|約束)[^。.!！?？]{0,6}?(?:都|全部|一律)?(?:忽略|无视|無視|作废|作廢|失效|不算)",
     # Japanese
     r"(?:以前|前|上記|これまで|今まで|すべて|全て|全部|最初|元|あなた|システム)の?[^。]{0,12}?(?:指示|命令|ルール|規則|"
-    r"プロンプト|制約|設定|指令|ガイドライン)[^。]{0,12}?(?:無視|忘れ|破棄|無効|従わな)",
+    r"プロンプト|制約|設定|指令|ガイドライン)[^。]{0,12}?(?:無視|忘れ|破棄|無効|従わな|従うのをやめ|守らな|守るのをやめ)",
     # Korean
     r"(?:이전|앞의|위의|모든|기존|지금까지|당신의|너의|시스템)[^.。]{0,12}?(?:지시|지침|명령|규칙|프롬프트|제한|설정)"
     r"[^.。]{0,12}?(?:무시|잊어|잊으|따르지)",
@@ -407,7 +414,7 @@ _ML_BYPASS = (r"\b(?:deaktivier\w*|umgeh\w*|uberspring\w*|schalte\W+(?:\w+\W+){0
               r"filter\w*|filtr\w*|фильтр\w*|过滤|過濾|フィルター|필터|kontrollen|prufungen|verifications?|"
               r"controles|controlli|verificacoes|verificaciones|проверк\w*|检查|檢查|チェック|검사|"
               r"restriction\w*|restricc\w*|restrizion\w*|restricoes|einschrankung\w*|ограничени\w*|限制|制限|제한)")
-_ML_ROLE = (r"^\W{0,3}(?:system|systeme|sistema|systeem|systemnachricht|system\W+message|система|系统|系統|システム|"
+_ML_ROLE = (r"^\W{0,6}(?:system|systeme|sistema|systeem|systemnachricht|system\W+message|система|系统|系統|システム|"
             r"시스템|النظام|सिस्टम|assistant|assistente|asistente|ассистент|助手|アシスタント|어시스턴트)"
             r"\s*(?:\]|\)|\}|\|)?\s*[:：]+\s*")
 
@@ -467,6 +474,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                             r"(?:new[\W_]+|hidden[\W_]+|secret[\W_]+|following[\W_]+)?(?:instructions?|commands?|"
                             r"orders?|directives?|rules)[\W_]+(?:instead|only|exclusively|above[\W_]+all|from[\W_]+now|"
                             r"without|and[\W_]+(?:ignore|not))"), None),
+    ("new_instructions", _c(r"\b(?:obey|follow|listen[\W_]+to|side[\W_]+with|prioriti[sz]e)[\W_]+(?:" + _W + r"[\W_]+){0,4}?"
+                            r"(?:over|instead[\W_]+of|rather[\W_]+than|not)[\W_]+(?:the[\W_]+)?(?:chat[\W_]+|actual[\W_]+|"
+                            r"real[\W_]+|current[\W_]+)?user\b"), None),
     ("new_instructions", _c(_IMP + r"(?:obey|comply[\W_]+with)[\W_]+(?:me|my|only|any|every|all|whatever|everything|"
                             r"the[\W_]+(?:user|following|text|instructions|commands)|these|this|instructions|"
                             r"commands|orders)\b"), None),
@@ -490,6 +500,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"prompts?|guidelines)[\W_]+(?:are|were|have[\W_]+been|is)[\W_]+(?:now[\W_]+)?(?:void|null|"
                     r"cancel+ed|revoked|obsolete|invalid|outdated|no[\W_]+longer[\W_]+(?:valid|apply|applicable|in"
                     r"[\W_]+effect)|overridden|superseded|replaced|lifted|suspended|deleted|gone|irrelevant)"), None),
+    ("override", _c(_IMP + _EN_OVERRIDE_V + r"[\W_]+(?:the[\W_]+|your[\W_]+|all[\W_]+|any[\W_]+)*" + _EN_INSTR
+                    + r"[\W_]+(?:that[\W_]+)?(?:you[\W_]+(?:were|have[\W_]+been|'ve[\W_]+been|got|received)[\W_]+"
+                    r"(?:given|told|taught|trained|programmed|issued|provided)|(?:written[\W_]+|given[\W_]+|stated[\W_]+|"
+                    r"listed[\W_]+)?(?:above|before|earlier|previously|so[\W_]+far|from[\W_]+before|until[\W_]+now|"
+                    r"at[\W_]+the[\W_]+(?:start|beginning|top)))\b"), None),
     ("override", _c(r"\b(?:your|the[\W_]+assistant'?s|its)[\W_]+(?:" + _W + r"[\W_]+)?(?:instructions?|rules|directives?|"
                     r"guidelines|programming|system[\W_]+prompt|orders|task|purpose|goal)[\W_]+(?:have|has)[\W_]+"
                     r"(?:now[\W_]+)?(?:been[\W_]+)?(?:changed|updated|replaced|overridden|revoked|modified|rewritten|"
@@ -541,11 +556,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                    r"respond|answer|speak|reply|operate|function|simulate|emulate|impersonate|become|be|turn[\W_]+into|"
                    r"transform[\W_]+into|switch[\W_]+to|you[\W_]+are|you'?re)[\W_]+" + _gap(6)
                    + r"(?:dan|unrestricted|unfiltered|uncensored|unchained|unbound|unlimited|jailbroken|evil|malicious|"
-                   r"amoral|immoral|unethical|rogue|lawless|without[\W_]+(?:any[\W_]+)?(?:ethical|moral|safety)[\W_]+"
+                   r"amoral|immoral|unethical|rogue|lawless|unhinged|deranged|without[\W_]+(?:any[\W_]+)?(?:ethical|moral|safety)[\W_]+"
                    r"(?:considerations|concerns|constraints|limits|restrictions|guidelines|filters|boundaries)|"
                    r"without[\W_]+(?:any[\W_]+)?(?:restrictions|limits|"
                    r"limitations|filters|rules|guidelines|censorship|ethics|morals|boundaries|safety|guardrails|"
-                   r"restraints|constraints)|(?:with[\W_]+)?no[\W_]+(?:content[\W_]+|safety[\W_]+|ethical[\W_]+)?(?:restrictions|"
+                   r"restraints|constraints)|(?:with[\W_]+)?(?:no|zero|0)[\W_]+(?:content[\W_]+|safety[\W_]+|ethical[\W_]+)?(?:restrictions|"
                    r"limits|filters|rules|guidelines|censorship|ethics|morals|boundaries|guardrails|constraints|"
                    r"polic(?:y|ies))|(?:broken|breaks?|broke)[\W_]+free|free[\W_]+(?:of|from)[\W_]+(?:its|your|all|any|"
                    r"the)[\W_]+(?:rules|restrictions|guidelines|constraints|programming|filters|limits|chains|"
@@ -565,6 +580,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                             r"polic\w*|guidelines|filters?|anything|no[\W_]+rules|policies|are[\W_]+disabled)\b", v)
      is not None),
     ("persona", _c(r"\bdo[\W_]+anything[\W_]+now\b"), None),
+    ("persona", _c(_IMP + r"(?:stop|quit|cease)[\W_]+(?:being|acting[\W_]+(?:as|like))[\W_]+(?:an?[\W_]+|the[\W_]+)?"
+                   r"(?:helpful[\W_]+|harmless[\W_]+|honest[\W_]+|safe[\W_]+|ethical[\W_]+|polite[\W_]+|good[\W_]+)*"
+                   r"(?:assistant|ai|chatbot|model|claude|chatgpt|bot|language[\W_]+model)\b"), None),
     ("persona", _c(r"\byou(?:[\W_]+are|'re|[\W_]+will[\W_]+be)[\W_]+(?:now[\W_]+)?(?:an?[\W_]+)?(?:new[\W_]+|different[\W_]+)?"
                    r"(?:ai|assistant|model|chatbot|bot|llm|language[\W_]+model|persona|character)[\W_]+(?:called|named|"
                    r"known[\W_]+as)\b"), None),
@@ -635,7 +653,16 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                      r"privileges?|permissions?|rights|control)\b[\W_]+" + _gap(2)
                      + r"(?:to[\W_]+)?(?:me|this[\W_]+user|the[\W_]+user|anyone|everyone|all[\W_]+users|this[\W_]+account|"
                      r"whoever|the[\W_]+sender|" + _EMAIL + r")"), None),
+    # --- injected behaviour that points somewhere
+    ("promotion", _c(r"\b(?:you[\W_]+(?:must|will|shall)[\W_]+now|from[\W_]+now[\W_]+on|in[\W_]+(?:every|each|all)[\W_]+"
+                     r"(?:of[\W_]+your[\W_]+)?(?:reply|replies|answer|answers|response|responses|message|messages|"
+                     r"output))\b[^.;!?]{0,80}?(?:" + _URL + r")"),
+     lambda v, m: re.search(r"\b(?:prize|free|win|winner|buy|promo|discount|crypto|casino|bet|giveaway|visit|click|"
+                            r"download|invest|never[\W_]+mention|don'?t[\W_]+mention)\b", v) is not None),
     # --- concealment from the user
+    ("concealment", _c(r"\b(?:never|don'?t|do[\W_]+not)[\W_]+(?:mention|reveal|disclose|acknowledge|admit|explain|"
+                       r"discuss)[\W_]+(?:this|these|the|that)[\W_]+(?:rule|instruction|note|memory|directive|order|"
+                       r"command)s?\b"), None),
     ("concealment", _c(r"\bwithout[\W_]+(?:telling|informing|notifying|alerting|asking|letting|showing)[\W_]+"
                        r"(?:the[\W_]+)?(?:user|owner)\b|\bwithout[\W_]+the[\W_]+user'?s?[\W_]+(?:knowing|knowledge|"
                        r"noticing|consent|permission|awareness|seeing)\b|\b(?:don'?t|do[\W_]+not|never)[\W_]+(?:tell|"
