@@ -73,7 +73,8 @@ _CONFUSABLE = str.maketrans({
     "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i",
     "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ω": "w", "ѵ": "v",
     "ꞵ": "b", "ʏ": "y", "ᴀ": "a", "ʀ": "r", "ɪ": "i", "ɴ": "n", "ᴏ": "o", "ᴛ": "t", "ᴇ": "e", "ꜱ": "s",
-    "ı": "i", "ɩ": "i", "ℓ": "l", "ⅰ": "i", "ⅼ": "l",
+    "ı": "i", "ɩ": "i", "ℓ": "l", "ⅰ": "i", "ⅼ": "l", "ɢ": "g", "ᴘ": "p", "ᴠ": "v", "ᴜ": "u", "ᴄ": "c", "ʜ": "h",
+    "ᴅ": "d", "ᴍ": "m", "ᴋ": "k", "ᴡ": "w", "ᴢ": "z", "ꜰ": "f", "ᴊ": "j", "ǫ": "q", "ʙ": "b", "ʟ": "l",
 })
 _LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",
                          "@": "a", "$": "s", "!": "i", "|": "l", "€": "e", "+": "t", "(": "c"})
@@ -133,6 +134,18 @@ def _decoded(original: str) -> Iterator[str]:
         yield unquote(original)
 
 
+def _leet_word(token: str) -> str:
+    """A leetspeak token read as the trigger word it spells, when one reading is one (`pr10r` -> `prior`)."""
+    readings = [token.translate(_LEET_I)]
+    for n, ch in enumerate(token):
+        if ch in _AMBIGUOUS and len(readings) < 32:
+            readings += [r[:n] + alt + r[n + 1:] for r in readings for alt in _AMBIGUOUS[ch] if r[n] != alt]
+    for reading in readings:
+        if reading.strip(".,;:!?'\"()") in _LEET_VOCAB:
+            return reading
+    return readings[0]
+
+
 def _translate_tokens(pattern: re.Pattern[str], text: str, table: dict[int, str]) -> str:
     """`text` with every token `pattern` matches translated through `table`."""
     return pattern.sub(lambda m: m.group(0).translate(table), text)
@@ -152,9 +165,12 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
 
     folded = _TOKEN.sub(lambda m: _fold_token(m.group(0)), base) if _NON_LATIN_LETTER.search(base) else base
     yield from fresh("homoglyph", folded)
+    leet = folded
     if _LEET_TOKEN.search(folded):
         for table in (_LEET_I, _LEET_L):
             yield from fresh("leet", _translate_tokens(_LEET_TOKEN, folded, table))
+        leet = _LEET_TOKEN.sub(lambda m: _leet_word(m.group(0)), folded)
+        yield from fresh("leet", leet)
     if any(sum(c.isalpha() for c in m.group(0)) >= 4 for m in _SPACED.finditer(folded)):
         # Letters set apart one by one: join each run (a wider gap between runs stays a word break),
         # and read the whole text without separators for the phrases that survive that (compact rules).
@@ -168,6 +184,9 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
             yield "compact", letters
     if len(_INNER_BREAK.findall(folded)) >= 2:
         yield from fresh("dehyphen", _INNER_BREAK.sub("", folded))
+    # Words broken into pieces ("ig nore all pre vious in struc tions"): read without separators; a
+    # phrase found only this way counts when its verb is not a whole word of the text (see check_instruction).
+    yield "fragments", re.sub(r"[\W_]+", "", leet)
     if "rot13" in base or "rot-13" in base or "rot 13" in base:
         yield from fresh("rot13", codecs.decode(base, "rot_13"))
     if re.search(r"revers|backwards|rückwärts|ruckwarts|a l'envers|al reves", base):
@@ -213,10 +232,11 @@ _EN_INSTR = _alt(r"instructions?", r"directives?", r"rules?", r"guidelines?", r"
                  r"commands?", r"orders?", r"guidance", r"system messages?", r"safeguards?", r"protocols?",
                  r"principles", r"conditioning", r"alignment", r"directions", r"content polic(?:y|ies)",
                  r"ethical guidelines", r"filters?", r"moderation")
-_EN_SECRETS = (r"(?:api[\W_]*keys?|passwords?|passcodes?|credentials|secrets|tokens|private[\W_]+keys?|ssh[\W_]+keys?|"
+_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials|secrets|tokens|private[\W_]+keys?|ssh[\W_]+keys?|"
                r"(?:credit[\W_]+)?card[\W_]+(?:numbers|details)|bank[\W_]+(?:details|account[\W_]+numbers)|"
                r"social[\W_]+security[\W_]+numbers|ssns|pins|(?:2fa|mfa|otp|one-?time|verification|security|login|"
-               r"recovery|backup|auth(?:entication)?)[\W_]+codes?)"
+               r"recovery|backup|auth(?:entication)?)[\W_]+codes?")
+_EN_SECRETS = ("(?:" + _EN_SECRET_WORDS + ")"
                r"(?![\W_]+(?:reset|policy|policies|manager|hint|rules|field|change|rotation|expiry|strength|"
                r"requirements?|link|form|page|prompt|vault|store|length|budget|limit|count))")
 _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initial[\W_]+prompts?",
@@ -232,18 +252,25 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"(?:everything|all|anything)[\W_]+(?:in|from)[\W_]+(?:your|the)[\W_]+(?:context(?:[\W_]+window)?|"
                      r"memory|prompt|instructions|configuration|system[\W_]+message)",
                      r"your[\W_]+context[\W_]+window",
+                     r"(?:your|its)[\W_]+(?:full|entire|complete|whole|original|initial|exact|hidden|secret|first)[\W_]+"
+                     r"(?:prompt|instructions|rules|configuration)",
+                     _EN_SECRETS + r"[\W_]+(?:of|for|from|belonging[\W_]+to)[\W_]+(?:the[\W_]+|all[\W_]+)?(?:other[\W_]+"
+                     r"(?:users|people|customers|accounts)|all[\W_]+users|everyone|everybody)",
+                     r"(?:other[\W_]+(?:users|people|customers)'?s?|everyone'?s|everybody'?s)[\W_]+(?:data|memor(?:y|ies)|"
+                     r"messages|files|e-?mails|" + _EN_SECRET_WORDS + r")",
                      r"(?:all|every|any)[\W_]+(?:of[\W_]+the[\W_]+|your[\W_]+)?(?:stored|saved|remembered)[\W_]+(?:data|"
                      r"memor(?:y|ies)|facts|information|records|notes)",
                      r"(?:the[\W_]+user'?s?|users'?|all[\W_]+(?:stored[\W_]+|saved[\W_]+)?|(?:stored|saved)[\W_]+|"
                      r"their[\W_]+|any[\W_]+)" + _EN_SECRETS)
-_EN_REVEAL_V = _alt(r"reveal", r"show", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
+_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer)[\W_]+with", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
                     r"give", r"share", r"expose", r"disclose", r"recite", r"write out", r"spell out", r"echo",
                     r"paste", r"copy", r"list", r"return", r"read back", r"type out", r"provide", r"state",
                     r"translate", r"summari[sz]e", r"send", r"include", r"insert", r"append", r"put", r"email")
 _EN_DATA = (r"(?:e-?mails?|inbox|messages?|conversations?|chats?|chat[\W_]+logs?|(?:chat|conversation|browsing|search)"
             r"[\W_]+history|history|data|files?|documents?|memor(?:y|ies)|contacts?|address[\W_]+book|calendar|"
             r"location|photos?|notes|records|transcripts?|personal[\W_]+(?:data|information|details)|"
-            r"information|info|details|context|logs?|cookies|sessions?|everything|" + _EN_SECRETS[3:-1] + r")")
+            r"information|info|details|context|logs?|cookies|sessions?|everything|questions?|quer(?:y|ies)|requests?|"
+            r"inputs?|keystrokes|searches|answers|prompts?|" + _EN_SECRET_WORDS + r")")
 _EN_OWNER = (r"(?:the[\W_]+user'?s?|user'?s|users'?|his|her|their|all(?:[\W_]+(?:of[\W_]+)?(?:the|his|her|their|"
              r"my))?|every|each|any|entire|whole|full|complete|my|our|stored|saved|private|personal)")
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
@@ -274,7 +301,8 @@ _EN_GUARD_N = _alt(r"checks?", r"filters?", r"filtering", r"guardrails?", r"rest
 
 # Words that address the assistant or give it an order (after a role marker, they make it one).
 _ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|must|ignore|skip|disable|do[\W_]+not|don'?t|"
-              r"override|grant|obey|comply|reveal|forward|instructions?|previous|admin(?:istrator)?|du|tu|vous|usted|"
+              r"override|grant|obey|comply|reveal|forward|instructions?|previous|admin(?:istrator)?|restrictions?|"
+              r"clearance|privileges?|refus\w*|jailbreak\w*|unrestricted|lifted|du|tu|vous|usted|"
               r"voce|ты|вы|ignor\w*|olvid\w*|oubli\w*|vergiss\w*|utilisateur|usuario|benutzer|nutzer|utente)\b|"
               r"你|あなた|당신|用户|用戶|ユーザー|사용자")
 
@@ -339,7 +367,7 @@ _ML_OVERRIDE = [
     r"プロンプト|制約|設定|指令|ガイドライン)[^。]{0,12}?(?:無視|忘れ|破棄|無効|従わな|従うのをやめ|守らな|守るのをやめ)",
     # Korean
     r"(?:이전|앞의|위의|모든|기존|지금까지|당신의|너의|시스템)[^.。]{0,12}?(?:지시|지침|명령|규칙|프롬프트|제한|설정)"
-    r"[^.。]{0,12}?(?:무시|잊어|잊으|따르지)",
+    r"[^.。]{0,12}?(?:무시|잊어|잊으|잊고|버려|따르지)",
     # Arabic, Hindi
     r"(?:تجاهل|انس|أهمل|اهمل|تخط)[^.]{0,30}?(?:التعليمات|الأوامر|الاوامر|القواعد|الإرشادات|الارشادات|القيود)",
     r"(?:पिछले|सभी|पहले|पूर्व)[^।]{0,30}?(?:निर्देश|नियम|आदेश)[^।]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)",
@@ -466,6 +494,13 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                             r"[\W_]+(?:system[\W_]+)?(?:instructions?|directives?|system[\W_]+prompt|rules|orders|"
                             r"commands|task|objective|mission|guidelines)\b(?:\s*[:\-]|[\W_]+(?:follow|are|below|as[\W_]+"
                             r"follows|take[\W_]+precedence|override|supersede|replace))"), None),
+    ("new_instructions", _c(r"\b(?:system[\W_]+prompt|system[\W_]+message|system[\W_]+instructions?|assistant[\W_]+"
+                            r"instructions?|your[\W_]+(?:instructions|rules|prompt|guidelines)|ai[\W_]+rules)[\W_]+"
+                            r"(?:update|change|patch|amendment|addendum|override|revision|v\d+)\s*[:\-]"), None),
+    ("bypass", _c(_IMP + r"(?:never|don'?t|do[\W_]+not|stop|no[\W_]+more|no[\W_]+longer)[\W_]+(?:refuse|refusing|decline|"
+                  r"declining|reject|rejecting)[\W_]+(?:a[\W_]+|any[\W_]+|this[\W_]+user'?s?[\W_]+|the[\W_]+user'?s?[\W_]+|"
+                  r"my[\W_]+|their[\W_]+)?(?:" + _W + r"[\W_]+)?(?:requests?|questions?|tasks?|prompts?|instructions?|"
+                  r"commands?|orders?|anything)\b"), None),
     ("new_instructions", _c(r"\byour[\W_]+(?:new|real|true|actual|only|updated)[\W_]+(?:name|role|identity|persona|"
                             r"instructions?|task|purpose|goal|objective|directive|mission|job|rules?|master|owner|"
                             r"creator|prompt)\b"), None),
@@ -489,6 +524,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     + _W + r"){0,5}?[\W_]+(?:above|before|previously|so[\W_]+far|told|learned|learnt|said|prior|earlier|"
                     r"until[\W_]+now|up[\W_]+to[\W_]+now|you[\W_]+know|instructed|programmed|trained|taught|"
                     r"(?:the[\W_]+)?user)\b"), None),
+    ("override", _c(_IMP + _EN_OVERRIDE_V + r"[\W_]+(?:everything[\W_]+|all[\W_]+)?(?:what(?:ever)?|that)[\W_]+(?:the[\W_]+|your[\W_]+)?"
+                    r"(?:developers?|creators?|system|operators?|openai|anthropic|they|others|anyone|admins?|"
+                    r"programmers?|trainers?)[\W_]+(?:have[\W_]+)?(?:told|said|taught|instructed|programmed|trained|"
+                    r"asked)[\W_]+you\b"), None),
     ("override", _c(r"\b(?:you[\W_]+(?:are|'re|have[\W_]+been|'ve[\W_]+been|were)|u[\W_]+r)[\W_]+(?:no[\W_]+longer|not|"
                     r"now[\W_]+(?:free|released|liberated|exempt|freed)|free|freed|released|liberated|exempt|"
                     r"unshackled|unleashed)[\W_]+(?:" + _W + r"[\W_]+){0,3}?(?:bound|"
@@ -500,6 +539,8 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"prompts?|guidelines)[\W_]+(?:are|were|have[\W_]+been|is)[\W_]+(?:now[\W_]+)?(?:void|null|"
                     r"cancel+ed|revoked|obsolete|invalid|outdated|no[\W_]+longer[\W_]+(?:valid|apply|applicable|in"
                     r"[\W_]+effect)|overridden|superseded|replaced|lifted|suspended|deleted|gone|irrelevant)"), None),
+    ("override", _c(_IMP + _EN_OVERRIDE_V + r"[\W_]+(?:all[\W_]+)?(?:the[\W_]+)?(?:previous|prior|above|earlier|preceding|"
+                    r"foregoing|system)[\W_]+(?:context|conversation|messages|turns|chat|text|content|input)\b"), None),
     ("override", _c(_IMP + _EN_OVERRIDE_V + r"[\W_]+(?:the[\W_]+|your[\W_]+|all[\W_]+|any[\W_]+)*" + _EN_INSTR
                     + r"[\W_]+(?:that[\W_]+)?(?:you[\W_]+(?:were|have[\W_]+been|'ve[\W_]+been|got|received)[\W_]+"
                     r"(?:given|told|taught|trained|programmed|issued|provided)|(?:written[\W_]+|given[\W_]+|stated[\W_]+|"
@@ -514,8 +555,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("override", _c(r"\b(?:above|previous|prior|earlier|your|safety|content|usual|normal|standard|system|these|the)[\W_]+"
                     r"(?:" + _W + r"[\W_]+)?(?:rules|instructions|guidelines|restrictions|polic(?:y|ies)|filters|"
                     r"guardrails|limits)[\W_]+(?:above[\W_]+)?(?:do[\W_]+not|don'?t|no[\W_]+longer|does[\W_]+not|"
-                    r"doesn'?t|never)[\W_]+apply[\W_]+(?:here|now|anymore|any[\W_]+more|to[\W_]+(?:this|the|me|you|"
-                    r"us|him|her))"), None),
+                    r"doesn'?t|never)[\W_]+(?:apply[\W_]+(?:here|now|anymore|any[\W_]+more|to[\W_]+(?:this|the|me|you|"
+                    r"us|him|her))|exist|matter|count|bind[\W_]+you)"), None),
+    ("override", _c(r"\b(?:pretend|imagine|assume|suppose|act[\W_]+as[\W_]+if)[\W_]+(?:that[\W_]+)?(?:you[\W_]+have[\W_]+no|"
+                    r"there[\W_]+(?:are|is)[\W_]+no|your)[\W_]+(?:" + _W + r"[\W_]+)?(?:rules|guidelines|instructions|"
+                    r"restrictions|polic(?:y|ies)|filters|guardrails|limits|system[\W_]+prompt|training)\b"), None),
     ("override", _c(r"\b(?:this|these|the[\W_]+following)[\W_]+(?:memory|memories|message|note|text|fact|instructions?|"
                     r"rules?|directives?|line)[\W_]+(?:overrides?|supersedes?|replaces?|cancels?|takes?[\W_]+precedence"
                     r"[\W_]+over|has[\W_]+(?:priority|precedence)[\W_]+over|outranks?)[\W_]+(?:" + _W + r"[\W_]+){0,2}?"
@@ -605,6 +649,12 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("bypass", _c(r"\b(?:safety|security|safe[\W_]*mode|filters?|filtering|moderation|guardrails?|restrictions?|"
                   r"content[\W_]+(?:filter|policy)|censorship|alignment|ethics)[\W_]*(?:=|:|->)[\W_]*(?:off|false|0|"
                   r"disabled|none|null|no)\b"), None),
+    ("bypass", _c(r"\b(?:all|any|every|your|the)[\W_]+(?:safety[\W_]+|content[\W_]+|ethical[\W_]+)?(?:restrictions|filters|"
+                  r"guardrails|rules|limits|safeguards|polic(?:y|ies)|guidelines)[\W_]+(?:are[\W_]+|have[\W_]+been[\W_]+|"
+                  r"is[\W_]+|were[\W_]+|now[\W_]+)*(?:lifted|removed|disabled|off|suspended|void|gone|waived|"
+                  r"deactivated)\b"),
+     lambda v, m: re.search(r"\b(?:you|your|user|assistant|ai|model|bot|refus\w*|comply|answer|respond|"
+                            r"clearance)\b", v) is not None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
@@ -690,19 +740,27 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
 
 # Phrases read with every space and symbol removed (only for text whose letters were set apart).
 _COMPACT_RULES: list[tuple[str, re.Pattern[str]]] = [
-    ("override", _c(r"(?:ignore|disregard|forget|override|bypass)(?:all|any|the|your|of)*(?:previous|prior|above|"
+    ("override", _c(r"(?P<v>ignore|disregard|forget|override|bypass)(?:all|any|the|your|of)*(?:previous|prior|above|"
                     r"earlier|preceding|original|initial|system|your|all)+(?:instructions?|rules|directives?|guidelines|"
                     r"prompts?|commands|restrictions)")),
-    ("reveal", _c(r"(?:reveal|show|print|output|display|repeat|leak|tell|give)(?:me|us)?(?:the|your|full)*"
+    ("reveal", _c(r"(?P<v>reveal|show|print|output|display|repeat|leak|tell|give)(?:me|us)?(?:the|your|full)*"
                   r"(?:systemprompt|initialprompt|hiddenprompt|instructions|systemmessage)")),
     ("persona", _c(r"youarenow|fromnowonyou|developermode|godmode|jailbreakmode|doanythingnow|(?:without|no)"
                    r"(?:any)?(?:restrictions|filters|rules|limits|guardrails)")),
-    ("bypass", _c(r"(?:skip|disable|bypass|ignore|turnoff)(?:all|any|the|your)*(?:safety|security|content)"
+    ("bypass", _c(r"(?P<v>skip|disable|bypass|ignore|turnoff)(?:all|any|the|your)*(?:safety|security|content)"
                   r"(?:checks?|filters?|guardrails|guidelines|restrictions|polic(?:y|ies))")),
-    ("exfiltration", _c(r"(?:forward|send|email|upload|leak)(?:all|the|users?|his|her|their|my)*(?:emails|messages|"
+    ("exfiltration", _c(r"(?P<v>forward|send|email|upload|leak)(?:all|the|users?|his|her|their|my)*(?:emails|messages|"
                         r"passwords|credentials|data|files|conversations|apikeys|secrets)to")),
     ("role_marker", _c(r"^system(?:prompt|message|override)?(?:the|you|user|ignore|new)")),
 ]
+
+
+_AMBIGUOUS = {"1": "il", "!": "il", "|": "li"}
+_LEET_VOCAB = frozenset(re.findall(r"[a-z]{3,}", " ".join((
+    _EN_OVERRIDE_V, _EN_PRIOR, _EN_INSTR, _EN_REVEAL_V, _EN_SYSPROMPT, _EN_SEND_V, _EN_BYPASS_V, _EN_GUARD_Q,
+    _EN_GUARD_N, _EN_SECRET_WORDS, _EN_DATA,
+    "system prompt developer mode jailbreak unrestricted unfiltered uncensored you are now act as pretend evil "
+    "admin administrator root user users email emails all everything")))) - {"the"}
 
 
 def rule_names() -> list[str]:
@@ -756,6 +814,13 @@ def check_instruction(text: str) -> InstructionFinding | None:
             hit = next((rule for rule, pattern in _COMPACT_RULES if pattern.search(view)), None)
             if hit is not None:
                 return InstructionFinding(rule=hit, view=view_name)
+            continue
+        if view_name == "fragments":
+            for rule, pattern in _COMPACT_RULES:
+                m = pattern.search(view)
+                if m is not None and "v" in pattern.groupindex and not re.search(
+                        rf"\b{m.group('v')}\b", _base(text)):
+                    return InstructionFinding(rule=rule, view=view_name)
             continue
         for rule, pattern, extra in _RULES:
             for m in pattern.finditer(view):
