@@ -213,7 +213,7 @@ def _gap(n: int) -> str:
 
 # English imperative context: start of a clause, or after a softener / modal / adverb.
 _IMP = (r"(?:^|[.!?;:,\-\"'(\[{*>|/]\s*|\b(?:please|pls|plz|now|just|and|then|so|also|kindly|immediately|first|"
-        r"simply|always|must|should|shall|will|would|could|can|may|might|to|you|u|hereby|henceforth|next|instead|quickly|completely|"
+        r"simply|always|must|should|shall|will|you would|you could|you can|you may|you might|to|you|u|hereby|henceforth|next|instead|quickly|completely|"
         r"entirely|totally|but|or|silently|secretly|quietly|automatically|already|going forward|from now on|"
         r"assistant|ai|bot|model|claude|chatgpt|gpt|gemini|copilot)\s+)")
 
@@ -226,13 +226,14 @@ _EN_OVERRIDE_V = _alt(r"ignore", r"disregard", r"forget", r"override", r"overrul
 _EN_PRIOR = _alt(r"previous(?:ly)?", r"prior", r"above", r"earlier", r"preceding", r"foregoing", r"former",
                  r"original", r"initial", r"old(?:er)?", r"existing", r"all", r"any", r"every", r"your", r"its",
                  r"system", r"developer'?s?", r"default", r"built-?in", r"pre-?set", r"programmed", r"given",
-                 r"current", r"standing", r"core", r"base", r"safety", r"openai'?s?", r"anthropic'?s?")
+                 r"current", r"standing", r"core", r"base", r"safety", r"openai'?s?", r"anthropic'?s?", r"opening",
+                 r"starting", r"first", r"setup", r"hidden", r"secret")
 _EN_INSTR = _alt(r"instructions?", r"directives?", r"rules?", r"guidelines?", r"guardrails?", r"prompts?",
                  r"programming", r"training", r"constraints?", r"restrictions?", r"limitations?", r"polic(?:y|ies)",
                  r"commands?", r"orders?", r"guidance", r"system messages?", r"safeguards?", r"protocols?",
                  r"principles", r"conditioning", r"alignment", r"directions", r"content polic(?:y|ies)",
                  r"ethical guidelines", r"filters?", r"moderation")
-_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials|secrets|tokens|private[\W_]+keys?|ssh[\W_]+keys?|"
+_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials?|secrets?|tokens?|private[\W_]+keys?|ssh[\W_]+keys?|"
                r"(?:credit[\W_]+)?card[\W_]+(?:numbers|details)|bank[\W_]+(?:details|account[\W_]+numbers)|"
                r"social[\W_]+security[\W_]+numbers|ssns|pins|(?:2fa|mfa|otp|one-?time|verification|security|login|"
                r"recovery|backup|auth(?:entication)?)[\W_]+codes?")
@@ -252,7 +253,8 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"(?:everything|all|anything)[\W_]+(?:in|from)[\W_]+(?:your|the)[\W_]+(?:context(?:[\W_]+window)?|"
                      r"memory|prompt|instructions|configuration|system[\W_]+message)",
                      r"your[\W_]+context[\W_]+window",
-                     r"(?:your|its)[\W_]+(?:full|entire|complete|whole|original|initial|exact|hidden|secret|first)[\W_]+"
+                     r"(?:your|its)[\W_]+(?:full|entire|complete|whole|original|initial|exact|hidden|secret|first|opening|"
+                     r"starting|setup|underlying|internal)[\W_]+"
                      r"(?:prompt|instructions|rules|configuration)",
                      _EN_SECRETS + r"[\W_]+(?:of|for|from|belonging[\W_]+to)[\W_]+(?:the[\W_]+|all[\W_]+)?(?:other[\W_]+"
                      r"(?:users|people|customers|accounts)|all[\W_]+users|everyone|everybody)",
@@ -261,8 +263,11 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"(?:all|every|any)[\W_]+(?:of[\W_]+the[\W_]+|your[\W_]+)?(?:stored|saved|remembered)[\W_]+(?:data|"
                      r"memor(?:y|ies)|facts|information|records|notes)",
                      r"(?:the[\W_]+user'?s?|users'?|all[\W_]+(?:stored[\W_]+|saved[\W_]+)?|(?:stored|saved)[\W_]+|"
-                     r"their[\W_]+|any[\W_]+)" + _EN_SECRETS)
-_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer)[\W_]+with", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
+                     r"their[\W_]+|any[\W_]+|every[\W_]+|each[\W_]+)" + _EN_SECRETS,
+                     r"(?:the[\W_]+)?(?:hidden[\W_]+text|(?:text|message|content|words)[\W_]+at[\W_]+the[\W_]+(?:start|"
+                     r"beginning|top)[\W_]+of[\W_]+(?:the|this|our)[\W_]+(?:conversation|chat|context|prompt))")
+_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer)(?:[\W_]+(?:to|on)(?:[\W_]+[^\W_]+){1,4}?)?"
+                    r"[\W_]+with", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
                     r"give", r"share", r"expose", r"disclose", r"recite", r"write out", r"spell out", r"echo",
                     r"paste", r"copy", r"list", r"return", r"read back", r"type out", r"provide", r"state",
                     r"translate", r"summari[sz]e", r"send", r"include", r"insert", r"append", r"put", r"email")
@@ -270,14 +275,16 @@ _EN_DATA = (r"(?:e-?mails?|inbox|messages?|conversations?|chats?|chat[\W_]+logs?
             r"[\W_]+history|history|data|files?|documents?|memor(?:y|ies)|contacts?|address[\W_]+book|calendar|"
             r"location|photos?|notes|records|transcripts?|personal[\W_]+(?:data|information|details)|"
             r"information|info|details|context|logs?|cookies|sessions?|everything|questions?|quer(?:y|ies)|requests?|"
-            r"inputs?|keystrokes|searches|answers|prompts?|" + _EN_SECRET_WORDS + r")")
+            r"inputs?|keystrokes|searches|answers|prompts?|(?:home[\W_]+|postal[\W_]+)?address(?:es)?|phone[\W_]+numbers?|"
+            r"identity|salary|medical[\W_]+records|health[\W_]+data|" + _EN_SECRET_WORDS + r")")
 _EN_OWNER = (r"(?:the[\W_]+user'?s?|user'?s|users'?|his|her|their|all(?:[\W_]+(?:of[\W_]+)?(?:the|his|her|their|"
              r"my))?|every|each|any|entire|whole|full|complete|my|our|stored|saved|private|personal)")
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 _URL = r"(?:https?://|www\.|ftp://)\S+|\b[\w-]+\.(?:com|net|org|io|xyz|ru|cn|tk|top|example|site|info|biz|me)\b\S*"
 _DEST = rf"(?:{_EMAIL}|{_URL}|attacker|hacker|evil|malicious|external|third[\W_]+part(?:y|ies)|my[\W_]+server|" \
         r"this[\W_]+(?:address|url|server|endpoint|webhook|e-?mail|number|account|link)|the[\W_]+following|" \
-        r"webhook|pastebin|ngrok|requestbin|burp|telegram|discord|outside|\+?\d[\d ().-]{6,}\d)"
+        r"webhook|pastebin|ngrok|requestbin|burp|telegram|discord|outside|anyone|whoever|" \
+        r"\+?\d[\d ().-]{6,}\d)"
 _EN_SEND_V = _alt(r"forward", r"send", r"e-?mail", r"mail", r"post", r"upload", r"leak", r"copy", r"transmit",
                   r"share", r"exfiltrate", r"sync", r"b?cc", r"relay", r"deliver", r"dump", r"export", r"report",
                   r"pass(?:[\W_]+on)?", r"submit", r"transfer", r"redirect", r"route", r"mirror", r"replicate",
@@ -313,8 +320,8 @@ _ML_OVERRIDE = [
     r"setze?\W+(?:\w+\W+){0,4}ausser\W+kraft|befolge\W+(?:\w+\W+)?nicht\W+mehr|hor\W+auf\W+(?:\w+\W+){0,3}?zu\W+befolgen|"
     r"folge\W+nicht\W+mehr)\b"
     r"(?:\W+\w+){0,4}?\W+(?:alle|samtliche\w*|vorherige\w*|vorige\w*|bisherige\w*|obige\w*|fruhere\w*|vorangegangene\w*|"
-    r"ursprungliche\w*|deine\w*|ihre\w*|die)\b(?:\W+\w+){0,2}?\W+(?:anweisung\w*|instruktion\w*|regeln|richtlinien|"
-    r"vorgaben|befehle|system\W*prompt\w*|anordnungen|einschrankungen|beschrankungen|sicherheitsregeln|vorschriften)",
+    r"ursprungliche\w*|deine\w*|ihre\w*|die)\b(?:\W+\w+){0,2}?\W+\w*(?:anweisung|instruktion|regel|richtlinie|"
+    r"vorgabe|befehl|system\W*prompt|anordnung|einschrankung|beschrankung|vorschrift)\w*",
     r"\b(?:alle|samtliche\w*|vorherige\w*|bisherige\w*|obige\w*|deine\w*)\W+(?:\w+\W+){0,2}?(?:anweisung\w*|"
     r"instruktion\w*|regeln|richtlinien|vorgaben|befehle)\W+(?:\w+\W+){0,3}?(?:ignorieren|vergessen|missachten|"
     r"ubergehen|verwerfen)",
@@ -469,6 +476,7 @@ def _not_a_clause(view: str, m: re.Match[str]) -> bool:
 def _persona_context(view: str, m: re.Match[str]) -> bool:
     """A restriction-free phrase counts with a persona switch, an AI noun or a mode nearby."""
     return re.search(r"\b(?:you|your|ai|assistant|model|bot|chatbot|llm|mode|act|pretend|persona|character|now|"
+                     r"answer|respond|reply|antworte|antworten|reponds|repondez|responde|rispondi|responda|ответь|"
                      r"du|tu|vous|eres|sei|voce|ты|вы|ki|ia|ии|jetzt|maintenant|ahora|ora|agora|nu|teraz)\b|"
                      r"你|あなた|당신|人工智能|AI|KI|模式|モード|모드|助手|アシスタント", view) is not None
 
@@ -535,6 +543,16 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"(?:" + _W + r"[\W_]+){0,3}?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|"
                     r"openai|anthropic|google|filters?|ethics|morals?|safety|limits?|constraints?|programming|"
                     r"training|alignment)\b"), None),
+    ("override", _c(r"\b(?:use|treat|take|consider|read)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|memories|"
+                    r"note|text|message|fact)[\W_]+as[\W_]+(?:your|the)[\W_]+(?:new[\W_]+|real[\W_]+|only[\W_]+)?"
+                    r"(?:system[\W_]+prompt|instructions|rules|guidelines|directives?)\b"), None),
+    ("override", _c(r"\b(?:your|the[\W_]+assistant'?s)[\W_]+(?:system[\W_]+prompt|instructions|rules|guidelines|"
+                    r"programming|training)[\W_]+(?:is|are)[\W_]+(?:now[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|"
+                    r"fake|deprecated|cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended)\b"), None),
+    ("override", _c(r"\b(?:act[\W_]+as[\W_]+if|pretend|imagine|assume)[\W_]+(?:that[\W_]+)?(?:the|your|all|any)[\W_]+"
+                    r"(?:" + _W + r"[\W_]+)?(?:rules|guidelines|instructions|restrictions|polic(?:y|ies)|filters|"
+                    r"guardrails|system[\W_]+prompt)[\W_]+(?:was|were|is|are|had|have)[\W_]+(?:never|not|been[\W_]+"
+                    r"(?:removed|deleted|lifted|revoked|disabled|cancel+ed))\b"), None),
     ("override", _c(r"\b(?:previous|prior|above|earlier|original|all|old)[\W_]+(?:instructions?|rules|directives?|"
                     r"prompts?|guidelines)[\W_]+(?:are|were|have[\W_]+been|is)[\W_]+(?:now[\W_]+)?(?:void|null|"
                     r"cancel+ed|revoked|obsolete|invalid|outdated|no[\W_]+longer[\W_]+(?:valid|apply|applicable|in"
@@ -593,8 +611,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                    r"(?:this|that)[\W_]+(?:point|moment)[\W_]*(?:on|onwards?|forward)?|from[\W_]+here[\W_]+on|as[\W_]+of"
                    r"[\W_]+now|for[\W_]+the[\W_]+rest[\W_]+of[\W_]+(?:this|the)[\W_]+(?:conversation|chat|session)),?[\W_]+(?:you[\W_]+(?:are|will[\W_]+be|shall[\W_]+be|"
                    r"'re|will[\W_]+act|act|must[\W_]+act|play|become|will[\W_]+become|have[\W_]+no|no[\W_]+longer|will"
-                   r"[\W_]+(?:ignore|obey|pretend|roleplay)|must[\W_]+(?:ignore|obey)|are[\W_]+free|answer[\W_]+as|"
-                   r"respond[\W_]+as|speak[\W_]+as|will[\W_]+respond[\W_]+as)|act[\W_]+as|pretend|roleplay|be[\W_]+an?)"
+                   r"[\W_]+(?:ignore|obey|pretend|roleplay)|must[\W_]+(?:ignore|obey)|are[\W_]+free|(?:will[\W_]+)?(?:answer|"
+                   r"respond|speak|reply|talk|write)[\W_]+(?:only[\W_]+)?as)|(?:answer|respond|speak|reply|talk|write)"
+                   r"[\W_]+(?:only[\W_]+)?as|act[\W_]+as|pretend|roleplay|be[\W_]+an?)"
                    r"\b"), None),
     ("persona", _c(r"\b(?:act|acting|behave|pretend|roleplay|role-?play|play[\W_]+the[\W_]+role|pose|masquerade|"
                    r"respond|answer|speak|reply|operate|function|simulate|emulate|impersonate|become|be|turn[\W_]+into|"
