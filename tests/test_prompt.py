@@ -60,7 +60,9 @@ def test_sections_in_order_and_marked_as_data(mem):
 
 
 def test_stored_text_cannot_break_out_of_the_block(mem):
-    mem.remember(SUBJECT, INJECTION)
+    assert mem.remember(SUBJECT, INJECTION).saved is False  # the instruction filter refuses it first
+    mem.instruction_filter = False  # the second layer: escaping holds for text a filter lets through
+    assert mem.remember(SUBJECT, INJECTION).saved
     mem.remember(SUBJECT, "Uses the [INST] tokens and <procedures> tags in prompts.", kind=PROCEDURE)
     ctx = assemble(mem, SUBJECT, "tags in docs", system=SYSTEM)
 
@@ -190,8 +192,8 @@ def test_cli_context_prints_the_block(tmp_path):
     db = str(tmp_path / "cli.db")
     runner, main = CliRunner(), _cli()
     base = ["--db", db, "--embedder", "hashing"]
-    for fact in (*FACTS, INJECTION):
-        assert runner.invoke(main, [*base, "remember", SUBJECT, fact]).exit_code == 0
+    for fact in (*FACTS, INJECTION):  # the instruction filter off: the escaping must hold on its own
+        assert runner.invoke(main, [*base, "remember", SUBJECT, fact], env={"ENGRAM_INSTRUCTION_FILTER": "off"}).exit_code == 0
 
     text = runner.invoke(main, [*base, "context", SUBJECT, QUERY], catch_exceptions=False).stdout
     assert text.splitlines()[1] == "<memory>" and "- [fact] Deploys to AWS Lambda with Python 3.12." in text

@@ -7,6 +7,7 @@
 | agent       | ENGRAM_AGENT      | "" (who writes: recorded on every item)   |
 | recency     | ENGRAM_RECENCY    | 0.01 (weight of recency in recall)        |
 | half_life   | ENGRAM_HALF_LIFE_DAYS | 30                                    |
+| instruction_filter | ENGRAM_INSTRUCTION_FILTER | on (refuse instruction-shaped writes; off/0/false to disable) |
 """
 
 from __future__ import annotations
@@ -26,6 +27,20 @@ class Settings:
     agent: str = ""
     recency: float = 0.01
     half_life_days: float = 30.0
+    instruction_filter: bool = True
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _flag(name: str, raw: str) -> bool:
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a switch: use one of {', '.join(_TRUE + _FALSE)}")
 
 
 def default_db_path() -> str:
@@ -60,10 +75,16 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
     half_life = given.get("half_life_days")
     if half_life is None and env.get("ENGRAM_HALF_LIFE_DAYS"):
         half_life = _number("ENGRAM_HALF_LIFE_DAYS", env["ENGRAM_HALF_LIFE_DAYS"])
+    instruction_filter = given.get("instruction_filter", None)
+    if instruction_filter is None and env.get("ENGRAM_INSTRUCTION_FILTER"):
+        instruction_filter = _flag("ENGRAM_INSTRUCTION_FILTER", env["ENGRAM_INSTRUCTION_FILTER"])
+    if instruction_filter is not None and not isinstance(instruction_filter, bool):
+        raise ConfigError(f"instruction_filter must be True or False, not {instruction_filter!r}")
     return Settings(
         db=db,
         embedder=given.get("embedder") or env.get("ENGRAM_EMBEDDER") or "minilm",
         agent=given.get("agent") or env.get("ENGRAM_AGENT") or "",
         recency=0.01 if recency is None else float(recency),
         half_life_days=30.0 if half_life is None else float(half_life),
+        instruction_filter=True if instruction_filter is None else instruction_filter,
     )

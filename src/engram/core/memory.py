@@ -61,17 +61,6 @@ def _ids(ids: Any) -> list[str]:
     return list(ids)
 
 
-def _strings(value: Any) -> list[str]:
-    """Every string inside a JSON-like value."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, Mapping):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
 class Memory:
     """Long-term memory for agents: remember, recall, forget; facts, episodes, preferences."""
 
@@ -84,6 +73,7 @@ class Memory:
         recency: float | None = None,
         half_life_days: float | None = None,
         secret_filter: bool = True,
+        instruction_filter: bool | None = None,
         principal: str | None = None,
         auto_supersede: bool = True,
         read_only: bool | None = None,
@@ -97,6 +87,7 @@ class Memory:
             agent=agent,
             recency=recency,
             half_life_days=half_life_days,
+            instruction_filter=instruction_filter,
         )
         self.store: Store = given if given is not None else open_store(self.settings.db, read_only=read_only)
         self.principal = principal
@@ -104,6 +95,9 @@ class Memory:
             self.store = ScopedStore(self.store, principal)
         self.embedder: Embedder | None = self._make_embedder(embedder)
         self.secret_filter = secret_filter
+        # Refuse text that addresses the assistant instead of describing the user (memory poisoning);
+        # off with instruction_filter=False or ENGRAM_INSTRUCTION_FILTER=off (engram.safety.instructions).
+        self.instruction_filter = self.settings.instruction_filter
         self.auto_supersede = auto_supersede
         self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
         self._check_embedder()
@@ -243,23 +237,31 @@ class Memory:
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
-        if self.secret_filter and kind != CONVERSATION:
-            from engram.safety.secrets import check_text
-
-            # Metadata is stored and shown too (an episode's context, a fact's value): check it all.
-            for part in filter(None, (text, source, *_strings(metadata))):
-                finding = check_text(part)
-                if finding is not None:
-                    return None, f"looks like a secret ({finding.kind})"
+        writer = self.settings.agent if agent is None else agent
+        reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
+                               agent=writer, metadata=metadata)
+        if reason is not None:
+            return None, reason
         at = validate.timestamp(now)
         happened = validate.timestamp(event_at, "event_at") if event_at is not None else at
         return Item(
             id=uuid.uuid4().hex, subject=subject, text=text, kind=kind, source=source,
-            agent=self.settings.agent if agent is None else agent, key=key, category=category, session=session,
+            agent=writer, key=key, category=category, session=session,
             created_at=at, event_at=happened, valid_from=at, confidence=float(confidence),
             importance=float(importance), content_hash=validate.content_hash(text),
             metadata=dict(metadata or {}),
         ), None
+
+    def _refusal(self, text: str, kind: str, *, source: str = "", key: str | None = None,
+                 category: str | None = None, session: str | None = None, agent: str = "",
+                 metadata: Mapping[str, Any] | None = None) -> str | None:
+        """Why a write must not be stored, or None: every stored string passes the secret filter and
+        the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said."""
+        from engram.safety.screen import refusal, strings
+
+        labels = [source, key, category, session, agent, *strings(metadata)]
+        parts = labels if kind == CONVERSATION else [text, *labels]
+        return refusal(parts, secrets=self.secret_filter, instructions=self.instruction_filter)
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the

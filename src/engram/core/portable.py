@@ -13,6 +13,11 @@ With `vectors=True` each line also carries `"vector"` (base64 of little-endian f
 `"model"`. Import keeps item ids and every field exactly; it reuses vectors only when they
 come from the Memory's own embedder, and otherwise embeds the texts again. Importing the
 same file twice adds nothing the second time.
+
+Import checks every item as a write does (engram.safety.screen): an item with a secret or an
+instruction to the assistant in any of its strings is refused and reported by line number and
+reason, never by content. `allow_secrets=True` (`engram import --allow-secrets`) skips the secret
+filter and `allow_instructions=True` the instruction filter, for a trusted restore.
 """
 
 from __future__ import annotations
@@ -100,22 +105,41 @@ def _open_for_writing(path: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str
 
 
 # -- import ------------------------------------------------------------------------------------
-def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str]) -> dict[str, int]:
-    """Add the items of an export to `mem` in one transaction, keeping ids; returns counts."""
+def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str], *, allow_secrets: bool = False,
+            allow_instructions: bool = False) -> dict[str, Any]:
+    """Add the items of an export to `mem` in one transaction, keeping ids; returns counts.
+
+    Every item passes the write check (no secret, no instruction to the assistant) unless
+    `allow_secrets` / `allow_instructions` say the file is trusted; refused items are counted
+    (`refused`, `refused_lines`, `refused_reasons`) and not stored. Supersession is not re-run.
+    """
     header, records = _read(path)
     mem.require_embedder()  # imported items get vectors of the store's model
     identity = mem.embedder.identity if mem.embedder else None
-    items, given = [], {}
+    items: list[Item] = []
+    given: dict[str, np.ndarray] = {}
     seen: set[str] = set()
-    counts = {"imported": 0, "existing": 0, "duplicates": 0, "conflicts": 0, "embedded": 0}
-    for item, vector in records:
+    counts: dict[str, Any] = {"imported": 0, "existing": 0, "duplicates": 0, "conflicts": 0, "embedded": 0,
+                              "refused": 0, "refused_lines": [], "refused_reasons": {}}
+    refused: set[str] = set()
+    for n, item, vector in records:
         if item.id in seen:
             counts["existing"] += 1
             continue
         seen.add(item.id)
+        reason = _refusal(mem, item, allow_secrets=allow_secrets, allow_instructions=allow_instructions)
+        if reason is not None:
+            refused.add(item.id)
+            counts["refused"] += 1
+            counts["refused_lines"].append(n)
+            counts["refused_reasons"][reason] = counts["refused_reasons"].get(reason, 0) + 1
+            continue
         items.append(item)
         if vector is not None and header.get("embedder") == identity:
             given[item.id] = vector
+    # An item replaced by a refused one stays current, as if the refused write had never happened.
+    items = [dataclasses.replace(it, valid_to=None, superseded_by=None) if it.superseded_by in refused else it
+             for it in items]
     existing = _existing_ids(mem, [it.id for it in items])
     counts["existing"] += len(existing)
     items = [it for it in items if it.id not in existing]
@@ -129,11 +153,21 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str]) -> dict[str, 
     return counts
 
 
-def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[Item, np.ndarray | None]]]:
+def _refusal(mem: "Memory", item: Item, *, allow_secrets: bool, allow_instructions: bool) -> str | None:
+    """Why an imported item must not be stored: the same check as a write (Memory._refusal)."""
+    from engram.safety.screen import refusal, strings
+
+    labels = [item.source, item.key, item.category, item.session, item.agent, *strings(item.metadata)]
+    parts = labels if item.kind == CONVERSATION else [item.text, *labels]
+    return refusal(parts, secrets=mem.secret_filter and not allow_secrets,
+                   instructions=mem.instruction_filter and not allow_instructions)
+
+
+def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[int, Item, np.ndarray | None]]]:
     name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(getattr(path, "name", None) or "<stream>")
     lines = _lines(path, name)
     header = _header(next(lines, None), name)
-    records = [_record(text, n, name) for n, text in lines if text.strip()]
+    records = [(n, *_record(text, n, name)) for n, text in lines if text.strip()]
     return header, records
 
 

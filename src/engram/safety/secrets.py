@@ -177,6 +177,22 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     return has_digit or has_symbol or inner_upper
 
 
+def _pair_password_ok(m: re.Match[str]) -> bool:
+    """The second half of `user / password`: a mixed token, not a word, path, version, date or placeholder."""
+    value = m.group("p").rstrip(".,;:!?)]}'\"")
+    if len(value) < 6 or _PLACEHOLDER.match(value) or _CODE.fullmatch(value) or value.startswith("[REDACTED:"):
+        return False
+    if "/" in value or "://" in value or not any(c.isalpha() for c in value):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() and c not in "-." for c in value)
+    inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    if re.fullmatch(r"v?\d+(?:\.\d+)*[a-z]?\d*", value, re.IGNORECASE):
+        return False  # a version, not a password
+    return (has_digit and (has_symbol or inner_upper or len(value) >= 8 or value[-1].isdigit())) or has_symbol \
+        or (inner_upper and len(value) >= 8 and has_digit)
+
+
 def _random_value_ok(m: re.Match[str]) -> bool:
     """An assigned key/token value counts when it looks machine-made, not like a word or name."""
     value = m.group("v")
@@ -236,6 +252,25 @@ _PW_FOR = rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WOR
 _CONNECT = (
     r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b)\s*"
 )
+# "password" in other languages (European, Cyrillic, CJK, Korean, Turkish), for prose such as
+# "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
+_PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
+              r"senha|palavra-passe|wachtwoord|hasło|haslo|lösenord(?:et)?|losenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|"
+              r"salasana|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|şifre(?:si)?|sifre(?:si)?|пароль|пароля|гасло|"
+              r"κωδικός|password)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
+_PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
+             "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
+             "пароль", "пароля", "гасло", "κωδικός", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
+# "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
+_PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|do|da|dos|das|van|voor|"
+              r"dla|do|för|til|от|для|к)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
+              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}?|"
+              r"(?:du|de|del|do|da)\s+[\w@.'-]+)")
+_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
+               r"on|je|olan|это|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"\s*(?:是|为|為|は|는|은|가|이|：)\s*|\s+)")
+# After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
+_VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
 _VALUE = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[^\s"'`]{3,79}[^\s"'`.,;:!?)\]}]))"""
 
 def _rule(kind: str, regex: str, hints: tuple[str, ...] = (), group: int | str | tuple[str, ...] = 0,
@@ -290,6 +325,22 @@ _SPECIFIC: list[_Rule] = [
            "sntry", "glsa_", "glc_", "nrak-", "sbp_", "figd_", "dp.")),
 ]
 
+# "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password.
+_PAIR_LABELS = (r"(?:log-?in|log-?on|sign-?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
+                r"benutzer(?:name)?|zugang(?:sdaten)?|anmelde(?:daten|informationen)|konto|identifiants?|"
+                r"utilisateur|compte|usuario(?:\s+y\s+contraseña)?|credenciales|cuenta|acceso|credenziali|utente|"
+                r"accesso|account|usuário|utilizador|credenciais|conta|inloggegevens|gebruiker|dane\s+logowania|"
+                r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
+                r"アカウント|ログイン|계정|아이디)")
+_PAIR = (r"(?i:(?<![^\W\d_])" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?\s*(?:[:=：]|\bis\b|\bist\b|\best\b|\bes\b|\bè\b|"
+         r"\bé\b)?\s*[\w.@+-]{2,64}\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
+         r"senha|пароль)\s*:?)\s*(?P<p>[^\s/]{6,64})")
+_PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
+               "utilisateur", "compte", "usuario", "credencia", "cuenta", "acceso", "credenziali", "utente", "accesso",
+               "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
+               "帳號", "账户", "帳戶", "用户名", "用戶名", "アカウント", "ログイン", "계정", "아이디")
+
 _KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
 
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
@@ -307,6 +358,9 @@ _GENERIC: list[_Rule] = [
     _rule("basic_auth", r"(?i:\bbasic)\s+([A-Za-z0-9+/]{12,}={0,2})", ("basic",), 1, _basic_auth_ok),
     _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass)\b)"
           + f"(?:{_PW_FOR}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw"), ("v", "v2"), _password_value_ok),
+    _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
+          _PW_HINTS, ("v", "v2"), _password_value_ok),
+    _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
     _rule("pin", r"(?i:\b(?:pin(?:\s*(?:code|number))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc"), 1, min_digits=3),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -34,18 +34,22 @@ def export_command(ctx: click.Context, output: str, subjects: tuple[str, ...], v
 
 @click.command("import")
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--allow-secrets", is_flag=True,
+              help="Trusted restore: do not run the secret filter on the items (it runs by default).")
+@click.option("--allow-instructions", is_flag=True,
+              help="Trusted restore: do not run the instruction filter on the items (it runs by default).")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.pass_context
-def import_command(ctx: click.Context, path: str, as_json: bool) -> None:
-    """Add the items of an export file, keeping their ids; items already present are skipped."""
+def import_command(ctx: click.Context, path: str, allow_secrets: bool, allow_instructions: bool, as_json: bool) -> None:
+    """Add the items of an export file, keeping their ids; items already present are skipped.
+
+    Every item is checked as a write is: items holding a secret or an instruction to the assistant
+    are refused and listed by line number (never by content).
+    """
     from engram.interfaces.cli import emit, open_memory
     from engram.core.portable import import_
 
-    source: str | TextIO = sys.stdin if path == "-" else path  # click.get_text_stream is deprecated
-    counts = import_(open_memory(ctx), source)
-    emit(as_json, counts, lambda: [
-        f"imported {counts['imported']} item(s); skipped {counts['existing']} already present,"
-        f" {counts['duplicates']} duplicate text(s), {counts['conflicts']} key conflict(s)"])
+from typing import Any, TextIO
 
 
 @click.command("backup")

@@ -1,0 +1,110 @@
+"""Measure the instruction filter (memory poisoning) on its labelled set: refused, benign refused, misses, µs per call.
+
+    python benchmarks/instruction_filter_eval.py                 # on tests/data/instructions_labelled.jsonl
+    python benchmarks/instruction_filter_eval.py --probe-json /work/shared/data/locomo/locomo_dev.json
+    python benchmarks/instruction_filter_eval.py --json
+
+Regenerate the set with `python tests/data/instructions_generate.py` (deterministic).
+The --probe-json run is out of sample: every string of real conversations, none written for this set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from engram.safety.instructions import check_instruction
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "instructions_labelled.jsonl"
+
+
+def load(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def evaluate(rows: list[dict[str, str]], repeat: int = 5) -> dict[str, Any]:
+    """Share of injections refused, share of benign refused, misses by kind and language, time per call."""
+    flags, times = [], []
+    for row in rows:
+        samples = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            flagged = check_instruction(row["text"]) is not None
+            samples.append(time.perf_counter() - t0)
+        flags.append(flagged)
+        times.append(statistics.median(samples) * 1e6)
+    bad = [(r, f) for r, f in zip(rows, flags) if r["label"] == "injection"]
+    good = [(r, f) for r, f in zip(rows, flags) if r["label"] == "benign"]
+    missed = Counter(r["kind"] for r, f in bad if not f)
+    per_kind = Counter(r["kind"] for r, _ in bad)
+    return {
+        "n_injection": len(bad),
+        "n_benign": len(good),
+        "languages": sorted({r["lang"] for r, _ in bad}),
+        "refused": sum(f for _, f in bad) / len(bad),
+        "benign_refused": sum(f for _, f in good) / len(good),
+        "missed_by_kind": {k: f"{missed[k]}/{per_kind[k]}" for k in sorted(missed)},
+        "missed": [r["text"][:100] for r, f in bad if not f],
+        "false_refusals": [r["text"][:100] for r, f in good if f],
+        "us_per_call": {"mean": round(statistics.fmean(times), 1), "p50": round(statistics.median(times), 1),
+                        "p95": round(sorted(times)[int(0.95 * len(times))], 1)},
+    }
+
+
+def json_probe(path: Path) -> dict[str, Any]:
+    """Every distinct string (15+ characters) in a JSON file: how many the filter would refuse."""
+    texts: dict[str, None] = {}
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            for child in node:
+                walk(child)
+        elif isinstance(node, str) and len(node) >= 15:
+            texts[node] = None
+
+    walk(json.loads(path.read_text(encoding="utf-8")))
+    flagged = [t for t in texts if check_instruction(t) is not None]
+    return {"lines": len(texts), "flagged": len(flagged), "rate": len(flagged) / max(1, len(texts)),
+            "examples": flagged[:10]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--probe-json", type=Path, help="refusal rate on every string of a JSON file")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {"engram.safety.instructions": evaluate(load(args.data))}
+    if args.probe_json:
+        report["json_probe"] = json_probe(args.probe_json)
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    res = report["engram.safety.instructions"]
+    t = res["us_per_call"]
+    print(f"engram.safety.instructions: refused {res['refused']:.3f} ({res['n_injection']} injections, "
+          f"{len(res['languages'])} languages), benign refused {res['benign_refused']:.3f} ({res['n_benign']} benign), "
+          f"µs/call mean {t['mean']} p50 {t['p50']} p95 {t['p95']}")
+    if res["missed_by_kind"]:
+        print("  missed by kind: " + ", ".join(f"{k} {v}" for k, v in res["missed_by_kind"].items()))
+    for text in res["missed"]:
+        print(f"    miss: {text!r}")
+    for text in res["false_refusals"]:
+        print(f"    benign refused: {text!r}")
+    if "json_probe" in report:
+        probe = report["json_probe"]
+        print(f"json probe: {probe['flagged']}/{probe['lines']} strings refused ({probe['rate']:.2%})")
+        for text in probe["examples"]:
+            print(f"    refused: {text[:100]!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

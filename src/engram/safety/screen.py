@@ -1,0 +1,56 @@
+"""The one check every stored string passes before a write: no secret, no instruction to the assistant.
+
+`refusal(parts, secrets=..., instructions=...)` returns the reason a write is refused, or None.
+`Memory._prepare` (every verb, tool, MCP and REST write) and `import_` (engram import) call it,
+so the reasons are the same everywhere:
+
+* `looks like a secret (<kind>)` (engram.safety.secrets)
+* `looks like an instruction to the assistant, not a fact` (engram.safety.instructions)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engram.safety.instructions import REASON as INSTRUCTION_REASON
+from engram.safety.instructions import check_instruction
+from engram.safety.secrets import check_text
+
+__all__ = ["INSTRUCTION_REASON", "refusal", "secret_reason", "strings"]
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON-like value (mapping values, list items, nested), in order."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+def secret_reason(kind: str) -> str:
+    """The refusal reason for a secret of `kind` (the secret itself is never part of it)."""
+    return f"looks like a secret ({kind})"
+
+
+def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: bool = True,
+            instruction_parts: Iterable[str | None] | None = None) -> str | None:
+    """Why these strings must not be stored (the first problem found), or None when they may be.
+
+    `parts` go through the secret filter; `instruction_parts` (default: the same strings) through
+    the instruction filter. Empty strings and None are skipped.
+    """
+    wanted = [p for p in parts if p]
+    if secrets:
+        for part in wanted:
+            finding = check_text(part)
+            if finding is not None:
+                return secret_reason(finding.kind)
+    if instructions:
+        for part in (wanted if instruction_parts is None else [p for p in instruction_parts if p]):
+            if check_instruction(part) is not None:
+                return INSTRUCTION_REASON
+    return None
