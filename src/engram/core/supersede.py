@@ -26,6 +26,9 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from engram.core import ann
+from engram.core import vectors as nearest
+from engram.core.recall import positions
 from engram.store.base import Filter
 from engram.types import FACT, Item, dedupe_key
 
@@ -428,7 +431,7 @@ def detect(new_text: str, candidates: Sequence[tuple[Item, float]]) -> list[Deci
     return decisions
 
 
-def _decide(new_frames: list[Frame], old: Item, similarity: float) -> Decision | None:
+def _decide(new_frames: Sequence[Frame], old: Item, similarity: float) -> Decision | None:
     old_frames = read(old.text)
     for new in new_frames:
         for negated in new.negates:
@@ -447,7 +450,7 @@ def _decide(new_frames: list[Frame], old: Item, similarity: float) -> Decision |
     return None
 
 
-def _negation(new: Frame, negated: str, old: Item, old_frames: list[Frame], similarity: float) -> Decision | None:
+def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], similarity: float) -> Decision | None:
     """The new fact negates the old one: a switched-from value, or a negated statement's words."""
     for prior in old_frames:
         if prior.slot is None or not _holders_match(new.holder, prior.holder):
@@ -519,12 +522,12 @@ class Batch:
     def _look_up(self, subject: str, items: list[Item]) -> None:
         """Each new fact's candidates in the store as it is before the batch, with cosines."""
         ids, matrix = self._subject_vectors(subject, items)
-        near = self._neighbours(ids, matrix, items)
+        rows = positions(ids)  # recall's id -> row map, cached with the store's id list
+        near = self._neighbours(subject, ids, matrix, items)
         hits = self._keyword_hits(subject, items)
         wanted = {it.id: list(dict.fromkeys(near.get(it.id, []) + hits[it.id])) for it in items}
         fetched = {it.id: it for it in self.store.get(list(dict.fromkeys(i for w in wanted.values() for i in w)))
                    if it.subject == subject and it.kind == FACT and it.key is None and it.current}
-        rows = {item_id: row for row, item_id in enumerate(ids)}
         for item in items:
             found = [fetched[i] for i in wanted[item.id] if i in fetched]
             self._found[item.id] = list(zip(found, self._cosines(matrix, rows, found, item)))
@@ -539,11 +542,21 @@ class Batch:
             self._vectors.update(zip((it.id for it in missing), self._embedder.embed([it.text for it in missing])))
         return ids, matrix
 
-    def _neighbours(self, ids: list[str], matrix: np.ndarray, items: list[Item]) -> dict[str, list[str]]:
-        """The NEIGHBOURS nearest stored vectors of each new fact: one product per block of facts."""
+    def _neighbours(self, subject: str, ids: list[str], matrix: np.ndarray,
+                    items: list[Item]) -> dict[str, list[str]]:
+        """The NEIGHBOURS nearest stored vectors of each new fact, from recall's vector search
+        (`engram.core.vectors.scores`: an exact scan below the ANN crossover, the subject's ANN
+        index above it). Below the crossover a batch of facts shares one product per 64 facts."""
         if not ids:
             return {}
         near: dict[str, list[str]] = {}
+        if len(items) == 1 or len(ids) > ann.EXACT_MAX_ITEMS:
+            for item in items:
+                vector = np.asarray(self._vectors[item.id], dtype=np.float32)
+                scores = nearest.scores(self.store, subject, self._embedder.identity, ids, matrix, vector, NEIGHBOURS)
+                found = np.sort(scores.nearest(NEIGHBOURS))  # row order first: ties stay in write order
+                near[item.id] = [ids[i] for i in found[top_stable(scores.at(found), NEIGHBOURS)]]
+            return near
         for start in range(0, len(items), 64):  # bounds the block of cosines at 64 x subject size
             block = items[start : start + 64]
             queries = np.stack([np.asarray(self._vectors[it.id], dtype=np.float32) for it in block])
