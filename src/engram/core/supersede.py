@@ -1,20 +1,26 @@
 """Supersession: decide, offline and explainably, when a new fact replaces an older one.
 
-A fact is read as a *frame*: who it is about (the holder), a single-valued *slot* and the
-slot's value. "Lives in Berlin" is (self, location, berlin); "Uses Redis for caching" is
-(self, uses:caching, redis). A new fact supersedes a current one when
+A false supersession hides a true fact from recall, so the rule is narrow and, in doubt, both
+facts stay current. A fact is read clause by clause as *frames*: who it is about (the holder:
+the user, the team, or a named person; a full name is one entity), a single-valued *slot* and
+the slot's value. "Lives in Berlin" is (self, location, berlin); "Bruno Chen uses Emacs as a
+code editor" is (bruno chen, choice:editor, emacs). A new fact supersedes a current one when
 
-1. **same slot, new value**: both have the same slot for compatible holders and the values
-   differ ("Lives in Berlin" -> "Moved to Porto"); or
-2. **negation**: the new fact says something no longer holds ("No longer uses npm",
-   "Switched from Postgres to ...", "Left Acme") and every content word of what it negates
-   appears in the old fact, which is similar enough (cosine >= NEGATION_MIN_SIMILARITY).
+1. **same slot, new value**: both have the same slot for the same holder and the values
+   differ ("Lives in Berlin" -> "Moved to Porto", "Prefers tabs for indentation" -> "Switched
+   to spaces for indentation"); or
+2. **negation**: the new fact says something no longer holds ("No longer uses npm", "Is no
+   longer vegetarian", "Switched from Postgres to ...", "Left Acme") for the same holder, and
+   its value fills the old fact's slot, or every content word of what it negates appears in
+   the old fact, which is similar enough (cosine >= NEGATION_MIN_SIMILARITY).
 
-Only single-valued slots supersede: where someone lives or works, job title, age, a
-favourite X, what is preferred or used *for a purpose* (or in a known category such as
-"database" or "editor"), a count ("has 3 kids") and attributes ("the deploy target is AWS").
-Multi-valued predicates (likes, speaks, visited, has a ...) never do, so "Likes Python" and
-"Likes Rust" both stay current. Every Decision carries the rule and a one-line reason.
+Only single-valued slots supersede: where someone lives or works, team, job title, diet,
+relationship status, car, commute, age, a favourite X, what is used or preferred *for a
+purpose* (or in a known category such as "database" or "editor"), a count ("has 3 kids") and
+attributes of things ("the deploy target is AWS"). Multi-valued predicates never do: a person's
+states and activities ("is learning Swahili", "is allergic to gluten", "is planning a trip"),
+likes, speaks, visited, has a ..., one of several hobbies. Every Decision carries the rule and a
+one-line reason. Checking a write costs a bounded number of candidates (`Batch`).
 """
 
 from __future__ import annotations
@@ -487,12 +493,15 @@ def supersede_on_write(mem: "Memory", item: Item, vector: np.ndarray | None = No
 class Batch:
     """Supersession for items written together, decided as if each were written in turn.
 
-    Candidates of a new fact: the NEIGHBOURS nearest facts by vector, plus keyword hits on the
-    words of its value and negations (which similarity alone misses: "Lives in Berlin" and
-    "Moved to Porto" are far apart for MiniLM), plus every fact written earlier in the batch;
-    only current, unkeyed facts. The store is read once, before the batch changes it: one matrix
-    product of the new facts against the subject's vectors, one keyword search per distinct set
-    of probe terms, one fetch of every candidate. A fact closed earlier in the batch is no longer
+    Only a fact with a frame or a negation is checked. Its candidates: the NEIGHBOURS nearest
+    facts from recall's vector search (`engram.core.vectors.scores`; below the ANN crossover a
+    batch shares one product per 64 facts), plus the top 50 keyword hits on its probe terms (a
+    named holder's whole name; for the user's own facts the slot's words and negated values,
+    which similarity alone misses: "Lives in Berlin" and "Moved to Porto" are far apart for
+    MiniLM), plus every fact written earlier in the batch; only current, unkeyed facts. So the
+    work per write is bounded by those counts, not by the subject's size. The store is read
+    once, before the batch changes it: one vector search per fact, one keyword search per
+    distinct set of probe terms, one fetch of every candidate. A fact closed earlier in the batch is no longer
     current for later ones, and a duplicate is not written, so it closes nothing. Where this can
     differ from `remember` one by one is the cut-off of the top hits: an earlier fact of the batch
     that shares a slot is always a candidate, where a sequential write sees it only if it ranks in
