@@ -156,8 +156,8 @@ _COMMUTE = (r"(?:commutes?|commuting|gets|goes|travels)(?: in)?(?: to (?:work|th
 _AGE = (r"(?:is|am|are|turned|turns|aged) (?P<obj>\d{1,3})(?: years old| years| yo)?$",)
 _COUNT = (r"(?:has|have|owns?) (?P<obj>\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?P<qual>.+)",)
 _ATTRIBUTE = re.compile(r"^(?P<qual>[\w' -]+?)(?: is| are|:) (?P<obj>.+)$")
-#: How a person's state reads ("learning X", "allergic to X", "in a choir", "a member of X"): a single
-#: capitalised word before "is" with such a value is a person ("Hiro is ..."), not an attribute.
+#: How a state or activity reads ("learning X", "allergic to X", "in a choir", "a member of X"):
+#: several hold at once, so "<someone> is <state>" is no single-valued attribute ("Hiro is ...").
 _STATE = re.compile(
     r"^(?:\w+ing\b|\w+ (?:to|in|of|at|about|with|by|from)\b|(?:in|on|at|into|from|with) (?:a|an|the|my|his|her|their)\b|"
     r"(?:a|an) (?:\w+ )?(?:member|fan|lover|friend|speaker|learner|player|student|client|customer|user)\b)")
@@ -293,8 +293,8 @@ def _attribute_frame(original: str, norm: str, default: str) -> Frame | None:
         return None
     value = _bare(match.group("obj"))
     named = _NAME.match(original.strip()[: len(match.group("qual"))].strip())
-    if named and (" " in named.group(0) or _STATE.match(value)):
-        return None  # "Bruno Chen is ...", "Hiro is learning Swahili": a person's state, not an attribute
+    if (named and " " in named.group(0)) or _STATE.match(value):
+        return None  # "Bruno Chen is ...", "her daughter is learning Swahili": a state, not an attribute
     slot = ATTRIBUTE_SLOTS.get(name, f"attr:{name}")  # "job title is X" fills the same slot as "works as X"
     return Frame(holder, slot, value) if value else None
 
