@@ -228,6 +228,8 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
     if slot == "location" and not _person_like(original, before):
         slot, qual = "uses", before  # "Team chat moved to Teams": a thing moved, not a person
         before = ""
+    elif slot == "location" and (_category(_cut(obj)) or re.search(r"\d", _cut(obj))):
+        slot = "uses"  # "moved to Vim", "moved to Python 3.12": a tool or version, not a place
     if slot in ("employer", "location", "uses") and (_UNIT.match(_cut(obj)) or _CLUB.search(_cut(obj))):
         return None  # "joined the payments team", "moved to the billing department": the team frame says it
     holder = _holder_of(before, default)
