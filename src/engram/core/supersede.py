@@ -471,8 +471,11 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], 
             return Decision(old.id, "replaced", f"{prior.slot} {prior.value!r} is replaced by {new.value!r}",
                             similarity)
     # Word overlap: an old fact we cannot frame ("Drinks coffee every morning") that holds every
-    # content word of what the new one ends ("Quit coffee", "Switched from coffee to tea").
-    if any(f.slot is None for f in old_frames) or (new.slot is not None and old_frames):
+    # content word of what the new one ends ("Quit coffee", "Switched from coffee to tea"). A move
+    # "from Nairobi" ends where someone lived, not that they grew up there: only a switched-from
+    # choice ends an unframed fact.
+    if any(f.slot is None for f in old_frames) or (new.slot is not None and (
+            old_frames or not new.slot.startswith("choice:"))):
         return None
     words = content_words(negated)
     if (words and words <= content_words(old.text) and similarity >= NEGATION_MIN_SIMILARITY
