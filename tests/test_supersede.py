@@ -280,3 +280,30 @@ def test_past_the_ann_crossover_a_write_takes_its_neighbours_from_the_index(sqli
     many = sqlite_memory.remember_many("user:ann", ["Likes Rust.", f"{job.person} now works at Initrode."])
     assert many[1].superseded == (job_id,)
     assert used and set(used) == {nearest.ApproximateScores}
+
+
+def test_no_phrasing_of_one_persons_attribute_supersedes_another_attribute_or_a_coexisting_value():
+    """Every pair of the generator's phrasings about one person: only a single-valued attribute's
+    new value may supersede (issue 12 item 10), and most such updates are found."""
+    import itertools
+
+    from engram.bench.people import ATTRIBUTES
+
+    texts = []
+    for attribute in ATTRIBUTES:
+        for phrasing in attribute.phrasings:
+            texts += [(attribute, value, phrasing.format(name="Bruno Chen", value=value))
+                      for value in attribute.values[:2]]
+        texts += [(attribute, attribute.values[2], p.format(name="Bruno Chen", value=attribute.values[2],
+                                                            old=attribute.values[0]))
+                  for p in attribute.update_phrasings]
+    false, found, missed = [], 0, 0
+    for (a, va, old), (b, vb, new) in itertools.permutations(texts, 2):
+        decided = bool(detect(new, [(fact(old), 0.9)]))
+        should = a is b and a.single and va != vb
+        if decided and not should:
+            false.append((old, new))
+        found += decided and should
+        missed += should and not decided
+    assert false == []
+    assert found >= 0.8 * (found + missed)
