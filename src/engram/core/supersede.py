@@ -319,9 +319,7 @@ def sentence_holder(text: str) -> str:
     or a lower-cased name ("Bruno Chen is ..." -> "bruno chen"). Anything else is "self" too."""
     words = text.replace("\u2019", "'").strip().split()
     for size in range(min(4, len(words) - 1), 0, -1):
-        name = " ".join(words[:size])
-        if name.endswith("'s"):
-            name = name[:-2]
+        name = " ".join(words[:size]).removesuffix("'s")
         follows, first = words[size].lower(), words[0].lower()
         # One capitalised word is a name before an auxiliary ("Hiro is"), or before a verb when it
         # does not read as a verb itself ("Rex loves", not "Changed jobs", "Attends classes").
