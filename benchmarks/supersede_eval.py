@@ -1,11 +1,18 @@
 """Precision and recall of the supersession detector on labelled (old, new) fact pairs.
 
     python benchmarks/supersede_eval.py [--data tests/data/supersede_pairs.jsonl] [--embedder minilm] [--json]
+    python benchmarks/supersede_eval.py --people 10000 [--persons 800] [--updates 0] [--batch 0] [--embedder minilm]
 
 Each pair is scored as a one-candidate call to `engram.core.supersede.detect`, with the cosine
 similarity of the two texts from the chosen embedder (the default, all-MiniLM-L6-v2). Prints
 precision, recall and F1 per split ("dev": the pairs the rules were written against;
 "holdout": pairs written after the rules were frozen) and every misclassified pair.
+
+With `--people N`, writes N generated one-sentence facts about many people
+(`engram.bench.people`: each person and attribute once, plus `--updates` true updates of
+single-valued attributes) into a new store through `Memory.remember` one by one (or
+`remember_many` in batches of `--batch`), and counts the supersessions: every one that is not
+a generated update is a true fact wrongly hidden from recall.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +69,46 @@ def scores(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "precision": round(precision, 3), "recall": round(recall, 3), "f1": round(f1, 3)}
 
 
+def people_store(count: int, persons: int = 800, updates: int = 0, batch: int = 0,
+                 embedder_spec: str = "minilm", seed: int = 1) -> dict[str, Any]:
+    """Write generated people facts into a fresh store; count true and false supersessions."""
+    from engram.bench.people import generate
+    from engram.core.memory import Memory
+
+    facts = generate(count, people=persons, updates=updates, seed=seed)
+    with tempfile.TemporaryDirectory() as folder, Memory(str(Path(folder) / "people.db"),
+                                                         embedder=embedder_spec) as mem:
+        started = time.perf_counter()
+        if batch > 0:
+            saved = [s for at in range(0, len(facts), batch)
+                     for s in mem.remember_many("user:people", [f.text for f in facts[at : at + batch]])]
+        else:
+            saved = [mem.remember("user:people", f.text) for f in facts]
+        seconds = time.perf_counter() - started
+        position = {s.id: i for i, s in enumerate(saved) if s.saved}
+        pairs = [(position[old], i) for i, s in enumerate(saved) for old in s.superseded]
+        identity = mem.embedder.identity if mem.embedder else None
+    false = [(facts[a].text, facts[b].text) for a, b in pairs if facts[b].updates != a]
+    return {"embedder": identity, "facts": len(facts), "people": persons, "true_updates": updates,
+            "mode": f"remember_many({batch})" if batch > 0 else "remember", "seconds": round(seconds, 1),
+            "supersessions": len(pairs), "false": len(false), "found_updates": len(pairs) - len(false),
+            "false_examples": false[:20]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--people", type=int, default=0, help="write this many generated people facts instead")
+    parser.add_argument("--persons", type=int, default=800, help="how many people they are about")
+    parser.add_argument("--updates", type=int, default=0, help="true updates among them")
+    parser.add_argument("--batch", type=int, default=0, help="remember_many batch size (0: remember one by one)")
     args = parser.parse_args(argv)
+    if args.people:
+        result = people_store(args.people, args.persons, args.updates, args.batch, args.embedder)
+        print(json.dumps(result, indent=2))
+        return 0
     report = evaluate(load(args.data), args.embedder)
     if args.json:
         print(json.dumps(report, indent=2))

@@ -75,7 +75,7 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
     half_life = given.get("half_life_days")
     if half_life is None and env.get("ENGRAM_HALF_LIFE_DAYS"):
         half_life = _number("ENGRAM_HALF_LIFE_DAYS", env["ENGRAM_HALF_LIFE_DAYS"])
-    instruction_filter = given.get("instruction_filter", None)
+    instruction_filter = given.get("instruction_filter")
     if instruction_filter is None and env.get("ENGRAM_INSTRUCTION_FILTER"):
         instruction_filter = _flag("ENGRAM_INSTRUCTION_FILTER", env["ENGRAM_INSTRUCTION_FILTER"])
     if instruction_filter is not None and not isinstance(instruction_filter, bool):

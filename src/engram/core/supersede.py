@@ -1,20 +1,26 @@
 """Supersession: decide, offline and explainably, when a new fact replaces an older one.
 
-A fact is read as a *frame*: who it is about (the holder), a single-valued *slot* and the
-slot's value. "Lives in Berlin" is (self, location, berlin); "Uses Redis for caching" is
-(self, uses:caching, redis). A new fact supersedes a current one when
+A false supersession hides a true fact from recall, so the rule is narrow and, in doubt, both
+facts stay current. A fact is read clause by clause as *frames*: who it is about (the holder:
+the user, the team, or a named person; a full name is one entity), a single-valued *slot* and
+the slot's value. "Lives in Berlin" is (self, location, berlin); "Bruno Chen uses Emacs as a
+code editor" is (bruno chen, choice:editor, emacs). A new fact supersedes a current one when
 
-1. **same slot, new value**: both have the same slot for compatible holders and the values
-   differ ("Lives in Berlin" -> "Moved to Porto"); or
-2. **negation**: the new fact says something no longer holds ("No longer uses npm",
-   "Switched from Postgres to ...", "Left Acme") and every content word of what it negates
-   appears in the old fact, which is similar enough (cosine >= NEGATION_MIN_SIMILARITY).
+1. **same slot, new value**: both have the same slot for the same holder and the values
+   differ ("Lives in Berlin" -> "Moved to Porto", "Prefers tabs for indentation" -> "Switched
+   to spaces for indentation"); or
+2. **negation**: the new fact says something no longer holds ("No longer uses npm", "Is no
+   longer vegetarian", "Switched from Postgres to ...", "Left Acme") for the same holder, and
+   its value fills the old fact's slot, or every content word of what it negates appears in
+   the old fact, which is similar enough (cosine >= NEGATION_MIN_SIMILARITY).
 
-Only single-valued slots supersede: where someone lives or works, job title, age, a
-favourite X, what is preferred or used *for a purpose* (or in a known category such as
-"database" or "editor"), a count ("has 3 kids") and attributes ("the deploy target is AWS").
-Multi-valued predicates (likes, speaks, visited, has a ...) never do, so "Likes Python" and
-"Likes Rust" both stay current. Every Decision carries the rule and a one-line reason.
+Only single-valued slots supersede: where someone lives or works, team, job title, diet,
+relationship status, car, commute, age, a favourite X, what is used or preferred *for a
+purpose* (or in a known category such as "database" or "editor"), a count ("has 3 kids") and
+attributes of things ("the deploy target is AWS"). Multi-valued predicates never do: a person's
+states and activities ("is learning Swahili", "is allergic to gluten", "is planning a trip"),
+likes, speaks, visited, has a ..., one of several hobbies. Every Decision carries the rule and a
+one-line reason. Checking a write costs a bounded number of candidates (`Batch`).
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
+from engram.core import ann
+from engram.core import vectors as nearest
+from engram.core.recall import positions
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
 from engram.types import FACT, Item, dedupe_key
@@ -148,8 +157,8 @@ _COMMUTE = (r"(?:commutes?|commuting|gets|goes|travels)(?: in)?(?: to (?:work|th
 _AGE = (r"(?:is|am|are|turned|turns|aged) (?P<obj>\d{1,3})(?: years old| years| yo)?$",)
 _COUNT = (r"(?:has|have|owns?) (?P<obj>\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?P<qual>.+)",)
 _ATTRIBUTE = re.compile(r"^(?P<qual>[\w' -]+?)(?: is| are|:) (?P<obj>.+)$")
-#: How a person's state reads ("learning X", "allergic to X", "in a choir", "a member of X"): a single
-#: capitalised word before "is" with such a value is a person ("Hiro is ..."), not an attribute.
+#: How a state or activity reads ("learning X", "allergic to X", "in a choir", "a member of X"):
+#: several hold at once, so "<someone> is <state>" is no single-valued attribute ("Hiro is ...").
 _STATE = re.compile(
     r"^(?:\w+ing\b|\w+ (?:to|in|of|at|about|with|by|from)\b|(?:in|on|at|into|from|with) (?:a|an|the|my|his|her|their)\b|"
     r"(?:a|an) (?:\w+ )?(?:member|fan|lover|friend|speaker|learner|player|student|client|customer|user)\b)")
@@ -220,6 +229,8 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
     if slot == "location" and not _person_like(original, before):
         slot, qual = "uses", before  # "Team chat moved to Teams": a thing moved, not a person
         before = ""
+    elif slot == "location" and (_category(_cut(obj)) or re.search(r"\d", _cut(obj))):
+        slot = "uses"  # "moved to Vim", "moved to Python 3.12": a tool or version, not a place
     if slot in ("employer", "location", "uses") and (_UNIT.match(_cut(obj)) or _CLUB.search(_cut(obj))):
         return None  # "joined the payments team", "moved to the billing department": the team frame says it
     holder = _holder_of(before, default)
@@ -285,8 +296,8 @@ def _attribute_frame(original: str, norm: str, default: str) -> Frame | None:
         return None
     value = _bare(match.group("obj"))
     named = _NAME.match(original.strip()[: len(match.group("qual"))].strip())
-    if named and (" " in named.group(0) or _STATE.match(value)):
-        return None  # "Bruno Chen is ...", "Hiro is learning Swahili": a person's state, not an attribute
+    if (named and " " in named.group(0)) or _STATE.match(value):
+        return None  # "Bruno Chen is ...", "her daughter is learning Swahili": a state, not an attribute
     slot = ATTRIBUTE_SLOTS.get(name, f"attr:{name}")  # "job title is X" fills the same slot as "works as X"
     return Frame(holder, slot, value) if value else None
 
@@ -309,9 +320,7 @@ def sentence_holder(text: str) -> str:
     or a lower-cased name ("Bruno Chen is ..." -> "bruno chen"). Anything else is "self" too."""
     words = text.replace("\u2019", "'").strip().split()
     for size in range(min(4, len(words) - 1), 0, -1):
-        name = " ".join(words[:size])
-        if name.endswith("'s"):
-            name = name[:-2]
+        name = " ".join(words[:size]).removesuffix("'s")
         follows, first = words[size].lower(), words[0].lower()
         # One capitalised word is a name before an auxiliary ("Hiro is"), or before a verb when it
         # does not read as a verb itself ("Rex loves", not "Changed jobs", "Attends classes").
@@ -461,8 +470,11 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], 
             return Decision(old.id, "replaced", f"{prior.slot} {prior.value!r} is replaced by {new.value!r}",
                             similarity)
     # Word overlap: an old fact we cannot frame ("Drinks coffee every morning") that holds every
-    # content word of what the new one ends ("Quit coffee", "Switched from coffee to tea").
-    if any(f.slot is None for f in old_frames) or (new.slot is not None and old_frames):
+    # content word of what the new one ends ("Quit coffee", "Switched from coffee to tea"). A move
+    # "from Nairobi" ends where someone lived, not that they grew up there: only a switched-from
+    # choice ends an unframed fact.
+    if any(f.slot is None for f in old_frames) or (new.slot is not None and (
+            old_frames or not new.slot.startswith("choice:"))):
         return None
     words = content_words(negated)
     if (words and words <= content_words(old.text) and similarity >= NEGATION_MIN_SIMILARITY
@@ -485,12 +497,15 @@ def supersede_on_write(mem: Memory, item: Item, vector: np.ndarray | None = None
 class Batch:
     """Supersession for items written together, decided as if each were written in turn.
 
-    Candidates of a new fact: the NEIGHBOURS nearest facts by vector, plus keyword hits on the
-    words of its value and negations (which similarity alone misses: "Lives in Berlin" and
-    "Moved to Porto" are far apart for MiniLM), plus every fact written earlier in the batch;
-    only current, unkeyed facts. The store is read once, before the batch changes it: one matrix
-    product of the new facts against the subject's vectors, one keyword search per distinct set
-    of probe terms, one fetch of every candidate. A fact closed earlier in the batch is no longer
+    Only a fact with a frame or a negation is checked. Its candidates: the NEIGHBOURS nearest
+    facts from recall's vector search (`engram.core.vectors.scores`; below the ANN crossover a
+    batch shares one product per 64 facts), plus the top 50 keyword hits on its probe terms (a
+    named holder's whole name; for the user's own facts the slot's words and negated values,
+    which similarity alone misses: "Lives in Berlin" and "Moved to Porto" are far apart for
+    MiniLM), plus every fact written earlier in the batch; only current, unkeyed facts. So the
+    work per write is bounded by those counts, not by the subject's size. The store is read
+    once, before the batch changes it: one vector search per fact, one keyword search per
+    distinct set of probe terms, one fetch of every candidate. A fact closed earlier in the batch is no longer
     current for later ones, and a duplicate is not written, so it closes nothing. Where this can
     differ from `remember` one by one is the cut-off of the top hits: an earlier fact of the batch
     that shares a slot is always a candidate, where a sequential write sees it only if it ranks in
@@ -521,12 +536,12 @@ class Batch:
     def _look_up(self, subject: str, items: list[Item]) -> None:
         """Each new fact's candidates in the store as it is before the batch, with cosines."""
         ids, matrix = self._subject_vectors(subject, items)
-        near = self._neighbours(ids, matrix, items)
+        rows = positions(ids)  # recall's id -> row map, cached with the store's id list
+        near = self._neighbours(subject, ids, matrix, items)
         hits = self._keyword_hits(subject, items)
         wanted = {it.id: list(dict.fromkeys(near.get(it.id, []) + hits[it.id])) for it in items}
         fetched = {it.id: it for it in self.store.get(list(dict.fromkeys(i for w in wanted.values() for i in w)))
                    if it.subject == subject and it.kind == FACT and it.key is None and it.current}
-        rows = {item_id: row for row, item_id in enumerate(ids)}
         for item in items:
             found = [fetched[i] for i in wanted[item.id] if i in fetched]
             self._found[item.id] = list(zip(found, self._cosines(matrix, rows, found, item)))
@@ -541,11 +556,21 @@ class Batch:
             self._vectors.update(zip((it.id for it in missing), self._embedder.embed([it.text for it in missing])))
         return ids, matrix
 
-    def _neighbours(self, ids: list[str], matrix: np.ndarray, items: list[Item]) -> dict[str, list[str]]:
-        """The NEIGHBOURS nearest stored vectors of each new fact: one product per block of facts."""
-        if not ids:
+    def _neighbours(self, subject: str, ids: list[str], matrix: np.ndarray,
+                    items: list[Item]) -> dict[str, list[str]]:
+        """The NEIGHBOURS nearest stored vectors of each new fact, from recall's vector search
+        (`engram.core.vectors.scores`: an exact scan below the ANN crossover, the subject's ANN
+        index above it). Below the crossover a batch of facts shares one product per 64 facts."""
+        if not ids or self._embedder is None:
             return {}
         near: dict[str, list[str]] = {}
+        if len(items) == 1 or len(ids) > ann.EXACT_MAX_ITEMS:
+            for item in items:
+                vector = np.asarray(self._vectors[item.id], dtype=np.float32)
+                scores = nearest.scores(self.store, subject, self._embedder.identity, ids, matrix, vector, NEIGHBOURS)
+                found = np.sort(scores.nearest(NEIGHBOURS))  # row order first: ties stay in write order
+                near[item.id] = [ids[i] for i in found[top_stable(scores.at(found), NEIGHBOURS)]]
+            return near
         for start in range(0, len(items), 64):  # bounds the block of cosines at 64 x subject size
             block = items[start : start + 64]
             queries = np.stack([np.asarray(self._vectors[it.id], dtype=np.float32) for it in block])

@@ -49,7 +49,21 @@ def import_command(ctx: click.Context, path: str, allow_secrets: bool, allow_ins
     from engram.interfaces.cli import emit, open_memory
     from engram.core.portable import import_
 
-from typing import Any, TextIO
+    source: str | TextIO = sys.stdin if path == "-" else path  # click.get_text_stream is deprecated
+    counts = import_(open_memory(ctx), source, allow_secrets=allow_secrets, allow_instructions=allow_instructions)
+    emit(as_json, counts, lambda: _import_report(counts))
+
+
+def _import_report(counts: dict[str, Any]) -> list[str]:
+    lines = [f"imported {counts['imported']} item(s); skipped {counts['existing']} already present,"
+             f" {counts['duplicates']} duplicate text(s), {counts['conflicts']} key conflict(s)"]
+    if counts["refused"]:
+        shown = ", ".join(str(n) for n in counts["refused_lines"][:20])
+        more = f" and {len(counts['refused_lines']) - 20} more" if len(counts["refused_lines"]) > 20 else ""
+        lines.append(f"refused {counts['refused']} item(s) on line(s) {shown}{more}:")
+        lines += [f"  {count} {reason}" for reason, count in sorted(counts["refused_reasons"].items())]
+        lines.append("  (a trusted restore: --allow-secrets / --allow-instructions)")
+    return lines
 
 
 @click.command("backup")
