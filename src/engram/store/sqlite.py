@@ -1,7 +1,8 @@
-"""The embedded default backend: one SQLite file, WAL, FTS5 BM25, vectors as float32 BLOBs.
+"""The embedded default backend: one SQLite file, WAL, BM25 by engram.store.keyword, vectors as float32 BLOBs.
 
-Deleted text is overwritten (`secure_delete`), the FTS5 index is merged so no stale term
-survives in old segments, and the WAL is checkpointed and truncated after every delete.
+Deleted text is overwritten (`secure_delete`), the keyword index's segments holding a deleted
+item are rewritten without it in the same transaction, and the WAL is checkpointed and truncated
+after every delete.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from engram.errors import (
     StoreFull,
     StoreUnavailable,
 )
+from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store.base import Filter, Placement
 from engram.store.sql import (
@@ -41,6 +43,7 @@ from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_RETRIES = 8
+KEYWORD = kw.Statements(ph="?", key="rowid")
 
 
 class SQLiteStore:
@@ -54,6 +57,8 @@ class SQLiteStore:
         self._db = self._connect()
         with self._translate():
             migrations.apply(self)
+        with self.transaction() as db:  # the keyword index after a migration, or if stale
+            kw.ensure(db, KEYWORD)
 
     # -- connection -----------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -140,25 +145,29 @@ class SQLiteStore:
         by_id = {item.id: item for item in items}
         runs = supersede_runs(items, supersede)
         with self.transaction() as db:
+            indexed: list[tuple[int, str, str]] = []
             for old_ids, run in runs:
                 for old_id in old_ids:
                     db.execute(
                         "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
                         (run[0].valid_from, run[0].id, old_id),
                     )
-                placements.extend(self._insert(db, item) for item in run)
+                placements.extend(self._insert(db, item, indexed) for item in run)
+            kw.add(db, KEYWORD, indexed)
             for placement in placements:
                 vector = (vectors or {}).get(placement.id)
                 if placement.created and vector is not None:
                     self._insert_vector(db, by_id[placement.id], vector, model or "")
         return placements
 
-    def _insert(self, db: sqlite3.Connection, item: Item) -> Placement:
+    def _insert(self, db: sqlite3.Connection, item: Item, indexed: list[tuple[int, str, str]]) -> Placement:
+        """Insert one item; a created one is added to `indexed` as (rowid, subject, text)."""
         cols = ", ".join(COLUMNS) + ", dedupe, scope"
         marks = ", ".join("?" * (len(COLUMNS) + 2))
         row = (*item_row(item), migrations.scope_token(item.subject))
         cur = db.execute(f"INSERT OR IGNORE INTO items ({cols}) VALUES ({marks})", row)
         if cur.rowcount == 1:
+            indexed.append((int(cur.lastrowid or 0), item.subject, item.text))
             return Placement(item.id, True)
         existing = db.execute(
             "SELECT id FROM items WHERE subject = ? AND dedupe = ? AND valid_to IS NULL",
@@ -226,25 +235,21 @@ class SQLiteStore:
         return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
-        if not terms:
+        """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
+        if not terms or self._db is None:
             return []
-        # The scope column (one token per subject) cuts the match to the subject's rows before
-        # BM25 ranks them; its weight is 0, so only the text scores. The subject test stays below.
-        # In a store that holds one subject it would cut nothing and costs ~25%: left out there.
-        match = "text : (" + " OR ".join(_quote_term(t) for t in terms) + ")"
-        if not self._only_subject(subject):
-            match = f"scope : {migrations.scope_token(subject)} AND {match}"
         clause, params = where(subject, where_, SQLITE)
-        sql = (
-            "SELECT i.id, -bm25(items_fts, 1.0, 0.0) AS score FROM items_fts JOIN items i ON i.rowid = items_fts.rowid"
-            f" WHERE items_fts MATCH ? AND {clause} ORDER BY score DESC LIMIT ?"
-        )
-        return [(r[0], float(r[1])) for r in self._read(sql, [match, *params, int(limit)])]
 
-    def _only_subject(self, subject: str) -> bool:
-        """True when every item of the store belongs to `subject` (two index lookups)."""
-        row = self._read("SELECT (SELECT min(subject) FROM items), (SELECT max(subject) FROM items)")
-        return row[0][0] == subject == row[0][1]
+        def accept(keys: list[int]) -> dict[int, str]:
+            return dict(self._db.execute(KEYWORD.accepted(len(keys), clause), (*keys, *params)).fetchall())
+
+        with self._lock, self._translate():
+            self._db.execute("BEGIN")  # one snapshot: statistics and postings of the same moment
+            try:
+                keys, scores = kw.score(self._db, KEYWORD, subject, terms)
+                return kw.best(keys, scores, int(limit), accept)
+            finally:
+                self._db.execute("COMMIT")
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
@@ -275,11 +280,12 @@ class SQLiteStore:
             for start in range(0, len(ids), 500):
                 chunk = list(ids[start : start + 500])
                 marks = ", ".join("?" * len(chunk))
+                gone = db.execute(f"SELECT rowid, subject, text FROM items WHERE subject = ? AND id IN ({marks})",
+                                  (subject, *chunk)).fetchall()
+                kw.remove(db, KEYWORD, gone)
                 total += db.execute(
                     f"DELETE FROM items WHERE subject = ? AND id IN ({marks})", (subject, *chunk)
                 ).rowcount
-            # Merge FTS5 segments so deleted terms leave the index itself, not just get masked.
-            db.execute("INSERT INTO items_fts(items_fts) VALUES ('optimize')")
         self.scrub()
         return total
 
@@ -324,11 +330,6 @@ def _column_value(key: str, value: Any) -> Any:
 
         return dumps(dict(value))
     return value
-
-
-def _quote_term(term: str) -> str:
-    """One user word as an FTS5 string literal: no operator, column filter or syntax error."""
-    return '"' + term.replace('"', '""') + '"'
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:

@@ -1,0 +1,409 @@
+"""Keyword search: BM25 over per-subject posting lists kept next to the items, one code for both backends.
+
+- Tokens: SQLite FTS5's own `porter unicode61 remove_diacritics 2` tokenizer (stop words kept),
+  run in a private in-memory database (`Tokeniser`). Both backends index and query with it, so
+  they agree with each other and with an FTS5 table token for token, by construction.
+- Statistics per subject, every version of every item counted (history included, as FTS5 did):
+  `keyword_subjects` holds the subject's item count and total token count; a term's document
+  frequency is the length of its posting list. A tenant's scores never move with another's data.
+- Postings: for each (subject, term) a few segments in `keyword_postings`, each a packed array
+  of (item key, term frequency, item length) sorted by key. A write adds one small segment per
+  term; FANOUT segments of one level merge into one of the next (an LSM tree), so reading a term
+  costs a handful of rows at any subject size and each posting is rewritten O(log n) times.
+  `remove` rewrites the segments holding a deleted item, so none of its terms survives.
+- Scoring: FTS5's BM25 (k1 1.2, b 0.75, IDF log((N - n + 0.5) / (n + 0.5)), 1e-6 when not
+  positive), summed over the query's terms, in NumPy over the posting arrays of those terms.
+  The scan is vectorised (tens of ns a posting against ~4 µs a matching row in FTS5's bm25()),
+  so every matching posting is scored exactly and the top-k needs no approximation.
+  One query word that the tokenizer splits ("foo_bar") counts as its separate tokens, where
+  FTS5 would have matched the phrase.
+
+Backends run the statements below with their own placeholder (`Statements`) inside their own
+transactions; nothing here opens a connection to the store.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from engram.errors import StoreUnavailable
+
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+#: Bumped whenever what is indexed changes: a store indexed under another version is rebuilt on open.
+VERSION = "1"
+VERSION_SETTING = "keyword.index"
+K1 = 1.2
+B = 0.75
+IDF_FLOOR = 1e-6  # FTS5's IDF for a term in more than half the items
+FANOUT = 8  # segments of one level that merge into one of the next
+POSTING = np.dtype([("key", "<i8"), ("tf", "<i4"), ("dl", "<i4")])
+REBUILD_BATCH = 20_000
+_QUERY_CACHE = 8192  # query words whose tokens are remembered
+
+
+class Executor(Protocol):
+    """What both backends' connections offer: `execute(sql, params)` returning a cursor."""
+
+    def execute(self, sql: Any, params: Any = ..., /) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Document:
+    """One text as indexed: its token count and each term's frequency."""
+
+    length: int
+    terms: Mapping[str, int]
+
+
+class Tokeniser:
+    """FTS5's tokenizer as a Python function: texts in, terms and counts out.
+
+    One private in-memory SQLite database per thread (and per process after a fork) holds a
+    contentless FTS5 table; a batch is inserted, read back through an `fts5vocab` table, cleared."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._words: dict[str, tuple[str, ...]] = {}
+
+    def _db(self) -> sqlite3.Connection:
+        held = getattr(self._local, "held", None)
+        if held is not None and held[0] == os.getpid():
+            db: sqlite3.Connection = held[1]
+            return db
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            db.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, content='', tokenize='{TOKENIZE}')")
+            db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(
+                f"this Python's SQLite {sqlite3.sqlite_version} has no FTS5 ({exc}), which Engram's keyword"
+                " index uses to split text into words: use a Python built with FTS5 (python.org and"
+                " most distributions' builds have it)") from exc
+        self._local.held = (os.getpid(), db)
+        return db
+
+    def documents(self, texts: Sequence[str]) -> list[Document]:
+        """Each text's token count and term frequencies, in order."""
+        counts: list[dict[str, int]] = [{} for _ in texts]
+        if not texts:
+            return []
+        db = self._db()
+        db.execute("BEGIN")
+        try:
+            db.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", enumerate(texts))
+            for doc, term, n in db.execute("SELECT doc, term, count(*) FROM v GROUP BY doc, term"):
+                counts[doc][term] = n
+            db.execute("INSERT INTO t(t) VALUES ('delete-all')")
+        finally:
+            db.execute("COMMIT")
+        return [Document(sum(c.values()), c) for c in counts]
+
+    def words(self, words: Sequence[str]) -> list[tuple[str, ...]]:
+        """The distinct terms of each query word (most give one; punctuation alone gives none)."""
+        missing = [w for w in dict.fromkeys(words) if w not in self._words]
+        if missing:
+            if len(self._words) + len(missing) > _QUERY_CACHE:
+                self._words.clear()
+            for word, doc in zip(missing, self.documents(missing)):
+                self._words[word] = tuple(sorted(doc.terms))
+        return [self._words[w] for w in words]
+
+
+TOKENISER = Tokeniser()
+
+
+def level_of(docs: int) -> int:
+    """The level a segment of `docs` postings belongs to: 0 below FANOUT, then one per factor."""
+    level = 0
+    while docs >= FANOUT:
+        docs //= FANOUT
+        level += 1
+    return level
+
+
+def pack(postings: np.ndarray) -> bytes:
+    """A segment's bytes: postings sorted by key, little-endian (key int64, tf int32, length int32)."""
+    return np.sort(postings, order="key").astype(POSTING, copy=False).tobytes()
+
+
+def unpack(data: bytes | memoryview) -> np.ndarray:
+    return np.frombuffer(bytes(data), dtype=POSTING)
+
+
+@dataclass(frozen=True)
+class Statements:
+    """The index's SQL with one backend's placeholder; the same statements on both backends."""
+
+    ph: str
+    key: str  # the items' integer key column: rowid (SQLite) or seq (PostgreSQL)
+
+    def marks(self, n: int) -> str:
+        return ", ".join([self.ph] * n)
+
+    @property
+    def add_subject(self) -> str:
+        p = self.ph
+        return ("INSERT INTO keyword_subjects (subject, docs, length) VALUES"
+                f" ({p}, {p}, {p}) ON CONFLICT (subject) DO UPDATE SET"
+                " docs = keyword_subjects.docs + excluded.docs, length = keyword_subjects.length + excluded.length")
+
+    @property
+    def subtract_subject(self) -> str:
+        p = self.ph
+        return f"UPDATE keyword_subjects SET docs = docs - {p}, length = length - {p} WHERE subject = {p}"
+
+    @property
+    def drop_empty_subject(self) -> str:
+        return f"DELETE FROM keyword_subjects WHERE subject = {self.ph} AND docs <= 0"
+
+    @property
+    def set_setting(self) -> str:
+        p = self.ph
+        return f"INSERT INTO settings (key, value) VALUES ({p}, {p}) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+
+    @property
+    def stats(self) -> str:
+        return f"SELECT docs, length FROM keyword_subjects WHERE subject = {self.ph}"
+
+    def segments(self, terms: int) -> str:
+        return (f"SELECT term, segment, level, data FROM keyword_postings WHERE subject = {self.ph}"
+                f" AND term IN ({self.marks(terms)})")
+
+    @property
+    def levels(self) -> str:
+        p = self.ph
+        return (f"SELECT level, count(*) FROM keyword_postings WHERE subject = {p} AND term = {p}"
+                " GROUP BY level ORDER BY level")
+
+    @property
+    def at_level(self) -> str:
+        p = self.ph
+        return f"SELECT segment, data FROM keyword_postings WHERE subject = {p} AND term = {p} AND level = {p}"
+
+    @property
+    def insert(self) -> str:
+        return ("INSERT INTO keyword_postings (subject, term, segment, level, docs, data)"
+                f" VALUES ({self.marks(6)})")
+
+    @property
+    def delete(self) -> str:
+        p = self.ph
+        return f"DELETE FROM keyword_postings WHERE subject = {p} AND term = {p} AND segment = {p}"
+
+    def accepted(self, keys: int, clause: str) -> str:
+        """Which of the given item keys pass a filter clause (over `items i`), with their ids."""
+        return f"SELECT i.{self.key}, i.id FROM items i WHERE i.{self.key} IN ({self.marks(keys)}) AND {clause}"
+
+
+# -- writes --------------------------------------------------------------------------------
+def add(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
+        tokeniser: Tokeniser = TOKENISER) -> None:
+    """Index new items, given as (key, subject, text), in the caller's transaction."""
+    if not rows:
+        return
+    docs = tokeniser.documents([text for _, _, text in rows])
+    totals: dict[str, list[int]] = {}
+    postings: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+    for (key, subject, _), doc in zip(rows, docs):
+        total = totals.setdefault(subject, [0, 0])
+        total[0] += 1
+        total[1] += doc.length
+        for term, tf in doc.terms.items():
+            postings.setdefault((subject, term), []).append((key, tf, doc.length))
+    # The subject's row first, subjects in one order: on PostgreSQL its row lock serialises the
+    # writers of one subject, so two merges of the same segments cannot interleave.
+    for subject in sorted(totals):
+        db.execute(sql.add_subject, (subject, totals[subject][0], totals[subject][1]))
+    for (subject, term), entries in sorted(postings.items()):
+        _write_segment(db, sql, subject, term, np.array(entries, dtype=POSTING))
+        _compact(db, sql, subject, term)
+
+
+def remove(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
+           tokeniser: Tokeniser = TOKENISER) -> None:
+    """Take items, given as (key, subject, text), out of the index (before their rows are deleted):
+    every segment holding one of them is rewritten without it, an emptied one is deleted."""
+    if not rows:
+        return
+    docs = tokeniser.documents([text for _, _, text in rows])
+    totals: dict[str, list[int]] = {}
+    keys: dict[tuple[str, str], list[int]] = {}
+    for (key, subject, _), doc in zip(rows, docs):
+        total = totals.setdefault(subject, [0, 0])
+        total[0] += 1
+        total[1] += doc.length
+        for term in doc.terms:
+            keys.setdefault((subject, term), []).append(key)
+    for subject in sorted(totals):
+        db.execute(sql.subtract_subject, (totals[subject][0], totals[subject][1], subject))
+        db.execute(sql.drop_empty_subject, (subject,))
+    for (subject, term), gone in sorted(keys.items()):
+        wanted = np.array(gone, dtype=np.int64)
+        for _, segment, level, data in db.execute(sql.segments(1), (subject, term)).fetchall():
+            postings = unpack(data)
+            hit = np.isin(postings["key"], wanted)
+            if hit.any():
+                db.execute(sql.delete, (subject, term, segment))
+                if not hit.all():
+                    _write_segment(db, sql, subject, term, postings[~hit], level)
+
+
+def _write_segment(db: Executor, sql: Statements, subject: str, term: str, postings: np.ndarray,
+                   level: int | None = None) -> None:
+    data = pack(postings)
+    first = int(unpack(data)["key"][0])  # keys are unique within a term: the smallest names the segment
+    db.execute(sql.insert, (subject, term, first, level_of(len(postings)) if level is None else level,
+                            len(postings), data))
+
+
+def _compact(db: Executor, sql: Statements, subject: str, term: str) -> None:
+    """Merge FANOUT segments of one level into one, level by level, until no level is full."""
+    while True:
+        full = [level for level, n in db.execute(sql.levels, (subject, term)).fetchall() if n >= FANOUT]
+        if not full:
+            return
+        level = int(full[0])
+        parts = db.execute(sql.at_level, (subject, term, level)).fetchall()
+        merged = np.concatenate([unpack(data) for _, data in parts])
+        for segment, _ in parts:
+            db.execute(sql.delete, (subject, term, segment))
+        _write_segment(db, sql, subject, term, merged, max(level + 1, level_of(len(merged))))
+
+
+def rebuild(db: Executor, sql: Statements, subjects: Iterable[str] | None,
+            tokeniser: Tokeniser = TOKENISER) -> None:
+    """Index from the items table: every subject (None) or the given ones, one segment per term."""
+    if subjects is None:
+        db.execute("DELETE FROM keyword_postings")
+        db.execute("DELETE FROM keyword_subjects")
+        subjects = [r[0] for r in db.execute("SELECT DISTINCT subject FROM items").fetchall()]
+    for subject in subjects:
+        db.execute(f"DELETE FROM keyword_postings WHERE subject = {sql.ph}", (subject,))
+        db.execute(f"DELETE FROM keyword_subjects WHERE subject = {sql.ph}", (subject,))
+        rows = db.execute(f"SELECT {sql.key}, text FROM items WHERE subject = {sql.ph} ORDER BY {sql.key}",
+                          (subject,)).fetchall()
+        if not rows:
+            continue
+        postings: dict[str, list[tuple[int, int, int]]] = {}
+        length = 0
+        for start in range(0, len(rows), REBUILD_BATCH):
+            chunk = rows[start : start + REBUILD_BATCH]
+            for (key, _), doc in zip(chunk, tokeniser.documents([text for _, text in chunk])):
+                length += doc.length
+                for term, tf in doc.terms.items():
+                    postings.setdefault(term, []).append((key, tf, doc.length))
+        db.execute(sql.add_subject, (subject, len(rows), length))
+        for term, entries in sorted(postings.items()):
+            _write_segment(db, sql, subject, term, np.array(entries, dtype=POSTING))
+
+
+def stale_subjects(db: Executor, sql: Statements) -> list[str] | None:
+    """Subjects whose index disagrees with the items table in item count; None when all must be
+    rebuilt (no index yet under this VERSION). Costs two counts when nothing is stale."""
+    version = db.execute(f"SELECT value FROM settings WHERE key = {sql.ph}", (VERSION_SETTING,)).fetchall()
+    if not version or version[0][0] != VERSION:
+        return None
+    indexed = int(db.execute("SELECT coalesce(sum(docs), 0) FROM keyword_subjects").fetchall()[0][0])
+    items = int(db.execute("SELECT count(*) FROM items").fetchall()[0][0])
+    if indexed == items:
+        return []
+    counts = {s: int(n) for s, n in db.execute("SELECT subject, count(*) FROM items GROUP BY subject").fetchall()}
+    known = {s: int(n) for s, n in db.execute("SELECT subject, docs FROM keyword_subjects").fetchall()}
+    return sorted(s for s in counts.keys() | known.keys() if counts.get(s) != known.get(s))
+
+
+def ensure(db: Executor, sql: Statements) -> int:
+    """Rebuild what is missing or stale; returns how many subjects were rebuilt (-1: all)."""
+    stale = stale_subjects(db, sql)
+    if stale == []:
+        return 0
+    rebuild(db, sql, stale)
+    db.execute(sql.set_setting, (VERSION_SETTING, VERSION))
+    return -1 if stale is None else len(stale)
+
+
+# -- reads ---------------------------------------------------------------------------------
+def query_terms(words: Sequence[str], tokeniser: Tokeniser = TOKENISER) -> list[str]:
+    """The terms a query scores, one per (word, token): a term two words share counts twice, as
+    two FTS5 phrases would."""
+    return [term for tokens in tokeniser.words(words) for term in tokens]
+
+
+def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
+          tokeniser: Tokeniser = TOKENISER) -> tuple[np.ndarray, np.ndarray]:
+    """Every item of `subject` matching a word: keys and BM25 scores, best first (ties: lower key)."""
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+    terms = query_terms(words, tokeniser)
+    if not terms:
+        return empty
+    stats = db.execute(sql.stats, (subject,)).fetchall()
+    if not stats or not stats[0][0]:
+        return empty
+    docs, length = int(stats[0][0]), int(stats[0][1])
+    distinct = sorted(set(terms))
+    parts: dict[str, list[np.ndarray]] = {}
+    for term, _, _, data in db.execute(sql.segments(len(distinct)), (subject, *distinct)).fetchall():
+        parts.setdefault(term, []).append(unpack(data))
+    postings = {term: np.concatenate(p) if len(p) > 1 else p[0] for term, p in parts.items()}
+    return bm25(postings, terms, docs, length)
+
+
+def idf(docs: int, df: int) -> float:
+    """FTS5's inverse document frequency."""
+    value = math.log((docs - df + 0.5) / (df + 0.5))
+    return value if value > 0 else IDF_FLOOR
+
+
+def bm25(postings: Mapping[str, np.ndarray], terms: Sequence[str], docs: int,
+         length: int) -> tuple[np.ndarray, np.ndarray]:
+    """BM25 of every posted item over `terms` (repeats count again): keys and scores, best first."""
+    avgdl = length / docs if docs else 1.0
+    keys, scores = [], []
+    for term in terms:
+        p = postings.get(term)
+        if p is None or not len(p):
+            continue
+        tf = p["tf"].astype(np.float64)
+        norm = K1 * (1.0 - B + B * p["dl"].astype(np.float64) / avgdl)
+        keys.append(p["key"])
+        scores.append(idf(docs, len(p)) * (tf * (K1 + 1.0)) / (tf + norm))
+    if not keys:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    unique, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+    total = np.bincount(inverse, weights=np.concatenate(scores), minlength=len(unique))
+    order = np.lexsort((unique, -total))
+    return unique[order], total[order]
+
+
+def best(keys: np.ndarray, scores: np.ndarray, limit: int,
+         accept: Callable[[list[int]], Mapping[int, str]]) -> list[tuple[str, float]]:
+    """The first `limit` ranked items that `accept` passes (it maps passing keys to item ids),
+    asked in growing chunks so a filter that rejects many still fills the list."""
+    out: list[tuple[str, float]] = []
+    start, chunk = 0, max(64, 2 * limit)
+    while len(out) < limit and start < len(keys):
+        batch = [int(k) for k in keys[start : start + chunk]]
+        passing = accept(batch)
+        out += [(passing[k], float(s)) for k, s in zip(batch, scores[start : start + chunk]) if k in passing]
+        start += len(batch)
+        chunk = min(4 * chunk, 4096)
+    return out[:limit]
+
+
+def entries(db: Executor, sql: Statements, subject: str, text: str,
+            tokeniser: Tokeniser = TOKENISER) -> dict[str, list[int]]:
+    """For audit: the keys each term of `text` is posted under in `subject`'s index."""
+    terms = sorted(tokeniser.documents([text])[0].terms)
+    found: dict[str, list[int]] = {}
+    if terms:
+        for term, _, _, data in db.execute(sql.segments(len(terms)), (subject, *terms)).fetchall():
+            found.setdefault(term, []).extend(int(k) for k in unpack(data)["key"])
+    return found
