@@ -4,11 +4,11 @@
 - every item of the subject, current or superseded (history), in every text column and the
   metadata JSON (episodes, conversations and summaries are items too), case-insensitively;
 - the vectors of those items (an embedding is derived from the text and can leak it);
-- the keyword index: SQLite's FTS5 index answered from the index alone (so an entry whose
-  row is gone still shows), its shadow tables' raw bytes, and PostgreSQL's `tsv` column;
+- the keyword index (engram.store.keyword, both backends): the postings of the text's terms read
+  from the index alone, so an entry whose row is gone still shows;
 - SQLite only: the raw bytes of the database file, its WAL and journal, as the disk has them.
 
-Raw bytes (and FTS5 shadow bytes) cannot tell subjects apart. A byte hit counts only when no
+Raw bytes cannot tell subjects apart. A byte hit counts only when no
 live row of another subject, and nothing in the schema or settings, holds the same text:
 otherwise it is inconclusive and left out, so an audit never reveals another subject's data.
 What no audit can scan is listed in `not_scanned` and in docs/forgetting.md.
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from engram import validate
-from engram.errors import InvalidInput, StoreError
+from engram.errors import InvalidInput
 from engram.store.base import Filter
 from engram.types import Item, dumps
 
@@ -32,14 +32,13 @@ if TYPE_CHECKING:
 
 CHUNK = 8 << 20  # raw files are scanned in 8 MiB windows
 SQLITE_SUFFIXES = ("", "-wal", "-journal", "-shm")
-FTS_SHADOW = ("items_fts_data", "items_fts_idx", "items_fts_docsize", "items_fts_config")
 ITEM_COLUMNS = ("text", "source", "agent", "key", "category", "session")
 POSTGRES_NOT_SCANNED = (
     "PostgreSQL server files: WAL segments, dead tuples in table/index pages not yet reused,"
     " temporary files (the server's files are not readable over a connection)",
     "PostgreSQL WAL archives, replicas and base backups (pg_basebackup, pg_dump files)",
 )
-RAW_CAVEAT = ("raw bytes and FTS5 shadow tables when another subject, the schema or a setting also holds"
+RAW_CAVEAT = ("raw bytes when another subject, the schema or a setting also holds"
               " the text (bytes cannot be attributed to a subject)")
 ALWAYS_NOT_SCANNED = (
     "copies outside the store: exports, backups, logs, LLM provider requests, OS swap and snapshots",
@@ -74,10 +73,11 @@ def audit(mem: "Memory", subject: str, text: str) -> AuditReport:
     not_scanned = list(ALWAYS_NOT_SCANNED)
     from engram.store.sqlite import SQLiteStore
 
+    if hasattr(store, "keyword_sql") and hasattr(store, "query"):
+        where += _keyword_entries(store, subject, needle)
     if isinstance(store, SQLiteStore):
         where += _sqlite_places(store, subject, needle, not_scanned)
     elif hasattr(store, "query"):
-        where += _postgres_places(store, subject, needle)
         not_scanned = [*POSTGRES_NOT_SCANNED, *not_scanned]
     else:
         not_scanned.insert(0, f"{type(store).__name__}: backend-specific indexes and files")
@@ -133,7 +133,7 @@ def _vector_places(store: Any, subject: str, holding: list[Item]) -> list[str]:
 
 # -- SQLite ------------------------------------------------------------------------------------
 def _sqlite_places(store: Any, subject: str, needle: str, not_scanned: list[str]) -> list[str]:
-    places = _fts_entries(store, subject, needle, not_scanned)
+    places: list[str] = []
     if store.path == ":memory:":
         not_scanned.append("raw bytes (the database is in memory)")
         return places
@@ -142,10 +142,6 @@ def _sqlite_places(store: Any, subject: str, needle: str, not_scanned: list[str]
     if _explained_elsewhere(store, subject, needle):
         return places
     raw = [v.encode("utf-8").lower() for v in variants(needle) | {needle.lower(), needle.upper()}]
-    for table in FTS_SHADOW:
-        rows = store.query(f"SELECT * FROM {table}")
-        if any(_blob_holds(value, raw) for row in rows for value in row):
-            places.append(f"fts-shadow:{table}")
     for suffix in SQLITE_SUFFIXES:
         path = Path(store.path + suffix)
         copies = count_in_file(path, raw) if path.exists() else 0
@@ -154,25 +150,24 @@ def _sqlite_places(store: Any, subject: str, needle: str, not_scanned: list[str]
     return places
 
 
-def _fts_entries(store: Any, subject: str, needle: str, not_scanned: list[str]) -> list[str]:
-    """Rows the FTS5 index itself matches for the phrase, including entries whose row is gone."""
-    phrase = '"' + " ".join(needle.split()).replace('"', '""') + '"'
-    try:
-        rowids = [r[0] for r in store.query("SELECT rowid FROM items_fts WHERE items_fts MATCH ?", (phrase,))]
-    except StoreError as exc:
-        not_scanned.append(f"FTS5 index (the phrase could not be queried: {exc})")
-        return []
-    places = []
-    for start in range(0, len(rowids), 500):
-        chunk = rowids[start : start + 500]
-        marks = ", ".join("?" * len(chunk))
-        rows = dict((r[0], (r[1], r[2])) for r in
-                    store.query(f"SELECT rowid, id, subject FROM items WHERE rowid IN ({marks})", chunk))
-        for rowid in chunk:
-            if rowid not in rows:
-                places.append(f"fts:items_fts rowid {rowid} (entry without a row)")
-            elif rows[rowid][1] == subject:
-                places.append(f"fts:items_fts rowid {rowid} ({rows[rowid][0]})")
+def _keyword_entries(store: Any, subject: str, needle: str) -> list[str]:
+    """Keyword-index entries of the subject for the text's terms, read from the index alone: an
+    entry whose item row is gone, and each item of the subject posted under every term."""
+    from engram.store import keyword
+
+    sql = store.keyword_sql
+    posted = keyword.entries(store.query, sql, subject, needle)
+    keys = sorted(set().union(*posted.values())) if posted else []
+    rows: dict[int, tuple[str, str]] = {}
+    for start in range(0, len(keys), 500):
+        chunk = keys[start : start + 500]
+        marks = ", ".join([sql.ph] * len(chunk))
+        rows.update((int(r[0]), (r[1], r[2])) for r in
+                    store.query(f"SELECT {sql.key}, id, subject FROM items WHERE {sql.key} IN ({marks})", chunk))
+    places = [f"keyword:{term} key {key} (entry without a row)"
+              for term, found in sorted(posted.items()) for key in sorted(found) if key not in rows]
+    every = set.intersection(*posted.values()) if posted else set()
+    places += [f"keyword:{rows[key][0]}" for key in sorted(every) if key in rows and rows[key][1] == subject]
     return places
 
 
@@ -188,15 +183,6 @@ def _explained_elsewhere(store: Any, subject: str, needle: str) -> bool:
             if store.query(sql, (form,)):
                 return True
     return False
-
-
-def _blob_holds(value: Any, needles: list[bytes]) -> bool:
-    if isinstance(value, str):
-        value = value.encode("utf-8")
-    if not isinstance(value, (bytes, bytearray, memoryview)):
-        return False
-    data = bytes(value).lower()
-    return any(n in data for n in needles)
 
 
 def count_in_file(path: Path, needles: Iterable[bytes]) -> int:
@@ -225,13 +211,3 @@ def _count_ending_after(data: bytes, needle: bytes, offset: int) -> int:
         if at + len(needle) > offset:
             count += 1
         start = at + 1
-
-
-# -- PostgreSQL ------------------------------------------------------------------------------
-def _postgres_places(store: Any, subject: str, needle: str) -> list[str]:
-    """Rows the full-text index matches for the phrase (the generated `tsv` column)."""
-    rows = store.query(
-        "SELECT id FROM items WHERE subject = %s AND tsv @@ phraseto_tsquery('english', %s) ORDER BY seq",
-        (subject, " ".join(needle.split())),
-    )
-    return [f"fts:items.tsv ({r[0]})" for r in rows]

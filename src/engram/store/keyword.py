@@ -1,16 +1,19 @@
 """Keyword search: BM25 over per-subject posting lists kept next to the items, one code for both backends.
 
 - Tokens: SQLite FTS5's own `porter unicode61 remove_diacritics 2` tokenizer (stop words kept),
-  run in a private in-memory database (`Tokeniser`). Both backends index and query with it, so
-  they agree with each other and with an FTS5 table token for token, by construction.
+  run in a private in-memory database (`Tokeniser`); ASCII text is split in Python (unicode61's
+  rule there is exactly "runs of letters and digits, lowercased") and each word's stem is asked of
+  FTS5 once and remembered. Both backends index and query with it, so they agree with each other
+  and with an FTS5 table token for token.
 - Statistics per subject, every version of every item counted (history included, as FTS5 did):
   `keyword_subjects` holds the subject's item count and total token count; a term's document
   frequency is the length of its posting list. A tenant's scores never move with another's data.
-- Postings: for each (subject, term) a few segments in `keyword_postings`, each a packed array
-  of (item key, term frequency, item length) sorted by key. A write adds one small segment per
-  term; FANOUT segments of one level merge into one of the next (an LSM tree), so reading a term
-  costs a handful of rows at any subject size and each posting is rewritten O(log n) times.
-  `remove` rewrites the segments holding a deleted item, so none of its terms survives.
+- Postings: a write adds one row per (item, term) to `keyword_pending`; once a subject has
+  PENDING_MAX of them they move into `keyword_postings`, a few segments per (subject, term), each
+  a packed array of (item key, term frequency, item length) sorted by key. FANOUT segments of one
+  level merge into one of the next (an LSM tree), so reading a term costs a handful of rows at
+  any subject size and each posting is rewritten O(log n) times. `remove` deletes a removed
+  item's pending rows and rewrites the segments holding it, so none of its terms survives.
 - Scoring: FTS5's BM25 (k1 1.2, b 0.75, IDF log((N - n + 0.5) / (n + 0.5)), 1e-6 when not
   positive), summed over the query's terms, in NumPy over the posting arrays of those terms.
   The scan is vectorised (tens of ns a posting against ~4 µs a matching row in FTS5's bm25()),
@@ -24,8 +27,10 @@ transactions; nothing here opens a connection to the store.
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -45,14 +50,19 @@ B = 0.75
 IDF_FLOOR = 1e-6  # FTS5's IDF for a term in more than half the items
 FANOUT = 8  # segments of one level that merge into one of the next
 POSTING = np.dtype([("key", "<i8"), ("tf", "<i4"), ("dl", "<i4")])
+PENDING_MAX = 4096  # postings a subject collects in keyword_pending before they become segments
 REBUILD_BATCH = 20_000
+STEMS_MAX = 500_000  # ASCII words whose stem is remembered (about 60 MB at most)
 _QUERY_CACHE = 8192  # query words whose tokens are remembered
+ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 
 class Executor(Protocol):
     """What both backends' connections offer: `execute(sql, params)` returning a cursor."""
 
     def execute(self, sql: Any, params: Any = ..., /) -> Any: ...
+
+    def cursor(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,7 @@ class Tokeniser:
     def __init__(self) -> None:
         self._local = threading.local()
         self._words: dict[str, tuple[str, ...]] = {}
+        self._stems: dict[str, str] = {}
 
     def _db(self) -> sqlite3.Connection:
         held = getattr(self._local, "held", None)
@@ -92,6 +103,32 @@ class Tokeniser:
 
     def documents(self, texts: Sequence[str]) -> list[Document]:
         """Each text's token count and term frequencies, in order."""
+        out: list[Document | None] = [None] * len(texts)
+        split = {i: ASCII_WORD.findall(t.lower()) for i, t in enumerate(texts) if t.isascii()}
+        unknown = list({w for words in split.values() for w in words if w not in self._stems})
+        if unknown:
+            if len(self._stems) + len(unknown) > STEMS_MAX:
+                self._stems.clear()
+            for word, doc in zip(unknown, self._fts5(unknown)):
+                self._stems[word] = next(iter(doc.terms)) if doc.terms else ""
+        stems = self._stems
+        for i, words in split.items():
+            counts: dict[str, int] = {}
+            for word in words:
+                stem = stems.get(word) or self._fts5([word])[0].terms  # cleared meanwhile: ask again
+                if isinstance(stem, str):
+                    counts[stem] = counts.get(stem, 0) + 1
+                else:
+                    for term, n in stem.items():
+                        counts[term] = counts.get(term, 0) + n
+            out[i] = Document(len(words), counts)
+        rest = [i for i in range(len(texts)) if out[i] is None]
+        for i, doc in zip(rest, self._fts5([texts[i] for i in rest])):
+            out[i] = doc
+        return [d for d in out if d is not None]
+
+    def _fts5(self, texts: Sequence[str]) -> list[Document]:
+        """Each text as FTS5 itself tokenises it."""
         counts: list[dict[str, int]] = [{} for _ in texts]
         if not texts:
             return []
@@ -151,14 +188,37 @@ class Statements:
     @property
     def add_subject(self) -> str:
         p = self.ph
-        return ("INSERT INTO keyword_subjects (subject, docs, length) VALUES"
-                f" ({p}, {p}, {p}) ON CONFLICT (subject) DO UPDATE SET"
-                " docs = keyword_subjects.docs + excluded.docs, length = keyword_subjects.length + excluded.length")
+        return ("INSERT INTO keyword_subjects (subject, docs, length, pending) VALUES"
+                f" ({p}, {p}, {p}, {p}) ON CONFLICT (subject) DO UPDATE SET"
+                " docs = keyword_subjects.docs + excluded.docs, length = keyword_subjects.length + excluded.length,"
+                " pending = keyword_subjects.pending + excluded.pending")
 
     @property
     def subtract_subject(self) -> str:
         p = self.ph
-        return f"UPDATE keyword_subjects SET docs = docs - {p}, length = length - {p} WHERE subject = {p}"
+        return (f"UPDATE keyword_subjects SET docs = docs - {p}, length = length - {p}, pending = pending - {p}"
+                f" WHERE subject = {p}")
+
+    @property
+    def pending_count(self) -> str:
+        return f"SELECT pending FROM keyword_subjects WHERE subject = {self.ph}"
+
+    @property
+    def add_pending(self) -> str:
+        return f"INSERT INTO keyword_pending (subject, term, key, tf, dl) VALUES ({self.marks(5)})"
+
+    def pending(self, terms: int) -> str:
+        return (f"SELECT term, key, tf, dl FROM keyword_pending WHERE subject = {self.ph}"
+                f" AND term IN ({self.marks(terms)})")
+
+    @property
+    def all_pending(self) -> str:
+        return f"SELECT term, key, tf, dl FROM keyword_pending WHERE subject = {self.ph}"
+
+    @property
+    def drop_pending(self) -> str:
+        p = self.ph
+        return f"DELETE FROM keyword_pending WHERE subject = {p} AND term = {p} AND key = {p}"
 
     @property
     def drop_empty_subject(self) -> str:
@@ -198,9 +258,14 @@ class Statements:
         p = self.ph
         return f"DELETE FROM keyword_postings WHERE subject = {p} AND term = {p} AND segment = {p}"
 
-    def accepted(self, keys: int, clause: str) -> str:
-        """Which of the given item keys pass a filter clause (over `items i`), with their ids."""
-        return f"SELECT i.{self.key}, i.id FROM items i WHERE i.{self.key} IN ({self.marks(keys)}) AND {clause}"
+    key_list: str = ""  # how the statement below takes a list of keys as one parameter
+
+    def accepted(self, clause: str) -> str:
+        """Which of a list of item keys pass a filter clause (over `items i`), with their ids."""
+        return f"SELECT i.{self.key}, i.id FROM items i WHERE i.{self.key} {self.key_list} AND {clause}"
+
+    def keys_param(self, keys: list[int]) -> Any:
+        return json.dumps(keys) if "json_each" in self.key_list else keys
 
 
 # -- writes --------------------------------------------------------------------------------
@@ -211,18 +276,32 @@ def add(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
         return
     docs = tokeniser.documents([text for _, _, text in rows])
     totals: dict[str, list[int]] = {}
-    postings: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+    postings: dict[str, list[tuple[str, str, int, int, int]]] = {}
     for (key, subject, _), doc in zip(rows, docs):
         total = totals.setdefault(subject, [0, 0])
         total[0] += 1
         total[1] += doc.length
-        for term, tf in doc.terms.items():
-            postings.setdefault((subject, term), []).append((key, tf, doc.length))
+        postings.setdefault(subject, []).extend(
+            (subject, term, key, tf, doc.length) for term, tf in doc.terms.items())
     # The subject's row first, subjects in one order: on PostgreSQL its row lock serialises the
-    # writers of one subject, so two merges of the same segments cannot interleave.
+    # writers of one subject, so two flushes or merges of the same postings cannot interleave.
     for subject in sorted(totals):
-        db.execute(sql.add_subject, (subject, totals[subject][0], totals[subject][1]))
-    for (subject, term), entries in sorted(postings.items()):
+        added = postings.get(subject, [])
+        db.execute(sql.add_subject, (subject, totals[subject][0], totals[subject][1], len(added)))
+        db.cursor().executemany(sql.add_pending, added)
+        if int(db.execute(sql.pending_count, (subject,)).fetchall()[0][0]) >= PENDING_MAX:
+            flush(db, sql, subject)
+
+
+def flush(db: Executor, sql: Statements, subject: str) -> None:
+    """Move a subject's pending postings into segments: one per term, then merge full levels."""
+    rows = db.execute(sql.all_pending, (subject,)).fetchall()
+    db.execute(f"DELETE FROM keyword_pending WHERE subject = {sql.ph}", (subject,))
+    db.execute(f"UPDATE keyword_subjects SET pending = 0 WHERE subject = {sql.ph}", (subject,))
+    by_term: dict[str, list[tuple[int, int, int]]] = {}
+    for term, key, tf, dl in rows:
+        by_term.setdefault(term, []).append((key, tf, dl))
+    for term, entries in sorted(by_term.items()):
         _write_segment(db, sql, subject, term, np.array(entries, dtype=POSTING))
         _compact(db, sql, subject, term)
 
@@ -242,8 +321,13 @@ def remove(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
         total[1] += doc.length
         for term in doc.terms:
             keys.setdefault((subject, term), []).append(key)
+    dropped: dict[str, int] = {}
+    for (subject, term), gone in sorted(keys.items()):
+        for key in gone:
+            cur = db.execute(sql.drop_pending, (subject, term, key))
+            dropped[subject] = dropped.get(subject, 0) + max(0, cur.rowcount)
     for subject in sorted(totals):
-        db.execute(sql.subtract_subject, (totals[subject][0], totals[subject][1], subject))
+        db.execute(sql.subtract_subject, (totals[subject][0], totals[subject][1], dropped.get(subject, 0), subject))
         db.execute(sql.drop_empty_subject, (subject,))
     for (subject, term), gone in sorted(keys.items()):
         wanted = np.array(gone, dtype=np.int64)
@@ -283,11 +367,12 @@ def rebuild(db: Executor, sql: Statements, subjects: Iterable[str] | None,
     """Index from the items table: every subject (None) or the given ones, one segment per term."""
     if subjects is None:
         db.execute("DELETE FROM keyword_postings")
+        db.execute("DELETE FROM keyword_pending")
         db.execute("DELETE FROM keyword_subjects")
         subjects = [r[0] for r in db.execute("SELECT DISTINCT subject FROM items").fetchall()]
     for subject in subjects:
-        db.execute(f"DELETE FROM keyword_postings WHERE subject = {sql.ph}", (subject,))
-        db.execute(f"DELETE FROM keyword_subjects WHERE subject = {sql.ph}", (subject,))
+        for table in ("keyword_postings", "keyword_pending", "keyword_subjects"):
+            db.execute(f"DELETE FROM {table} WHERE subject = {sql.ph}", (subject,))
         rows = db.execute(f"SELECT {sql.key}, text FROM items WHERE subject = {sql.ph} ORDER BY {sql.key}",
                           (subject,)).fetchall()
         if not rows:
@@ -300,7 +385,7 @@ def rebuild(db: Executor, sql: Statements, subjects: Iterable[str] | None,
                 length += doc.length
                 for term, tf in doc.terms.items():
                     postings.setdefault(term, []).append((key, tf, doc.length))
-        db.execute(sql.add_subject, (subject, len(rows), length))
+        db.execute(sql.add_subject, (subject, len(rows), length, 0))
         for term, entries in sorted(postings.items()):
             _write_segment(db, sql, subject, term, np.array(entries, dtype=POSTING))
 
@@ -352,6 +437,11 @@ def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
     parts: dict[str, list[np.ndarray]] = {}
     for term, _, _, data in db.execute(sql.segments(len(distinct)), (subject, *distinct)).fetchall():
         parts.setdefault(term, []).append(unpack(data))
+    pending: dict[str, list[tuple[int, int, int]]] = {}
+    for term, key, tf, dl in db.execute(sql.pending(len(distinct)), (subject, *distinct)).fetchall():
+        pending.setdefault(term, []).append((key, tf, dl))
+    for term, entries in pending.items():
+        parts.setdefault(term, []).append(np.array(entries, dtype=POSTING))
     postings = {term: np.concatenate(p) if len(p) > 1 else p[0] for term, p in parts.items()}
     return bm25(postings, terms, docs, length)
 
@@ -388,22 +478,25 @@ def best(keys: np.ndarray, scores: np.ndarray, limit: int,
     """The first `limit` ranked items that `accept` passes (it maps passing keys to item ids),
     asked in growing chunks so a filter that rejects many still fills the list."""
     out: list[tuple[str, float]] = []
-    start, chunk = 0, max(64, 2 * limit)
+    start, chunk = 0, limit + 16
     while len(out) < limit and start < len(keys):
-        batch = [int(k) for k in keys[start : start + chunk]]
+        batch = keys[start : start + chunk].tolist()
         passing = accept(batch)
-        out += [(passing[k], float(s)) for k, s in zip(batch, scores[start : start + chunk]) if k in passing]
+        out += [(passing[k], s) for k, s in zip(batch, scores[start : start + chunk].tolist()) if k in passing]
         start += len(batch)
         chunk = min(4 * chunk, 4096)
     return out[:limit]
 
 
-def entries(db: Executor, sql: Statements, subject: str, text: str,
-            tokeniser: Tokeniser = TOKENISER) -> dict[str, list[int]]:
-    """For audit: the keys each term of `text` is posted under in `subject`'s index."""
+def entries(query: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]], sql: Statements, subject: str,
+            text: str, tokeniser: Tokeniser = TOKENISER) -> dict[str, set[int]]:
+    """For audit: the item keys each term of `text` is posted under in `subject`'s index
+    (segments and pending rows), every term of the text present as a key, even if unposted."""
     terms = sorted(tokeniser.documents([text])[0].terms)
-    found: dict[str, list[int]] = {}
+    found: dict[str, set[int]] = {term: set() for term in terms}
     if terms:
-        for term, _, _, data in db.execute(sql.segments(len(terms)), (subject, *terms)).fetchall():
-            found.setdefault(term, []).extend(int(k) for k in unpack(data)["key"])
+        for term, _, _, data in query(sql.segments(len(terms)), (subject, *terms)):
+            found[term].update(int(k) for k in unpack(data)["key"])
+        for term, key, _, _ in query(sql.pending(len(terms)), (subject, *terms)):
+            found[term].add(int(key))
     return found

@@ -135,7 +135,9 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "DROP TRIGGER items_au",
             "DROP TABLE items_fts",
             "CREATE TABLE keyword_subjects (subject TEXT PRIMARY KEY, docs INTEGER NOT NULL,"
-            " length INTEGER NOT NULL)",
+            " length INTEGER NOT NULL, pending INTEGER NOT NULL)",
+            "CREATE TABLE keyword_pending (subject TEXT NOT NULL, term TEXT NOT NULL, key INTEGER NOT NULL,"
+            " tf INTEGER NOT NULL, dl INTEGER NOT NULL, PRIMARY KEY (subject, term, key)) WITHOUT ROWID",
             "CREATE TABLE keyword_postings (subject TEXT NOT NULL, term TEXT NOT NULL, segment INTEGER NOT NULL,"
             " level INTEGER NOT NULL, docs INTEGER NOT NULL, data BLOB NOT NULL)",
             "CREATE UNIQUE INDEX keyword_postings_term ON keyword_postings(subject, term, segment)",

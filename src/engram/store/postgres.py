@@ -53,8 +53,8 @@ CONNECT_TIMEOUT_S = 10
 CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
-KEYWORD = kw.Statements(ph="%s", key="seq")
-SCRUBBED = "items, vectors, keyword_postings, keyword_subjects"  # the tables VACUUM visits after a delete
+KEYWORD = kw.Statements(ph="%s", key="seq", key_list="= ANY(%s)")
+SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
     f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe) VALUES"
@@ -127,7 +127,10 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             # backends now share one index format. Filled from the items right after (keyword.ensure).
             "DROP INDEX items_tsv",
             "ALTER TABLE items DROP COLUMN tsv",
-            "CREATE TABLE keyword_subjects (subject text PRIMARY KEY, docs bigint NOT NULL, length bigint NOT NULL)",
+            "CREATE TABLE keyword_subjects (subject text PRIMARY KEY, docs bigint NOT NULL, length bigint NOT NULL,"
+            " pending integer NOT NULL)",
+            "CREATE TABLE keyword_pending (subject text NOT NULL, term text NOT NULL, key bigint NOT NULL,"
+            " tf integer NOT NULL, dl integer NOT NULL, PRIMARY KEY (subject, term, key))",
             """CREATE TABLE keyword_postings (
                 subject text NOT NULL,
                 term text NOT NULL,
@@ -144,6 +147,8 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
 
 class PostgresStore:
     """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`)."""
+
+    keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
 
     def __init__(self, url: str) -> None:
         self._dsn = url
@@ -412,7 +417,7 @@ class PostgresStore:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             keys, scores = kw.score(conn, KEYWORD, subject, terms)
             return kw.best(keys, scores, int(limit), lambda batch: dict(
-                conn.execute(KEYWORD.accepted(len(batch), clause), (*batch, *params)).fetchall()))
+                conn.execute(KEYWORD.accepted(clause), (batch, *params)).fetchall()))
 
         return self._run(work, write=True)
 
@@ -468,7 +473,8 @@ class PostgresStore:
         """VACUUM the tables so deleted rows and their index entries are gone (see docs/postgres.md).
 
         `full=True` rewrites tables and indexes into new files (VACUUM FULL: it locks them while it
-        runs), which also drops the keyword-index keys of deleted words, then asks for a CHECKPOINT.
+        runs), which also drops deleted terms left in the keyword index's B-tree pages, then asks for a
+        CHECKPOINT.
         """
         self._run(lambda conn: conn.execute(f"VACUUM {'FULL ' if full else ''}{SCRUBBED}"), write=False)
         if full:

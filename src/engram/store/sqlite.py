@@ -43,11 +43,13 @@ from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_RETRIES = 8
-KEYWORD = kw.Statements(ph="?", key="rowid")
+KEYWORD = kw.Statements(ph="?", key="rowid", key_list="IN (SELECT value FROM json_each(?))")
 
 
 class SQLiteStore:
     """A Store on one SQLite file (or ":memory:")."""
+
+    keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
@@ -241,7 +243,7 @@ class SQLiteStore:
         clause, params = where(subject, where_, SQLITE)
 
         def accept(keys: list[int]) -> dict[int, str]:
-            return dict(self._db.execute(KEYWORD.accepted(len(keys), clause), (*keys, *params)).fetchall())
+            return dict(self._db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
         with self._lock, self._translate():
             self._db.execute("BEGIN")  # one snapshot: statistics and postings of the same moment
