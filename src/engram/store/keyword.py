@@ -168,7 +168,10 @@ def level_of(docs: int) -> int:
 
 def pack(postings: np.ndarray) -> bytes:
     """A segment's bytes: postings sorted by key, little-endian (key int64, tf int32, length int32)."""
-    return np.sort(postings, order="key").astype(POSTING, copy=False).tobytes()
+    keys = postings["key"]
+    if len(keys) > 1 and bool((keys[1:] < keys[:-1]).any()):
+        postings = postings[np.argsort(keys, kind="stable")]
+    return postings.astype(POSTING, copy=False).tobytes()
 
 
 def unpack(data: bytes | memoryview) -> np.ndarray:
@@ -244,6 +247,12 @@ class Statements:
                 " GROUP BY level ORDER BY level")
 
     @property
+    def full_levels(self) -> str:
+        p = self.ph
+        return (f"SELECT term FROM keyword_postings WHERE subject = {p} GROUP BY term, level"
+                f" HAVING count(*) >= {p}")
+
+    @property
     def at_level(self) -> str:
         p = self.ph
         return f"SELECT segment, data FROM keyword_postings WHERE subject = {p} AND term = {p} AND level = {p}"
@@ -288,22 +297,35 @@ def add(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
     for subject in sorted(totals):
         added = postings.get(subject, [])
         db.execute(sql.add_subject, (subject, totals[subject][0], totals[subject][1], len(added)))
-        db.cursor().executemany(sql.add_pending, added)
         if int(db.execute(sql.pending_count, (subject,)).fetchall()[0][0]) >= PENDING_MAX:
-            flush(db, sql, subject)
+            flush(db, sql, subject, [(term, key, tf, dl) for _, term, key, tf, dl in added])
+        else:
+            db.cursor().executemany(sql.add_pending, added)
 
 
-def flush(db: Executor, sql: Statements, subject: str) -> None:
-    """Move a subject's pending postings into segments: one per term, then merge full levels."""
-    rows = db.execute(sql.all_pending, (subject,)).fetchall()
+def flush(db: Executor, sql: Statements, subject: str, extra: Sequence[tuple[str, int, int, int]] = ()) -> None:
+    """Move a subject's pending postings (and `extra` ones, never written as pending) into
+    segments: one per term, then merge the levels that filled up."""
+    rows = [*db.execute(sql.all_pending, (subject,)).fetchall(), *extra]
     db.execute(f"DELETE FROM keyword_pending WHERE subject = {sql.ph}", (subject,))
     db.execute(f"UPDATE keyword_subjects SET pending = 0 WHERE subject = {sql.ph}", (subject,))
     by_term: dict[str, list[tuple[int, int, int]]] = {}
     for term, key, tf, dl in rows:
         by_term.setdefault(term, []).append((key, tf, dl))
-    for term, entries in sorted(by_term.items()):
-        _write_segment(db, sql, subject, term, np.array(entries, dtype=POSTING))
+    _write_segments(db, sql, subject, by_term)
+    for term in sorted({r[0] for r in db.execute(sql.full_levels, (subject, FANOUT)).fetchall()}):
         _compact(db, sql, subject, term)
+
+
+def _write_segments(db: Executor, sql: Statements, subject: str,
+                    by_term: Mapping[str, list[tuple[int, int, int]]]) -> None:
+    """One new segment per term, at the level its size puts it."""
+    rows = []
+    for term, entries in sorted(by_term.items()):
+        data = pack(np.array(entries, dtype=POSTING))
+        rows.append((subject, term, int(np.frombuffer(data[:8], dtype="<i8")[0]), level_of(len(entries)),
+                     len(entries), data))
+    db.cursor().executemany(sql.insert, rows)
 
 
 def remove(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
@@ -386,8 +408,7 @@ def rebuild(db: Executor, sql: Statements, subjects: Iterable[str] | None,
                 for term, tf in doc.terms.items():
                     postings.setdefault(term, []).append((key, tf, doc.length))
         db.execute(sql.add_subject, (subject, len(rows), length, 0))
-        for term, entries in sorted(postings.items()):
-            _write_segment(db, sql, subject, term, np.array(entries, dtype=POSTING))
+        _write_segments(db, sql, subject, postings)
 
 
 def stale_subjects(db: Executor, sql: Statements) -> list[str] | None:

@@ -140,7 +140,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             " tf INTEGER NOT NULL, dl INTEGER NOT NULL, PRIMARY KEY (subject, term, key)) WITHOUT ROWID",
             "CREATE TABLE keyword_postings (subject TEXT NOT NULL, term TEXT NOT NULL, segment INTEGER NOT NULL,"
             " level INTEGER NOT NULL, docs INTEGER NOT NULL, data BLOB NOT NULL)",
-            "CREATE UNIQUE INDEX keyword_postings_term ON keyword_postings(subject, term, segment)",
+            "CREATE UNIQUE INDEX keyword_postings_term ON keyword_postings(subject, term, level, segment)",
         ],
     ),
 ]
