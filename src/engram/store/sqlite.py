@@ -246,12 +246,15 @@ class SQLiteStore:
             return dict(self._db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
         with self._lock, self._translate():
-            self._db.execute("BEGIN")  # one snapshot: statistics and postings of the same moment
+            own = not self._db.in_transaction
+            if own:
+                self._db.execute("BEGIN")  # one snapshot: statistics and postings of the same moment
             try:
                 keys, scores = kw.score(self._db, KEYWORD, subject, terms)
                 return kw.best(keys, scores, int(limit), accept)
             finally:
-                self._db.execute("COMMIT")
+                if own:
+                    self._db.execute("COMMIT")
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
