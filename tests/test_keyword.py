@@ -202,7 +202,9 @@ def test_forgetting_leaves_no_term_of_the_item(tmp_path: Path, flushed: bool, mo
         assert {"zephyrquokka", "vaultcod", "hidden"} <= only_gone
         in_segments = {r[0] for r in store.query("SELECT term FROM keyword_postings")}
         assert only_gone <= in_segments if flushed else not in_segments
+        store.keyword(SUBJECT, [secret], Filter(), 5)  # the query word enters the tokeniser's cache too
         store.delete(SUBJECT, [gone.id])
+        assert secret not in keyword.TOKENISER._stems and secret not in keyword.TOKENISER._words
         left = {r[0] for r in store.query("SELECT term FROM keyword_postings UNION SELECT term FROM keyword_pending")}
         assert not only_gone & left
         rowid = store.query("SELECT max(rowid) FROM items")[0][0]

@@ -55,6 +55,7 @@ REBUILD_BATCH = 20_000
 STEMS_MAX = 500_000  # ASCII words whose stem is remembered (about 60 MB at most)
 _QUERY_CACHE = 8192  # query words whose tokens are remembered
 ASCII_WORD = re.compile(r"[a-z0-9]+")
+WORD = re.compile(r"\w+")  # how queries are cut into words (engram.core.ranking.keyword_terms)
 
 
 class Executor(Protocol):
@@ -142,6 +143,15 @@ class Tokeniser:
         finally:
             db.execute("COMMIT")
         return [Document(sum(c.values()), c) for c in counts]
+
+    def drop(self, texts: Sequence[str]) -> None:
+        """Forget the words of `texts` from the process's caches (after those texts are deleted)."""
+        for text in texts:
+            for word in ASCII_WORD.findall(text.lower()):
+                self._stems.pop(word, None)
+            for word in WORD.findall(text):
+                self._words.pop(word, None)
+                self._words.pop(word.lower(), None)
 
     def words(self, words: Sequence[str]) -> list[tuple[str, ...]]:
         """The distinct terms of each query word (most give one; punctuation alone gives none)."""
@@ -335,6 +345,7 @@ def remove(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
     if not rows:
         return
     docs = tokeniser.documents([text for _, _, text in rows])
+    tokeniser.drop([text for _, _, text in rows])
     totals: dict[str, list[int]] = {}
     keys: dict[tuple[str, str], list[int]] = {}
     for (key, subject, _), doc in zip(rows, docs):
