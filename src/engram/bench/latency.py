@@ -327,6 +327,11 @@ def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_
     (`small` > 0) a subject of `small` items in the same store. An existing file holding `total`
     items is reused as it is (`--store-file`: a 1M-item store is built once)."""
     now = time.time()
+    if path.exists():
+        with memory_cls(str(path), embedder=model) as mem:
+            complete = sum(mem.store.subjects().values()) == total
+        for suffix in ("", "-wal", "-shm") if not complete else ():
+            Path(str(path) + suffix).unlink(missing_ok=True)  # a build cut short: start again
     with memory_cls(str(path), embedder=model) as mem:
         t0 = time.perf_counter()
         if sum(mem.store.subjects().values()) != total:

@@ -277,14 +277,16 @@ class Statements:
         p = self.ph
         return f"DELETE FROM keyword_postings WHERE subject = {p} AND term = {p} AND segment = {p}"
 
-    key_list: str = ""  # how the statement below takes a list of keys as one parameter
+    #: FROM clause of `items i` rows named by a list of keys given as one parameter, each found by
+    #: its key (SQLite: CROSS JOIN fixes the order; its planner would rather walk the subject index).
+    by_keys: str = ""
 
     def accepted(self, clause: str) -> str:
         """Which of a list of item keys pass a filter clause (over `items i`), with their ids."""
-        return f"SELECT i.{self.key}, i.id FROM items i WHERE i.{self.key} {self.key_list} AND {clause}"
+        return f"SELECT i.{self.key}, i.id FROM {self.by_keys} WHERE {clause}"
 
     def keys_param(self, keys: list[int]) -> Any:
-        return json.dumps(keys) if "json_each" in self.key_list else keys
+        return json.dumps(keys) if "json_each" in self.by_keys else keys
 
 
 # -- writes --------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ CONNECT_TIMEOUT_S = 10
 CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
-KEYWORD = kw.Statements(ph="%s", key="seq", key_list="= ANY(%s)")
+KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) JOIN items i ON i.seq = k.value")
 SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (

@@ -43,7 +43,8 @@ from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
 BUSY_RETRIES = 8
-KEYWORD = kw.Statements(ph="?", key="rowid", key_list="IN (SELECT value FROM json_each(?))")
+KEYWORD = kw.Statements(ph="?", key="rowid",
+                        by_keys="json_each(?) AS k CROSS JOIN items i ON i.rowid = k.value")
 
 
 class SQLiteStore:
