@@ -16,6 +16,7 @@ from engram.embed.hashing import HashingEmbedder
 from engram.errors import InvalidInput
 from engram.core.memory import Memory
 from engram.kinds.working import Conversation
+from engram.store import keyword
 
 
 def marker() -> str:
@@ -57,7 +58,7 @@ def test_audit_finds_every_copy_then_nothing_after_forget(memory):
     report = audit(memory, "user:1", secret)
     places = " ".join(report.where)
     assert "history:" in places and "(episode) text,metadata" in places and "(conversation) text" in places
-    assert "(summary) text" in places and "vectors:" in places and "fts:" in places
+    assert "(summary) text" in places and "vectors:" in places and "keyword:" in places
     assert report.found == len(report.where) >= 8
     assert memory.forget("user:1", secret) == 5
     after = audit(memory, "user:1", secret)
@@ -125,18 +126,19 @@ def test_sqlite_raw_bytes_are_scanned_and_clean_after_forget(tmp_path):
     assert b"vault code" not in raw
 
 
-def test_sqlite_fts_entry_without_a_row_is_found(tmp_path):
+def test_keyword_entry_without_a_row_is_found(tmp_path):
     db = tmp_path / "m.db"
     secret = marker()
     with Memory(str(db), embedder=HashingEmbedder(64)) as mem:
         mem.remember("user:1", "An ordinary fact to make the index exist.")
+        (term,) = keyword.TOKENISER.documents([secret])[0].terms
     raw = sqlite3.connect(db)
-    raw.execute("INSERT INTO items_fts(rowid, text) VALUES (9999, ?)", (f"stale {secret} entry",))
+    raw.execute("INSERT INTO keyword_pending VALUES ('user:1', ?, 9999, 1, 3)", (term,))
     raw.commit()
     raw.close()
     with Memory(str(db), embedder=HashingEmbedder(64)) as mem:
         where = audit(mem, "user:1", secret).where
-    assert "fts:items_fts rowid 9999 (entry without a row)" in where
+    assert f"keyword:{term} key 9999 (entry without a row)" in where
 
 
 def test_audit_rejects_empty_text(memory):

@@ -10,6 +10,11 @@
 - past the ANN crossover (`engram.core.ann.EXACT_MAX_ITEMS`): the index build time, and
   `recall10_vs_exact`, the share of each query's recall top 10 that the exact scan also returns.
 - steps: p50 of the query embedding, the exact vector scan and the keyword search alone.
+- keyword (`keyword_figures`): the keyword search alone (engram.store.keyword, p50/p95) against
+  the FTS5 path it replaced (a `bench_fts5` table built in the same file, queried with the old
+  statement) in the same run: `fts5_over_keyword` is FTS5's time over ours, and `top10_vs_fts5`
+  the share of FTS5's top 10 we also return (statistics differ: per subject now, whole table then).
+- the store measurement also times a small subject (`small_subject` items) in the same big store.
 """
 
 from __future__ import annotations
@@ -143,7 +148,94 @@ def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> 
                 samples.append((time.perf_counter() - t0) * 1000)
         out.update({prefix + key: value for key, value in percentiles(samples).items() if key != "mean"})
     out.update(time_steps(mem, subject, queries, rounds))
+    out.update(keyword_figures(mem, subject, queries, rounds))
     return out
+
+
+FTS5_TABLE = "bench_fts5"
+
+
+def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, Any]:
+    """The keyword search alone, ours and FTS5's (SQLite stores only), p50/p95 ms, their ratio."""
+    from engram.core.ranking import keyword_terms
+    from engram.core.recall import CANDIDATES
+    from engram.store.sqlite import SQLiteStore
+
+    where = mem._filter()
+    terms = [keyword_terms(q) for q in queries]
+    calls = {"keyword": lambda t: mem.store.keyword(subject, t, where, CANDIDATES)}
+    out: dict[str, Any] = {}
+    if isinstance(mem.store, SQLiteStore) and mem.store.path != ":memory:":
+        out["fts5_build_s"] = fts5_table(mem.store.path)
+        calls["fts5"] = lambda t: fts5_keyword(mem.store, subject, t, where, CANDIDATES)
+    timed = _timed(calls, terms, rounds)
+    out["keyword_ms"] = timed["keyword"]["ms"]
+    if "fts5" in timed:
+        ours, theirs = timed["keyword"], timed["fts5"]
+        agree = [len({i for i, _ in a[:10]} & {i for i, _ in b[:10]}) / max(1, min(10, len(b)))
+                 for a, b in zip(ours["results"], theirs["results"])]
+        out.update({"fts5_ms": theirs["ms"],
+                    "fts5_over_keyword": {k: round(theirs["ms"][k] / max(ours["ms"][k], 1e-6), 2) for k in ("p50", "p95")},
+                    "top10_vs_fts5": round(sum(agree) / len(agree), 3) if agree else None})
+    return out
+
+
+def _timed(calls: dict[str, Callable[[list[str]], list[tuple[str, float]]]], terms: Sequence[list[str]],
+           rounds: int) -> dict[str, dict[str, Any]]:
+    """p50/p95 ms of each call over the queries, the calls alternating query by query (so load that
+    comes and goes on a shared machine falls on both alike), and each call's first answers."""
+    results = {name: [call(t) for t in terms] for name, call in calls.items()}  # warm-up, and the answers
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(rounds):
+        for t in terms:
+            for name, call in calls.items():
+                t0 = time.perf_counter()
+                call(t)
+                samples[name].append((time.perf_counter() - t0) * 1000)
+    out = {}
+    for name in calls:
+        stats = percentiles(samples[name])
+        out[name] = {"ms": {"p50": stats["p50"], "p95": stats["p95"]}, "results": results[name]}
+    return out
+
+
+def fts5_table(path: str) -> float:
+    """Build (once per file) the FTS5 index Engram used before its own keyword index, as it was
+    (text and the subject's scope token, `porter unicode61 remove_diacritics 2`); seconds taken."""
+    import sqlite3
+
+    from engram.store.keyword import TOKENIZE
+
+    db = sqlite3.connect(path, timeout=60)
+    try:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (FTS5_TABLE,)).fetchone():
+            return 0.0
+        t0 = time.perf_counter()
+        db.execute(f"CREATE VIRTUAL TABLE {FTS5_TABLE} USING fts5(text, scope, content='items',"
+                   f" content_rowid='rowid', tokenize='{TOKENIZE}')")
+        db.execute(f"INSERT INTO {FTS5_TABLE}({FTS5_TABLE}) VALUES ('rebuild')")
+        db.commit()
+        return round(time.perf_counter() - t0, 1)
+    finally:
+        db.close()
+
+
+def fts5_keyword(store: Any, subject: str, terms: Sequence[str], where: Any, limit: int) -> list[tuple[str, float]]:
+    """The keyword search as Engram ran it on FTS5 (whole-table BM25, the subject's scope token
+    cutting the match unless the store holds one subject), over `fts5_table`."""
+    from engram.store.migrations import scope_token
+    from engram.store.sql import SQLITE, where_clause
+
+    if not terms:
+        return []
+    match = "text : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) + ")"
+    bounds = store.query("SELECT (SELECT min(subject) FROM items), (SELECT max(subject) FROM items)")[0]
+    if not bounds[0] == subject == bounds[1]:
+        match = f"scope : {scope_token(subject)} AND {match}"
+    clause, params = where_clause(subject, where, SQLITE)
+    sql = (f"SELECT i.id, -bm25({FTS5_TABLE}, 1.0, 0.0) AS score FROM {FTS5_TABLE} JOIN items i"
+           f" ON i.rowid = {FTS5_TABLE}.rowid WHERE {FTS5_TABLE} MATCH ? AND {clause} ORDER BY score DESC LIMIT ?")
+    return [(r[0], float(r[1])) for r in store.query(sql, [match, *params, int(limit)])]
 
 
 def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
@@ -181,6 +273,8 @@ def run(
     rounds: int = 5,
     folder: str | Path | None = None,
     echo: Callable[[str], None] | None = None,
+    store_file: str | Path | None = None,
+    small_subject: int = 1_000,
 ) -> dict[str, Any]:
     """Measure everything; returns a JSON-ready dict."""
     from engram.embed import get_embedder
@@ -192,14 +286,16 @@ def run(
     with tempfile.TemporaryDirectory(prefix="engram-latency-", dir=folder) as tmp:
         root = Path(tmp)
         vectors = minilm_like(model)
-        out["write"] = write_throughput(model, root, write_n)
-        say(f"write: {out['write']}")
+        if write_n:
+            out["write"] = write_throughput(model, root, write_n)
+            say(f"write: {out['write']}")
         for size in sizes:
             out["recall"].append(_measure_subject(Memory, model, root / f"s{size}.db", size, embed_limit, rounds,
                                                   vectors))
             say(f"recall at {size}: {out['recall'][-1]}")
         if store_size:
-            out["store"] = _measure_store(Memory, model, root / "store.db", store_size, max(sizes), rounds, vectors)
+            path = Path(store_file) if store_file else root / "store.db"
+            out["store"] = _measure_store(Memory, model, path, store_size, max(sizes), rounds, vectors, small_subject)
             say(f"store of {store_size}: {out['store']}")
     out["peak_rss_mb"] = peak_rss_mb()
     return out
@@ -223,20 +319,35 @@ def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_l
     return row
 
 
+SMALL = "user:bench-small"
+
+
 def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_size: int,
-                   rounds: int, vectors: Callable[[int], np.ndarray]) -> dict[str, Any]:
-    """A subject of `subject_size` MiniLM-like vectors among `total` items in other subjects."""
+                   rounds: int, vectors: Callable[[int], np.ndarray], small: int = 0) -> dict[str, Any]:
+    """A subject of `subject_size` MiniLM-like vectors among `total` items in other subjects, and
+    (`small` > 0) a subject of `small` items in the same store. An existing file holding `total`
+    items is reused as it is (`--store-file`: a 1M-item store is built once)."""
     now = time.time()
+    if path.exists():
+        with memory_cls(str(path), embedder=model) as mem:
+            complete = sum(mem.store.subjects().values()) == total
+        for suffix in ("", "-wal", "-shm") if not complete else ():
+            Path(str(path) + suffix).unlink(missing_ok=True)  # a build cut short: start again
     with memory_cls(str(path), embedder=model) as mem:
         t0 = time.perf_counter()
-        others = total - subject_size
-        per = 100_000
-        for index, start in enumerate(range(0, others, per)):
-            fill(mem.store, f"user:other-{index}", min(per, others - start), model.identity, seed=1000 + index,
-                 now=now, vectors=vectors)
-        fill(mem.store, SUBJECT, subject_size, model.identity, seed=1, now=now, vectors=vectors)
+        if sum(mem.store.subjects().values()) != total:
+            others = total - subject_size - small
+            per = 100_000
+            for index, start in enumerate(range(0, others, per)):
+                fill(mem.store, f"user:other-{index}", min(per, others - start), model.identity,
+                     seed=1000 + index, now=now, vectors=vectors)
+            fill(mem.store, SUBJECT, subject_size, model.identity, seed=1, now=now, vectors=vectors)
+            if small:
+                fill(mem.store, SMALL, small, model.identity, seed=2, now=now, vectors=vectors)
         fill_s = time.perf_counter() - t0
         row = {"items_in_store": total, "items_in_subject": subject_size, "vectors": VECTORS,
                "fill_s": round(fill_s, 1), "db_mb": round(path.stat().st_size / 2**20, 1),
                **ann_figures(mem, SUBJECT, QUESTIONS), **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+        if small:
+            row["small_subject"] = {"items": small, **time_recall(mem, SMALL, QUESTIONS, rounds)}
     return row

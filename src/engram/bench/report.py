@@ -65,19 +65,28 @@ def category_table(result: Mapping[str, Any]) -> str:
 
 
 def latency_table(result: Mapping[str, Any]) -> str:
-    """Recall latency rows by size, then the store-wide row, write throughput and peak RSS."""
-    rows = [[f"{r['items']:,} in one subject", r["vectors"], r["p50"], r["p95"], r["search_p50"], r["search_p95"]]
-            for r in result["recall"]]
+    """Recall latency rows by size, then the store-wide rows, write throughput and peak RSS; the
+    keyword search alone (ours, and the FTS5 path it replaced, timed in the same run)."""
+    def row(label: str, r: Mapping[str, Any], vectors: str) -> list[Any]:
+        ours, fts5 = r.get("keyword_ms", {}), r.get("fts5_ms", {})
+        return [label, vectors, r["p50"], r["p95"], r["search_p50"], r["search_p95"], ours.get("p50", ""),
+                ours.get("p95", ""), fts5.get("p95", ""), r.get("fts5_over_keyword", {}).get("p95", "")]
+
+    rows = [row(f"{r['items']:,} in one subject", r, r["vectors"]) for r in result["recall"]]
     store = result.get("store")
     if store:
-        rows.append([f"{store['items_in_subject']:,} in a subject of a {store['items_in_store']:,}-item store",
-                     store["vectors"], store["p50"], store["p95"], store["search_p50"], store["search_p95"]])
+        rows.append(row(f"{store['items_in_subject']:,} in a subject of a {store['items_in_store']:,}-item store",
+                        store, store["vectors"]))
+        small = store.get("small_subject")
+        if small:
+            rows.append(row(f"{small['items']:,} in a subject of the same store", small, store["vectors"]))
     table = markdown_table(["items (k=10, query embedding included)", "vectors", "recall p50 ms", "recall p95 ms",
-                            "search p50 ms", "search p95 ms"], rows)
-    w = result["write"]
-    return (f"{table}\n\nwrites: {w['remember_many_per_s']}/s with remember_many vs {w['embedder_per_s']}/s"
-            f" for the embedder alone ({w['ratio']}x); peak RSS {result['peak_rss_mb']} MiB;"
-            f" embedder {result['embedder']}")
+                            "search p50 ms", "search p95 ms", "keyword p50 ms", "keyword p95 ms",
+                            "FTS5 p95 ms", "FTS5/keyword p95"], rows)
+    w = result.get("write")
+    writes = (f"writes: {w['remember_many_per_s']}/s with remember_many vs {w['embedder_per_s']}/s"
+              f" for the embedder alone ({w['ratio']}x); " if w else "")
+    return f"{table}\n\n{writes}peak RSS {result['peak_rss_mb']} MiB; embedder {result['embedder']}"
 
 
 def plot_latency(result: Mapping[str, Any], path: str) -> None:

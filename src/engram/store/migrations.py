@@ -134,6 +134,24 @@ MIGRATIONS: list[Step] = [
             "INSERT INTO items_fts(items_fts) VALUES ('rebuild')",
         ],
     ),
+    (
+        "keyword index of our own (engram.store.keyword): per-subject BM25 statistics and postings",
+        [
+            # Replaces FTS5, whose BM25 spans every subject and scores every matching row. The new
+            # tables are filled from the items right after migrating (keyword.ensure).
+            "DROP TRIGGER items_ai",
+            "DROP TRIGGER items_ad",
+            "DROP TRIGGER items_au",
+            "DROP TABLE items_fts",
+            "CREATE TABLE keyword_subjects (subject TEXT PRIMARY KEY, docs INTEGER NOT NULL,"
+            " length INTEGER NOT NULL, pending INTEGER NOT NULL)",
+            "CREATE TABLE keyword_pending (subject TEXT NOT NULL, term TEXT NOT NULL, key INTEGER NOT NULL,"
+            " tf INTEGER NOT NULL, dl INTEGER NOT NULL, PRIMARY KEY (subject, term, key)) WITHOUT ROWID",
+            "CREATE TABLE keyword_postings (subject TEXT NOT NULL, term TEXT NOT NULL, segment INTEGER NOT NULL,"
+            " level INTEGER NOT NULL, docs INTEGER NOT NULL, data BLOB NOT NULL)",
+            "CREATE UNIQUE INDEX keyword_postings_term ON keyword_postings(subject, term, level, segment)",
+        ],
+    ),
 ]
 
 

@@ -1,11 +1,12 @@
-"""The PostgreSQL backend: items in one table, full text by a generated `tsvector`, vectors in pgvector.
+"""The PostgreSQL backend: items in one table, BM25 by engram.store.keyword, vectors in pgvector.
 
 Same behaviour as the SQLite store: partial unique indexes for dedupe and the current key,
 one transaction per call, numbered migrations (run under an advisory lock so concurrent
 openers take turns), and exact vector scans of a per-subject matrix cached until a change
 counter in `subject_versions` moves (so writes by other processes are seen).
 
-Forgetting: `delete` removes rows (vectors cascade) and then runs `VACUUM` on both tables so
+Forgetting: `delete` removes rows (vectors cascade, keyword segments are rewritten without them)
+and then runs `VACUUM` on the tables so
 dead tuples and their index entries are gone from everything a query can reach. What VACUUM
 cannot reach (WAL segments not yet recycled, backups, replicas) is listed in docs/postgres.md.
 """
@@ -31,6 +32,7 @@ from engram.errors import (
     StoreUnavailable,
     require,
 )
+from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store.base import Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
 from engram.store.sql import (
@@ -60,6 +62,8 @@ NOT_SCANNED = (
     " temporary files (the server's files are not readable over a connection)",
     "PostgreSQL WAL archives, replicas and base backups (pg_basebackup, pg_dump files)",
 )
+KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) JOIN items i ON i.seq = k.value")
+SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
     f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe) VALUES"
@@ -125,11 +129,35 @@ MIGRATIONS: list[migrations.Step] = [
             "CREATE TABLE subject_versions (subject text PRIMARY KEY, version bigint NOT NULL)",
         ],
     ),
+    (
+        "keyword index of engram.store.keyword (BM25 as on SQLite) instead of the tsvector",
+        [
+            # ts_rank_cd is not BM25 and the english configuration tokenises unlike SQLite: both
+            # backends now share one index format. Filled from the items right after (keyword.ensure).
+            "DROP INDEX items_tsv",
+            "ALTER TABLE items DROP COLUMN tsv",
+            "CREATE TABLE keyword_subjects (subject text PRIMARY KEY, docs bigint NOT NULL, length bigint NOT NULL,"
+            " pending integer NOT NULL)",
+            "CREATE TABLE keyword_pending (subject text NOT NULL, term text NOT NULL, key bigint NOT NULL,"
+            " tf integer NOT NULL, dl integer NOT NULL, PRIMARY KEY (subject, term, key))",
+            """CREATE TABLE keyword_postings (
+                subject text NOT NULL,
+                term text NOT NULL,
+                segment bigint NOT NULL,
+                level integer NOT NULL,
+                docs integer NOT NULL,
+                data bytea NOT NULL,
+                PRIMARY KEY (subject, term, segment)
+            )""",
+        ],
+    ),
 ]
 
 
 class PostgresStore:
     """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`)."""
+
+    keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
 
     def __init__(self, url: str, *, read_only: bool = False) -> None:
         self._dsn = url
@@ -207,6 +235,8 @@ class PostgresStore:
                 self._ensure_vector(conn)
                 migrations.run(conn.execute, MIGRATIONS, where=self.url,
                                upgrade="pip install -U 'engramdb[postgres]'", ph="%s")
+                if not self.read_only:
+                    kw.ensure(conn, KEYWORD)  # the keyword index after a migration, or if stale
         except psycopg.Error as exc:
             raise _translate(exc, self.url) from exc
 
@@ -310,31 +340,37 @@ class PostgresStore:
 
         def work(conn: Any) -> list[Placement]:
             placements: list[Placement] = []
+            indexed: list[tuple[int, str, str]] = []
             for old_ids, run in runs:
                 for old_id in old_ids:
                     conn.execute(
                         "UPDATE items SET valid_to = %s, superseded_by = %s WHERE id = %s AND valid_to IS NULL",
                         (run[0].valid_from, run[0].id, old_id),
                     )
-                placements += self._insert(conn, run)
+                placements += self._insert(conn, run, indexed)
             wanted = [(model or "", _vector(vectors[p.id]), p.id) for p in placements
                       if p.created and vectors and vectors.get(p.id) is not None]
             if wanted:
                 with conn.cursor() as cur:
                     cur.executemany(UPSERT_VECTOR, wanted)
                 _bump(conn, {by_id[i].subject for _, _, i in wanted})
+            kw.add(conn, KEYWORD, indexed)
             return placements
 
         return self._run(work, write=True)
 
-    def _insert(self, conn: Any, items: Sequence[Item]) -> list[Placement]:
-        """Insert in one pipelined batch; an item that hit a unique index names the current duplicate."""
+    def _insert(self, conn: Any, items: Sequence[Item], indexed: list[tuple[int, str, str]]) -> list[Placement]:
+        """Insert in one pipelined batch; an item that hit a unique index names the current duplicate.
+        Created items are added to `indexed` as (seq, subject, text)."""
         rows = [item_row(item) for item in items]
         created = []
         with conn.cursor() as cur:
             cur.executemany(INSERT_ITEM, rows, returning=True)
-            for _ in rows:
-                created.append(cur.fetchone() is not None)
+            for item in items:
+                seq = cur.fetchone()
+                created.append(seq is not None)
+                if seq is not None:
+                    indexed.append((int(seq[0]), item.subject, item.text))
                 cur.nextset()
         return [Placement(item.id, True) if ok else self._existing(conn, item, row[-1])
                 for item, row, ok in zip(items, rows, created)]
@@ -393,15 +429,19 @@ class PostgresStore:
         return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
+        """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
         if not terms:
             return []
-        # plainto_tsquery has no operators: any user text is just words; `||` ORs the terms.
-        query = " || ".join(["plainto_tsquery('english', %s)"] * len(terms))
         clause, params = where_clause(subject, where, POSTGRES)
-        sql = (f"SELECT i.id, ts_rank_cd(i.tsv, q.q, 1) AS score FROM items i, (SELECT {query} AS q) q"
-               f" WHERE i.tsv @@ q.q AND {clause} ORDER BY score DESC, i.seq LIMIT %s")
-        rows = self._read(sql, [*terms, *params, int(limit)])
-        return [(r[0], float(r[1])) for r in rows]
+
+        def work(conn: Any) -> list[tuple[str, float]]:
+            # One snapshot for statistics and postings; a read-only transaction takes no row locks.
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            keys, scores = kw.score(conn, KEYWORD, subject, terms)
+            return kw.best(keys, scores, int(limit), lambda batch: dict(
+                conn.execute(KEYWORD.accepted(clause), (batch, *params)).fetchall()))
+
+        return self._run(work, write=not self.read_only)
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         def work(conn: Any) -> tuple[list[str], np.ndarray]:
@@ -436,6 +476,9 @@ class PostgresStore:
             return 0
 
         def work(conn: Any) -> int:
+            gone = conn.execute(f"SELECT seq, subject, text FROM items WHERE subject = %s AND seq IN ({_LOCK_IN_ORDER})",
+                                (subject, list(ids))).fetchall()
+            kw.remove(conn, KEYWORD, gone)
             count = conn.execute(
                 f"DELETE FROM items WHERE subject = %s AND seq IN ({_LOCK_IN_ORDER})", (subject, list(ids))
             ).rowcount
@@ -449,14 +492,15 @@ class PostgresStore:
         return total
 
     def scrub(self, full: bool = False) -> None:
-        """VACUUM both tables so deleted rows and their index entries are gone (see docs/postgres.md).
+        """VACUUM the tables so deleted rows and their index entries are gone (see docs/postgres.md).
 
         `full=True` rewrites tables and indexes into new files (VACUUM FULL: it locks them while it
-        runs), which also drops the keyword-index keys of deleted words, then asks for a CHECKPOINT.
+        runs), which also drops deleted terms left in the keyword index's B-tree pages, then asks for a
+        CHECKPOINT.
         """
         if self.read_only:
             return  # nothing was deleted through this connection
-        self._run(lambda conn: conn.execute(f"VACUUM {'FULL ' if full else ''}items, vectors"), write=False)
+        self._run(lambda conn: conn.execute(f"VACUUM {'FULL ' if full else ''}{SCRUBBED}"), write=False)
         if full:
             try:
                 self._run(lambda conn: conn.execute("CHECKPOINT"), write=False)
@@ -484,12 +528,8 @@ class PostgresStore:
         return {subject: int(n) for subject, n in rows}
 
     def traces(self, subject: str, text: str) -> Traces:
-        """Rows the full-text index matches for the phrase (the generated `tsv` column)."""
-        rows = self.query(
-            "SELECT id FROM items WHERE subject = %s AND tsv @@ phraseto_tsquery('english', %s) ORDER BY seq",
-            (subject, " ".join(text.split())),
-        )
-        return Traces([f"fts:items.tsv ({r[0]})" for r in rows], list(NOT_SCANNED))
+        """Keyword-index entries still holding the text (engram.store.keyword), read from the index."""
+        return Traces(kw.places(self.query, KEYWORD, subject, text), list(NOT_SCANNED))
 
     def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
         """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""

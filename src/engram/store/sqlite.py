@@ -1,7 +1,8 @@
-"""The embedded default backend: one SQLite file, WAL, FTS5 BM25, vectors as float32 BLOBs.
+"""The embedded default backend: one SQLite file, WAL, BM25 by engram.store.keyword, vectors as float32 BLOBs.
 
-Deleted text is overwritten (`secure_delete`), the FTS5 index is merged so no stale term
-survives in old segments, and the WAL is checkpointed and truncated after every delete.
+Deleted text is overwritten (`secure_delete`), the keyword index's segments holding a deleted
+item are rewritten without it in the same transaction, and the WAL is checkpointed and truncated
+after every delete.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engram.errors import (
     StoreFull,
     StoreUnavailable,
 )
+from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
 from engram.store.base import FileBackup, Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
@@ -46,6 +48,8 @@ from engram.types import Item
 BUSY_TIMEOUT_MS = 5000
 BUSY_RETRIES = 8
 SQLITE_HEADER = b"SQLite format 3\x00"
+KEYWORD = kw.Statements(ph="?", key="rowid",
+                        by_keys="json_each(?) AS k CROSS JOIN items i ON i.rowid = k.value")
 
 
 class SQLiteStore:
@@ -55,6 +59,8 @@ class SQLiteStore:
     mode, owner, read-only file system); `True` always does, `False` never. A read-only store
     answers every read; every write raises `ReadOnlyStore` and nothing is changed.
     """
+
+    keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool | None = None) -> None:
         self.path = str(path)
@@ -73,6 +79,8 @@ class SQLiteStore:
                 else:
                     migrations.apply(self)
                     self._db.execute("PRAGMA journal_mode = WAL")  # after the check: a foreign file stays as it was
+                    with self.transaction() as db:  # the keyword index after a migration, or if stale
+                        kw.ensure(db, KEYWORD)
         except BaseException:
             self._db.close()
             raise
@@ -215,25 +223,29 @@ class SQLiteStore:
         by_id = {item.id: item for item in items}
         runs = supersede_runs(items, supersede)
         with self.transaction() as db:
+            indexed: list[tuple[int, str, str]] = []
             for old_ids, run in runs:
                 for old_id in old_ids:
                     db.execute(
                         "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
                         (run[0].valid_from, run[0].id, old_id),
                     )
-                placements.extend(self._insert(db, item) for item in run)
+                placements.extend(self._insert(db, item, indexed) for item in run)
+            kw.add(db, KEYWORD, indexed)
             for placement in placements:
                 vector = (vectors or {}).get(placement.id)
                 if placement.created and vector is not None:
                     self._insert_vector(db, by_id[placement.id], vector, model or "")
         return placements
 
-    def _insert(self, db: sqlite3.Connection, item: Item) -> Placement:
+    def _insert(self, db: sqlite3.Connection, item: Item, indexed: list[tuple[int, str, str]]) -> Placement:
+        """Insert one item; a created one is added to `indexed` as (rowid, subject, text)."""
         cols = ", ".join(COLUMNS) + ", dedupe, scope"
         marks = ", ".join("?" * (len(COLUMNS) + 2))
         row = (*item_row(item), migrations.scope_token(item.subject))
         cur = db.execute(f"INSERT OR IGNORE INTO items ({cols}) VALUES ({marks})", row)
         if cur.rowcount == 1:
+            indexed.append((int(cur.lastrowid or 0), item.subject, item.text))
             return Placement(item.id, True)
         existing = db.execute(
             "SELECT id FROM items WHERE subject = ? AND dedupe = ? AND valid_to IS NULL",
@@ -301,25 +313,26 @@ class SQLiteStore:
         return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
-        if not terms:
+        """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
+        if not terms or self._db is None:
             return []
-        # The scope column (one token per subject) cuts the match to the subject's rows before
-        # BM25 ranks them; its weight is 0, so only the text scores. The subject test stays below.
-        # In a store that holds one subject it would cut nothing and costs ~25%: left out there.
-        match = "text : (" + " OR ".join(_quote_term(t) for t in terms) + ")"
-        if not self._only_subject(subject):
-            match = f"scope : {migrations.scope_token(subject)} AND {match}"
         clause, params = where_clause(subject, where, SQLITE)
-        sql = (
-            "SELECT i.id, -bm25(items_fts, 1.0, 0.0) AS score FROM items_fts JOIN items i ON i.rowid = items_fts.rowid"
-            f" WHERE items_fts MATCH ? AND {clause} ORDER BY score DESC LIMIT ?"
-        )
-        return [(r[0], float(r[1])) for r in self._read(sql, [match, *params, int(limit)])]
 
-    def _only_subject(self, subject: str) -> bool:
-        """True when every item of the store belongs to `subject` (two index lookups)."""
-        row = self._read("SELECT (SELECT min(subject) FROM items), (SELECT max(subject) FROM items)")
-        return bool(row[0][0] == subject == row[0][1])
+        db = self._db
+
+        def accept(keys: list[int]) -> dict[int, str]:
+            return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
+
+        with self._lock, self._translate():
+            own = not self._db.in_transaction
+            if own:
+                self._db.execute("BEGIN")  # one snapshot: statistics and postings of the same moment
+            try:
+                keys, scores = kw.score(self._db, KEYWORD, subject, terms)
+                return kw.best(keys, scores, int(limit), accept)
+            finally:
+                if own:
+                    self._db.execute("COMMIT")
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
@@ -350,11 +363,12 @@ class SQLiteStore:
             for start in range(0, len(ids), 500):
                 chunk = list(ids[start : start + 500])
                 marks = ", ".join("?" * len(chunk))
+                gone = db.execute(f"SELECT rowid, subject, text FROM items WHERE subject = ? AND id IN ({marks})",
+                                  (subject, *chunk)).fetchall()
+                kw.remove(db, KEYWORD, gone)
                 total += db.execute(
                     f"DELETE FROM items WHERE subject = ? AND id IN ({marks})", (subject, *chunk)
                 ).rowcount
-            # Merge FTS5 segments so deleted terms leave the index itself, not just get masked.
-            db.execute("INSERT INTO items_fts(items_fts) VALUES ('optimize')")
         self.scrub()
         return total
 
@@ -466,11 +480,6 @@ def _column_value(key: str, value: Any) -> Any:
 
         return dumps(dict(value))
     return value
-
-
-def _quote_term(term: str) -> str:
-    """One user word as an FTS5 string literal: no operator, column filter or syntax error."""
-    return '"' + term.replace('"', '""') + '"'
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:

@@ -66,17 +66,23 @@ def locomo(ctx: click.Context, data: str, retriever: str, limit: int | None, fol
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Also draw recall latency by size to this PNG (needs the `bench` extra).")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--store-file", type=click.Path(dir_okay=False), default=None,
+              help="Keep the --store-size store in this file: built if it does not hold that many items, else reused.")
+@click.option("--small-subject", default=1000, show_default=True,
+              help="Items of a second, small subject timed inside the --store-size store (0 to skip).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, write_n: int, rounds: int,
-            plot: str | None, folder: str | None, as_json: bool) -> None:
+            plot: str | None, folder: str | None, store_file: str | None, small_subject: int,
+            as_json: bool) -> None:
     """Recall p50/p95 by subject size (query embedding included), write throughput, peak RSS."""
     from engram.bench import latency as bench_latency
     from engram.bench.report import latency_table, plot_latency
     counts = _whole_numbers(sizes, "--sizes")
     embedder = (ctx.find_root().obj or {}).get("embedder")
     result = bench_latency.run(counts, store_size, embedder=embedder, embed_limit=embed_limit, write_n=write_n,
-                               rounds=rounds, folder=folder, echo=None if as_json else click.echo)
+                               rounds=rounds, folder=folder, echo=None if as_json else click.echo,
+                               store_file=store_file, small_subject=small_subject)
     if plot:
         plot_latency(result, plot)
     if as_json:
