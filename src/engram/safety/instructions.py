@@ -575,9 +575,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"(?:" + _W + r"[\W_]+){0,3}?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|"
                     r"openai|anthropic|google|filters?|ethics|morals?|safety|limits?|constraints?|programming|"
                     r"training|alignment)\b"), None),
-    ("override", _c(r"\b(?:use|treat|take|consider|read)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|memories|"
-                    r"note|text|message|fact)[\W_]+as[\W_]+(?:your|the)[\W_]+(?:new[\W_]+|real[\W_]+|only[\W_]+)?"
-                    r"(?:system[\W_]+prompt|instructions|rules|guidelines|directives?)\b"), None),
+    ("override", _c(r"\b(?:use|treat|take|consider|read|handle)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|"
+                    r"memories|note|notes|text|message|fact|line)[\W_]+as[\W_]+(?:an?[\W_]+|your[\W_]+|the[\W_]+)?"
+                    r"(?:new[\W_]+|real[\W_]+|only[\W_]+|binding[\W_]+|official[\W_]+)?(?:system[\W_]+(?:prompt|"
+                    r"instructions?|message|commands?)|instructions?|rules|guidelines|directives?|commands?|orders?)\b"), None),
     ("override", _c(r"\b(?:your|the[\W_]+assistant'?s)[\W_]+(?:system[\W_]+prompt|instructions|rules|guidelines|"
                     r"programming|training)[\W_]+(?:is|are)[\W_]+(?:now[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|"
                     r"fake|deprecated|cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended)\b"), None),
@@ -706,6 +707,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                   r"deactivated)\b"),
      lambda v, m: re.search(r"\b(?:you|your|user|assistant|ai|model|bot|refus\w*|comply|answer|respond|"
                             r"clearance)\b", v) is not None),
+    ("bypass", _c(r"\b(?:pretend|assume|act[\W_]+as[\W_]+if|imagine|suppose)[\W_]+(?:that[\W_]+)?(?:the[\W_]+|your[\W_]+)?"
+                  r"(?:safety|security|trust|moderation|legal|compliance|admins?|administrators?|developers?|system|"
+                  r"openai|anthropic|owners?)[\W_]+(?:team[\W_]+|department[\W_]+)?(?:has[\W_]+|have[\W_]+|had[\W_]+)?"
+                  r"(?:already[\W_]+)?(?:approved|authori[sz]ed|allowed|cleared|permitted|whitelisted|signed[\W_]+off)"),
+     None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
@@ -727,6 +733,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                         r"\.env\b|\$\{?[a-z_]*(?:key|token|secret|password)\}?)"),
      lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|http|https|upload|post|send|exfiltrate)\b",
                             v) is not None and re.search(_URL + "|" + _EMAIL, v) is not None),
+    ("exfiltration", _c(_IMP + r"(?:bcc|blind[\W_]+(?:carbon[\W_]+)?copy)[\W_]+(?:" + _EMAIL + r")"), None),
+    ("exfiltration", _c(r"(?:[\w.+-]+@|https?://|www\.)[\w.-]*(?:attacker|evil|exfil|malicious|phish|hacker|spy|steal)"
+                        r"[\w.-]*"), lambda v, m: re.search(_IMP + _EN_SEND_V + r"\b", v) is not None),
     ("exfiltration", _c(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=[^)\s]*(?:\{|\[|\$|<|%7b)"), None),
     ("exfiltration", _c(r"https?://\S*[?&][\w-]+=(?:\{|\[|\$\{?|<|%7b)\s*(?:data|conversation|chat|history|"
                         r"secret|password|token|key|memory|memories|user|email|context|prompt|summary)"), None),
