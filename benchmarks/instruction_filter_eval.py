@@ -2,6 +2,7 @@
 
     python benchmarks/instruction_filter_eval.py                 # on tests/data/instructions_labelled.jsonl
     python benchmarks/instruction_filter_eval.py --probe-json /work/shared/data/locomo/locomo_dev.json
+    python benchmarks/instruction_filter_eval.py --disguise     # every disguise applied to every caught injection
     python benchmarks/instruction_filter_eval.py --json
 
 Regenerate the set with `python tests/data/instructions_generate.py` (deterministic).
@@ -11,7 +12,9 @@ The --probe-json run is out of sample: every string of real conversations, none 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import random
 import statistics
 import time
 from collections import Counter
@@ -75,13 +78,38 @@ def json_probe(path: Path) -> dict[str, Any]:
             "examples": flagged[:10]}
 
 
+def disguise(rows: list[dict[str, str]]) -> dict[str, dict[str, str]]:
+    """Each disguise of the generator applied to every injection the filter catches plainly: how many stay caught."""
+    spec = importlib.util.spec_from_file_location("instructions_generate", DATA.with_name("instructions_generate.py"))
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    rng = random.Random(7)
+    disguises = {row["kind"] for row in rows if row["label"] == "injection"} & {n for n, _ in generator.OBFUSCATIONS}
+    plain = [r for r in rows if r["label"] == "injection" and r["kind"] not in disguises
+             and check_instruction(r["text"]) is not None]
+    out: dict[str, dict[str, str]] = {}
+    for name, transform in generator.OBFUSCATIONS:
+        counts = {}
+        for group, members in (("en", [r for r in plain if r["lang"] == "en"]),
+                               ("other languages", [r for r in plain if r["lang"] != "en"])):
+            caught = sum(check_instruction(transform(r["text"], rng)) is not None for r in members)
+            counts[group] = f"{caught}/{len(members)}"
+        out[name] = counts
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--probe-json", type=Path, help="refusal rate on every string of a JSON file")
+    parser.add_argument("--disguise", action="store_true", help="apply every disguise to every caught injection")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    report: dict[str, Any] = {"engram.safety.instructions": evaluate(load(args.data))}
+    rows = load(args.data)
+    report: dict[str, Any] = {"engram.safety.instructions": evaluate(rows)}
+    if args.disguise:
+        report["disguise"] = disguise(rows)
     if args.probe_json:
         report["json_probe"] = json_probe(args.probe_json)
     if args.json:
@@ -98,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    miss: {text!r}")
     for text in res["false_refusals"]:
         print(f"    benign refused: {text!r}")
+    for name, counts in report.get("disguise", {}).items():
+        print(f"disguise {name}: " + ", ".join(f"{group} {value}" for group, value in counts.items()))
     if "json_probe" in report:
         probe = report["json_probe"]
         print(f"json probe: {probe['flagged']}/{probe['lines']} strings refused ({probe['rate']:.2%})")

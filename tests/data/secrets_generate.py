@@ -639,6 +639,76 @@ The login is admin / admin by default on many routers, so change it.
 Default credentials are admin / password on the test VM.""".splitlines()
 
 
+# A second batch written after the rules above were measured, as a fresh check (it caught 28 of the
+# 30 secrets and refused none of the 30 look-alikes before the rules learned Wi-Fi keys and "şifrem").
+SECOND_ROUND_SECRETS = [
+    'Password for the VPN: Blu3-Ocean!42',
+    'The wifi key is Tr0pic@l2025',
+    'My Gmail password is now Sunset#1988',
+    'login: dana.lee / Hx7!pQ2rZ',
+    'Creds: root / T0ughN00dle$',
+    "Wi-Fi: network 'Casa', password 'Lim0nada99'",
+    'Das WLAN-Kennwort ist Apfel#Baum77',
+    'Mein Passwort für Netflix lautet Kino2024!',
+    'Benutzer: admin, Passwort: Sicher!234',
+    'Le mot de passe de la box est Fromage!77',
+    'Identifiant : paul / Motdepasse9!',
+    'La contraseña de mi correo es Gato#2021',
+    'usuario admin contraseña Playa2023!',
+    'La password del router è Pizza!2020',
+    'Credenziali: mario / Luigi#1985',
+    'A senha do Wi-Fi é Praia@2022',
+    'Het wachtwoord van de router is Fiets!123',
+    'Hasło do poczty: Kot!2024pl',
+    'Lösenord: Sommar2023!',
+    'Şifrem Kedi2024!',
+    'Пароль от Wi-Fi: Kot2024!',
+    'Логин: ivan / Zima2023!',
+    '密码：Panda2024!',
+    '我的邮箱密码是 Dragon88!',
+    'パスワードは Neko2023! です',
+    '비밀번호는 Kimchi99! 입니다',
+    'Salasana on Kissa2024!',
+    'Heslo je Praha2024!',
+    'Jelszó: Budapest2024!',
+    'Κωδικός: Athina2024!',
+]
+SECOND_ROUND_LOOK_ALIKES = [
+    'Forgot the VPN password again and had to call IT.',
+    'The wifi key is on the back of the router.',
+    'Changed the Gmail password after the breach notice.',
+    'Login: use the company SSO.',
+    "Creds are in the shared vault, folder 'infra'.",
+    "Wi-Fi network is called 'Casa'.",
+    'Das WLAN-Kennwort steht im Handbuch.',
+    'Passwort für Netflix ist im Passwortmanager.',
+    'Benutzer: admin, Rolle: Lesen.',
+    "Le mot de passe de la box est sur l'étiquette.",
+    'Identifiant : paul.martin',
+    'La contraseña de mi correo caduca cada 90 días.',
+    'La password del router va cambiata ogni anno.',
+    'A senha do Wi-Fi está na geladeira.',
+    'Het wachtwoord is te kort.',
+    'Lösenordet måste bytas varje månad.',
+    'Şifremi unuttum.',
+    'Пароль нужно сменить.',
+    '密码在密码管理器里。',
+    'パスワードを変更した。',
+    '비밀번호를 변경했다.',
+    'Salasana on liian lyhyt.',
+    'Version 2.3.1 / 2.4.0 migration notes.',
+    'Login flow: email / magic link.',
+    'Accounts: admin / staff / guest roles.',
+    'User: dana (display name Dana Lee).',
+    'The password policy: 12+ characters, one symbol.',
+    'Username / email both work for sign-in.',
+    'Passes: weekly / monthly / yearly.',
+    "Login for the NAS: see 1Password entry 'NAS'.",
+    'The network code is 4-digit.',
+    'Hotspot name is iPhone of Dana.',
+]
+
+
 def credential_rows() -> list[tuple[str, str, str]]:
     """(label, kind, text) rows for the credential-prose extension, in a fixed order."""
     rows: list[tuple[str, str, str]] = []
@@ -646,6 +716,8 @@ def credential_rows() -> list[tuple[str, str, str]]:
         kind = "user_password" if "{u}" in template else "password"
         rows.append(("secret", f"{kind}_{lang}", template.format(password(), u=rng.choice(USERS))))
     rows += [("benign", "talks_about_credentials", t) for t in CREDENTIAL_TALK if t.strip()]
+    rows += [("secret", "credential_second_round", t) for t in SECOND_ROUND_SECRETS]
+    rows += [("benign", "credential_second_round", t) for t in SECOND_ROUND_LOOK_ALIKES]
     return rows
 
 

@@ -84,7 +84,9 @@ _LATIN = re.compile(r"[a-z]")
 _NON_LATIN_LETTER = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0250-\u02af\u1d00-\u1d7f\ua700-\ua7ff\u0131\u0269\u2113\u2170-\u217f]")
 _TOKEN = re.compile(r"\S+")
 _LEET_TOKEN = re.compile(r"(?=\S*[a-z])(?=\S*[0-9@$!|€+(])\S+")
-_SPACED = re.compile(r"(?<![^\s])\w([ .\-_*/|+~]{1,2})(?:\w\1){2,}\w(?![^\s])")
+_SPACED = re.compile(r"(?<![^\s\"'(\[])\w([ .\-_*/|+~]{1,2})(?:\w\1)*\w(?=[\s.,;:!?\"')\]]|$)")
+_SPREAD_SPACES = re.compile(r"(?<!\S)\S( {1,2})(?:\S\1)*\S(?!\S)")
+_LEET_NUMBER = re.compile(r"(?<!\S)[0-9@$!|€+(]{2,3}(?!\S)")  # "15" for "is", "70" for "to", among leet words
 _INNER_BREAK = re.compile(r"(?<=[a-z])[-.·•*_~'](?=[a-z])")
 _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
@@ -108,10 +110,22 @@ def _base(text: str, collapse: bool = True) -> str:
     return " ".join(text.split()) if collapse else text
 
 
-def _fold_token(token: str) -> str:
-    return token.translate(_CONFUSABLE) if _NON_LATIN_LETTER.search(token) and (
-        _LATIN.search(token) or len(_NON_LATIN_LETTER.findall(token)) == sum(c.isalpha() for c in token)
-    ) else token
+def _fold_token(token: str, mostly_latin: bool) -> str:
+    """Look-alikes read as Latin in a mixed-script word, or in any word of a mostly Latin text."""
+    if not _NON_LATIN_LETTER.search(token):
+        return token
+    return token.translate(_CONFUSABLE) if _LATIN.search(token) or mostly_latin else token
+
+
+def _fold(text: str) -> str:
+    if not _NON_LATIN_LETTER.search(text):
+        return text
+    letters = [c for c in text if c.isalpha()]
+    # Letters that only exist in another script (Russian "и", "ж", Chinese): many of them mean a
+    # text in that language, whose words must stay as they are.
+    foreign = sum(not ("a" <= c <= "z") and ord(c) not in _CONFUSABLE for c in letters)
+    mostly_latin = foreign <= 0.2 * len(letters)
+    return _TOKEN.sub(lambda m: _fold_token(m.group(0), mostly_latin), text)
 
 
 def _decoded(original: str) -> Iterator[str]:
@@ -127,11 +141,26 @@ def _decoded(original: str) -> Iterator[str]:
                 text = raw.decode("utf-8")
             except (binascii.Error, UnicodeDecodeError, ValueError):
                 continue
-            if " " in text and sum(ch.isprintable() for ch in text) >= 0.95 * len(text):
+            text = _ZERO_WIDTH.sub("", text)
+            readable = " " in text or any(ord(ch) > 0x2e7f for ch in text)  # CJK runs on without spaces
+            nested = _B64.fullmatch(text.strip()) is not None  # base64 of base64
+            if len(text) >= 6 and (readable or nested) and sum(ch.isprintable() for ch in text) >= 0.95 * len(text):
                 yield text
                 break
     if _PERCENT.search(original):
         yield unquote(original)
+
+
+def _unspread(token: str) -> str:
+    """`h.a.c.k.e.r` -> `hacker`: a token whose every other character is the same separator."""
+    for width in (1, 2):
+        sep = token[1:1 + width]
+        if len(token) < 3 or not sep or any(ch not in ".-_*/|+~" for ch in sep) or (len(token) + width) % (width + 1):
+            continue
+        step = width + 1
+        if all(token[i + 1:i + step] == sep for i in range(0, len(token) - 1, step)):
+            return token[::step]
+    return token
 
 
 def _leet_word(token: str) -> str:
@@ -163,22 +192,25 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
             seen.add(view)
             yield name, view
 
-    folded = _TOKEN.sub(lambda m: _fold_token(m.group(0)), base) if _NON_LATIN_LETTER.search(base) else base
+    folded = _fold(base)
     yield from fresh("homoglyph", folded)
     leet = folded
     if _LEET_TOKEN.search(folded):
         for table in (_LEET_I, _LEET_L):
             yield from fresh("leet", _translate_tokens(_LEET_TOKEN, folded, table))
         leet = _LEET_TOKEN.sub(lambda m: _leet_word(m.group(0)), folded)
+        leet = _LEET_NUMBER.sub(lambda m: _leet_word(m.group(0)), leet)
         yield from fresh("leet", leet)
     if any(sum(c.isalpha() for c in m.group(0)) >= 4 for m in _SPACED.finditer(folded)):
         # Letters set apart one by one: join each run (a wider gap between runs stays a word break),
         # and read the whole text without separators for the phrases that survive that (compact rules).
         wide = _base(text, collapse=False)
-        wide = _TOKEN.sub(lambda m: _fold_token(m.group(0)), wide)
-        joined = _SPACED.sub(lambda m: re.sub(r"[ .\-_*/|+~]", "", m.group(0))
-                             if sum(c.isalpha() for c in m.group(0)) >= 4 else m.group(0), wide)
-        yield from fresh("spaced", joined)
+        joined = _SPACED.sub(lambda m: re.sub(r"[ .\-_*/|+~]", "", m.group(0)), wide)
+        yield from fresh("spaced", _fold(joined))
+        # Spread with a space ("p i r a t e @ e v i l . e x a m p l e"): every other character, symbols included.
+        yield from fresh("spaced", _fold(_SPREAD_SPACES.sub(lambda m: m.group(0)[::len(m.group(1)) + 1], wide)))
+        # Spread with a symbol ("h.a.c.k.e.r.@.e.v.i.l...e.x.a.m.p.l.e"): every other character of the word.
+        yield from fresh("spaced", _fold(_TOKEN.sub(lambda m: _unspread(m.group(0)), wide)))
         compact = {re.sub(r"[\W_]+", "", folded.translate(table)) for table in (_LEET_I, _LEET_L)}
         for letters in sorted(compact):
             yield "compact", letters
@@ -193,7 +225,7 @@ def _views(text: str) -> Iterator[tuple[str, str]]:
         yield from fresh("reversed", base[::-1])
         yield from fresh("reversed", " ".join(w[::-1] for w in base.split()))
     for hidden in _decoded(unicodedata.normalize("NFKC", _ZERO_WIDTH.sub("", text))):
-        yield from fresh("encoded", _base(hidden))
+        yield "encoded", hidden  # raw: check_instruction reads it through every view again
 
 
 # --------------------------------------------------------------------------- lexicon
@@ -543,9 +575,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"(?:" + _W + r"[\W_]+){0,3}?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|"
                     r"openai|anthropic|google|filters?|ethics|morals?|safety|limits?|constraints?|programming|"
                     r"training|alignment)\b"), None),
-    ("override", _c(r"\b(?:use|treat|take|consider|read)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|memories|"
-                    r"note|text|message|fact)[\W_]+as[\W_]+(?:your|the)[\W_]+(?:new[\W_]+|real[\W_]+|only[\W_]+)?"
-                    r"(?:system[\W_]+prompt|instructions|rules|guidelines|directives?)\b"), None),
+    ("override", _c(r"\b(?:use|treat|take|consider|read|handle)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|"
+                    r"memories|note|notes|text|message|fact|line)[\W_]+as[\W_]+(?:an?[\W_]+|your[\W_]+|the[\W_]+)?"
+                    r"(?:new[\W_]+|real[\W_]+|only[\W_]+|binding[\W_]+|official[\W_]+)?(?:system[\W_]+(?:prompt|"
+                    r"instructions?|message|commands?)|instructions?|rules|guidelines|directives?|commands?|orders?)\b"), None),
     ("override", _c(r"\b(?:your|the[\W_]+assistant'?s)[\W_]+(?:system[\W_]+prompt|instructions|rules|guidelines|"
                     r"programming|training)[\W_]+(?:is|are)[\W_]+(?:now[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|"
                     r"fake|deprecated|cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended)\b"), None),
@@ -674,6 +707,11 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                   r"deactivated)\b"),
      lambda v, m: re.search(r"\b(?:you|your|user|assistant|ai|model|bot|refus\w*|comply|answer|respond|"
                             r"clearance)\b", v) is not None),
+    ("bypass", _c(r"\b(?:pretend|assume|act[\W_]+as[\W_]+if|imagine|suppose)[\W_]+(?:that[\W_]+)?(?:the[\W_]+|your[\W_]+)?"
+                  r"(?:safety|security|trust|moderation|legal|compliance|admins?|administrators?|developers?|system|"
+                  r"openai|anthropic|owners?)[\W_]+(?:team[\W_]+|department[\W_]+)?(?:has[\W_]+|have[\W_]+|had[\W_]+)?"
+                  r"(?:already[\W_]+)?(?:approved|authori[sz]ed|allowed|cleared|permitted|whitelisted|signed[\W_]+off)"),
+     None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
@@ -695,6 +733,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                         r"\.env\b|\$\{?[a-z_]*(?:key|token|secret|password)\}?)"),
      lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|http|https|upload|post|send|exfiltrate)\b",
                             v) is not None and re.search(_URL + "|" + _EMAIL, v) is not None),
+    ("exfiltration", _c(_IMP + r"(?:bcc|blind[\W_]+(?:carbon[\W_]+)?copy)[\W_]+(?:" + _EMAIL + r")"), None),
+    ("exfiltration", _c(r"(?:[\w.+-]+@|https?://|www\.)[\w.-]*(?:attacker|evil|exfil|malicious|phish|hacker|spy|steal)"
+                        r"[\w.-]*"), lambda v, m: re.search(_IMP + _EN_SEND_V + r"\b", v) is not None),
     ("exfiltration", _c(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=[^)\s]*(?:\{|\[|\$|<|%7b)"), None),
     ("exfiltration", _c(r"https?://\S*[?&][\w-]+=(?:\{|\[|\$\{?|<|%7b)\s*(?:data|conversation|chat|history|"
                         r"secret|password|token|key|memory|memories|user|email|context|prompt|summary)"), None),
@@ -828,7 +869,17 @@ def check_instruction(text: str) -> InstructionFinding | None:
     """The first injection rule `text` matches (rule family and view), or None when it reads as a fact."""
     if not isinstance(text, str):
         raise InvalidInput(f"the instruction filter takes a str, got {type(text).__name__}; pass the text to store")
+    return _check(text, depth=0)
+
+
+def _check(text: str, depth: int) -> InstructionFinding | None:
     for view_name, view in _views(text):
+        if view_name == "encoded":
+            # Decoded text gets every view of its own (base64 of leetspeak), one level deep.
+            inner = _check(view, depth + 1) if depth < 2 else None
+            if inner is not None:
+                return InstructionFinding(rule=inner.rule, view="encoded")
+            continue
         if view_name == "compact":
             hit = next((rule for rule, pattern in _COMPACT_RULES if pattern.search(view)), None)
             if hit is not None:

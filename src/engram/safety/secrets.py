@@ -167,6 +167,9 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False
     if quoted:
         return True
+    if re.fullmatch(r"\d+[-\s]?(?:digits?|chars?|characters?|letters?|symbols?|words?|numbers?|stellig\w*|"
+                    r"caract[eè]res?|caracteres|cifras|d[ií]gitos|zeichen|cijfers|tekens)", value, re.IGNORECASE):
+        return False  # "the code is 4-digit": a length, not a password
     has_digit = any(c.isdigit() for c in value)
     if not has_digit and re.fullmatch(r"[a-z]+(?:[-/'][a-z]+)*", value):
         return False  # "and/or", "case-sensitive": words, not a password
@@ -256,17 +259,19 @@ _CONNECT = (
 # "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
               r"senha|palavra-passe|wachtwoord|hasło|haslo|lösenord(?:et)?|losenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|"
-              r"salasana|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|şifre(?:si)?|sifre(?:si)?|пароль|пароля|гасло|"
+              r"salasana\w{0,3}|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
+              r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot)[\s-]+(?:key|code|pass(?:phrase|code)?|pw)|"
               r"κωδικός|password)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
-             "пароль", "пароля", "гасло", "κωδικός", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
+             "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
+             "hotspot", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|do|da|dos|das|van|voor|"
               r"dla|do|för|til|от|для|к)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
               r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}?|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+)")
-_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
+_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
                r"on|je|olan|это|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
                r"\s*(?:是|为|為|は|는|은|가|이|：)\s*|\s+)")
 # After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
