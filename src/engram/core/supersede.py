@@ -25,6 +25,7 @@ one-line reason. Checking a write costs a bounded number of candidates (`Batch`)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -84,12 +85,16 @@ ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "positi
 
 @dataclass(frozen=True)
 class Frame:
-    """What a fact says: `holder`'s single-valued `slot` has `value`; `negates` no longer hold."""
+    """What a fact says: `holder`'s single-valued `slot` has `value`; `negates` no longer hold.
+
+    `adds`: the value is stated as an addition or under a condition ("too", "sometimes", "when it
+    is sunny") with no sign of change, so it sits beside the old value instead of replacing it."""
 
     holder: str
     slot: str | None
     value: str
     negates: tuple[str, ...] = ()
+    adds: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,7 @@ _DIET = (r"(?:is |am |are )?(?:a |an )?(?P<obj>vegetarian|vegan|pescatarian|carn
          r"(?:follows?|is on|eats) an? (?P<obj>[\w-]+) diet\b")
 _RELATIONSHIP = (r"got (?P<obj>married|engaged|divorced)\b",
                  r"(?:is |am |are )?(?P<obj>single|married|engaged|divorced|widowed)\b(?! to\b| from\b)")
-_CAR = (r"(?:drives?|driving) (?:a|an|the|his|her|their) (?P<obj>.+)",)
+_CAR = (r"(?:drives?|driving) (?:a|an) (?P<obj>.+)",)
 _COMMUTE = (r"(?:commutes?|commuting|gets|goes|travels)(?: in)?(?: to (?:work|the office|school|campus))? by (?P<obj>.+)",)
 _AGE = (r"(?:is|am|are|turned|turns|aged) (?P<obj>\d{1,3})(?: years old| years| yo)?$",)
 _COUNT = (r"(?:has|have|owns?) (?P<obj>\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?P<qual>.+)",)
@@ -200,7 +205,18 @@ def _read_clause(text: str, default: str) -> list[Frame]:
     frames = [f for f in _verb_frames(text, norm, default) if f is not None]
     if not frames:
         frames = [f for f in (_attribute_frame(text, norm, default),) if f is not None]
+    lowered = text.lower()
+    if _ADDITION.search(lowered) and not _CHANGE.search(lowered):
+        frames = [dataclasses.replace(f, adds=True) for f in frames]
     return frames
+
+
+#: A value stated beside others: an addition, a condition, a habit that is not exclusive.
+_ADDITION = re.compile(r"\b(?:too|also|as well|in addition|additionally|another|sometimes|occasionally|when|whenever|"
+                       r"if|unless|on (?:weekends|rainy days|the side)|at weekends|part[- ]time)\b")
+#: Words that say the value changed, whatever else the sentence adds.
+_CHANGE = re.compile(r"\b(?:now|no longer|any ?more|switched|moved|relocated|changed|replaced|migrated|started|"
+                     r"joined|left|quit|promoted|became|these days|nowadays|instead)\b")
 
 
 _SLOT_PATTERNS = tuple(
@@ -447,7 +463,7 @@ def _decide(new_frames: Sequence[Frame], old: Item, similarity: float) -> Decisi
         for prior in old_frames:
             if prior.slot is None or new.slot is None or new.slot != prior.slot:
                 continue
-            if not _holders_match(new.holder, prior.holder) or _same_value(new.value, prior.value):
+            if new.adds or not _holders_match(new.holder, prior.holder) or _same_value(new.value, prior.value):
                 continue
             if new.slot.startswith("attr:") and similarity < ATTRIBUTE_MIN_SIMILARITY:
                 continue
