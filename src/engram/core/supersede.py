@@ -25,6 +25,7 @@ one-line reason. Checking a write costs a bounded number of candidates (`Batch`)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -76,7 +77,8 @@ CATEGORIES = {
     "package manager": "npm yarn pnpm pip poetry uv",
 }
 _CATEGORY_WORDS = {w: cat for cat, words in CATEGORIES.items() for w in words.split()}
-ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "position": "role", "job": "role", "age": "age",
+ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "position": "role", "job": "role",
+                   "age": "age",
                    "home": "location", "address": "location", "home city": "location", "city": "location",
                    "time zone": "timezone", "employer": "employer", "company": "employer", "team": "team",
                    "diet": "diet", "car": "car", "commute": "commute", "phone": "choice:phone",
@@ -85,12 +87,16 @@ ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "positi
 
 @dataclass(frozen=True)
 class Frame:
-    """What a fact says: `holder`'s single-valued `slot` has `value`; `negates` no longer hold."""
+    """What a fact says: `holder`'s single-valued `slot` has `value`; `negates` no longer hold.
+
+    `adds`: the value is stated as an addition or under a condition ("too", "sometimes", "when it
+    is sunny") with no sign of change, so it sits beside the old value instead of replacing it."""
 
     holder: str
     slot: str | None
     value: str
     negates: tuple[str, ...] = ()
+    adds: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,15 +158,17 @@ _DIET = (r"(?:is |am |are )?(?:a |an )?(?P<obj>vegetarian|vegan|pescatarian|carn
          r"(?:follows?|is on|eats) an? (?P<obj>[\w-]+) diet\b")
 _RELATIONSHIP = (r"got (?P<obj>married|engaged|divorced)\b",
                  r"(?:is |am |are )?(?P<obj>single|married|engaged|divorced|widowed)\b(?! to\b| from\b)")
-_CAR = (r"(?:drives?|driving) (?:a|an|the|his|her|their) (?P<obj>.+)",)
-_COMMUTE = (r"(?:commutes?|commuting|gets|goes|travels)(?: in)?(?: to (?:work|the office|school|campus))? by (?P<obj>.+)",)
+_CAR = (r"(?:drives?|driving) (?:a|an) (?P<obj>.+)",)
+_COMMUTE = (r"(?:commutes?|commuting|gets|goes|travels)(?: in)?(?: to (?:work|the office|school|campus))?"
+            r" by (?P<obj>.+)",)
 _AGE = (r"(?:is|am|are|turned|turns|aged) (?P<obj>\d{1,3})(?: years old| years| yo)?$",)
 _COUNT = (r"(?:has|have|owns?) (?P<obj>\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?P<qual>.+)",)
 _ATTRIBUTE = re.compile(r"^(?P<qual>[\w' -]+?)(?: is| are|:) (?P<obj>.+)$")
 #: How a state or activity reads ("learning X", "allergic to X", "in a choir", "a member of X"):
 #: several hold at once, so "<someone> is <state>" is no single-valued attribute ("Hiro is ...").
 _STATE = re.compile(
-    r"^(?:\w+ing\b|\w+ (?:to|in|of|at|about|with|by|from)\b|(?:in|on|at|into|from|with) (?:a|an|the|my|his|her|their)\b|"
+    r"^(?:\w+ing\b|\w+ (?:to|in|of|at|about|with|by|from)\b|"
+    r"(?:in|on|at|into|from|with) (?:a|an|the|my|his|her|their)\b|"
     r"(?:a|an) (?:\w+ )?(?:member|fan|lover|friend|speaker|learner|player|student|client|customer|user)\b)")
 #: Attributes that hold many values at once: "one of her hobbies is ...", "allergies are ...".
 _MANY = re.compile(r"^(?:one|some|all|each|any|many|most) of\b|(?<!s)s$|\b(?:hobbies|allergies|languages)\b")
@@ -195,20 +203,32 @@ def read(text: str) -> tuple[Frame, ...]:
 
 def _read_clause(text: str, default: str) -> list[Frame]:
     norm = normalise(text)
-    negation = _negation_frame(text, norm, default)
+    negation = _negation_frame(norm, default)
     if negation is not None:
         return [negation]
     frames = [f for f in _verb_frames(text, norm, default) if f is not None]
     if not frames:
         frames = [f for f in (_attribute_frame(text, norm, default),) if f is not None]
+    lowered = text.lower()
+    if _ADDITION.search(lowered) and not _CHANGE.search(lowered):
+        frames = [dataclasses.replace(f, adds=True) for f in frames]
     return frames
+
+
+#: A value stated beside others: an addition, a condition, a habit that is not exclusive.
+_ADDITION = re.compile(r"\b(?:too|also|as well|in addition|additionally|another|sometimes|occasionally|when|whenever|"
+                       r"if|unless|on (?:weekends|rainy days|the side)|at weekends|part[- ]time)\b")
+#: Words that say the value changed, whatever else the sentence adds.
+_CHANGE = re.compile(r"\b(?:now|no longer|any ?more|switched|moved|relocated|changed|replaced|migrated|started|"
+                     r"joined|left|quit|promoted|became|these days|nowadays|instead)\b")
 
 
 _SLOT_PATTERNS = tuple(
     (slot, tuple(re.compile(r"(?:^|\b)" + p) for p in patterns))
     for slot, patterns in (("team", _TEAM), ("location", _LOCATION), ("employer", _EMPLOYER), ("role", _ROLE),
                            ("uses", _USES), ("favourite", _FAVOURITE), ("diet", _DIET),
-                           ("relationship", _RELATIONSHIP), ("car", _CAR), ("commute", _COMMUTE), ("age", _AGE), ("count", _COUNT))
+                           ("relationship", _RELATIONSHIP), ("car", _CAR), ("commute", _COMMUTE), ("age", _AGE),
+                           ("count", _COUNT))
 )
 
 
@@ -302,7 +322,7 @@ def _attribute_frame(original: str, norm: str, default: str) -> Frame | None:
     return Frame(holder, slot, value) if value else None
 
 
-def _negation_frame(original: str, norm: str, default: str) -> Frame | None:
+def _negation_frame(norm: str, default: str) -> Frame | None:
     """What a negative clause says no longer holds ("no longer uses npm" -> "uses npm"), and whose."""
     gone = _GONE.match(norm)
     if gone:
@@ -326,15 +346,15 @@ def sentence_holder(text: str) -> str:
         # does not read as a verb itself ("Rex loves", not "Changed jobs", "Attends classes").
         verb_next = follows in _AUXILIARIES or (follows.endswith(("s", "ed")) and not follows.endswith("ss")
                                                 and not first.endswith(("s", "ed", "ing")))
-        if (_NAME.match(name) and words[0].lower() not in _VERB_STARTS
+        if (_NAME.match(name) and first not in _NOT_NAMES
                 and (words[size - 1].endswith("'s") or (follows[:1].islower() and (size > 1 or verb_next)))):
             return _holder_of(name.lower(), "self")
     return _holder_of(words[0].lower() if words and words[0].lower() in SELF | TEAM else "", "self")
 
 
 _AUXILIARIES = frozenset("is was has had does did will can would could should may might".split())
-#: Words a subject-less fact starts with ("Lives in Berlin"): never the start of a name.
-_VERB_STARTS = frozenset(
+#: Words a subject-less fact starts with ("Lives in Berlin", "Manager is Carol"): never a name.
+_NOT_NAMES = frozenset(
     "lives moved relocated works worked joined started uses used prefers switched is was has had owns drinks eats "
     "plays speaks likes loves enjoys quit stopped left sold got became went turned runs deploys smokes goes "
     "favourite favorite age timezone manager budget release primary job no never does doesn't".split()
@@ -448,7 +468,7 @@ def _decide(new_frames: Sequence[Frame], old: Item, similarity: float) -> Decisi
         for prior in old_frames:
             if prior.slot is None or new.slot is None or new.slot != prior.slot:
                 continue
-            if not _holders_match(new.holder, prior.holder) or _same_value(new.value, prior.value):
+            if new.adds or not _holders_match(new.holder, prior.holder) or _same_value(new.value, prior.value):
                 continue
             if new.slot.startswith("attr:") and similarity < ATTRIBUTE_MIN_SIMILARITY:
                 continue
