@@ -53,7 +53,8 @@ CONNECT_TIMEOUT_S = 10
 CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
-KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) JOIN items i ON i.seq = k.value")
+KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) CROSS JOIN LATERAL"
+                        " (SELECT * FROM items WHERE seq = k.value OFFSET 0) AS i")  # OFFSET 0: a key lookup each
 SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
@@ -413,13 +414,11 @@ class PostgresStore:
         clause, params = where(subject, where_, POSTGRES)
 
         def work(conn: Any) -> list[tuple[str, float]]:
-            # One snapshot for statistics and postings; a read-only transaction takes no row locks.
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            keys, scores = kw.score(conn, KEYWORD, subject, terms)
+            keys, scores = kw.score(conn, KEYWORD, subject, terms)  # one statement: one snapshot
             return kw.best(keys, scores, int(limit), lambda batch: dict(
                 conn.execute(KEYWORD.accepted(clause), (batch, *params)).fetchall()))
 
-        return self._run(work, write=True)
+        return self._run(work, write=False)
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         def work(conn: Any) -> tuple[list[str], np.ndarray]:
