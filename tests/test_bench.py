@@ -130,6 +130,23 @@ def test_bench_latency_runs_small_and_draws_a_plot(tmp_path):
     assert result["store"]["items_in_store"] == 600 and result["peak_rss_mb"] > 0
     assert {"embedder_per_s", "remember_many_per_s", "ratio"} <= set(result["write"])
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for row in [*result["recall"], result["store"], result["store"]["small_subject"]]:
+        assert {"keyword_ms", "fts5_ms", "fts5_over_keyword", "top10_vs_fts5"} <= set(row)
+        assert row["keyword_ms"]["p50"] > 0 and row["fts5_ms"]["p95"] > 0 and 0 <= row["top10_vs_fts5"] <= 1
+
+
+def test_bench_latency_builds_a_big_store_once_then_reuses_it(tmp_path):
+    kept = tmp_path / "big.db"
+    args = ["--embedder", "hashing:64", "bench", "latency", "--sizes", "50", "--store-size", "400",
+            "--small-subject", "30", "--write-n", "0", "--rounds", "1", "--store-file", str(kept), "--json"]
+    first = json.loads(CliRunner().invoke(cli(), args).output)
+    stamp = kept.stat().st_mtime_ns
+    second = json.loads(CliRunner().invoke(cli(), args).output)
+    assert "write" not in first and first["store"]["small_subject"]["items"] == 30
+    import sqlite3
+
+    assert sqlite3.connect(kept).execute("SELECT count(*) FROM items").fetchone()[0] == 400  # not filled twice
+    assert second["store"]["items_in_store"] == 400 and kept.stat().st_mtime_ns >= stamp
 
 
 def test_bench_concurrency_runs_and_reports_every_writer_count(tmp_path):

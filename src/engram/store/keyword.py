@@ -250,6 +250,17 @@ class Statements:
         return (f"SELECT term, segment, level, data FROM keyword_postings WHERE subject = {self.ph}"
                 f" AND term IN ({self.marks(terms)})")
 
+    def lookup(self, terms: int) -> str:
+        """One statement (so one snapshot on either backend, without a transaction) for a query:
+        the subject's statistics (term NULL: docs, length), its segments of the terms (data set)
+        and its pending postings of the terms (key, tf, dl set)."""
+        p, marks = self.ph, self.marks(terms)
+        return (f"SELECT NULL, NULL, docs, length, 0 FROM keyword_subjects WHERE subject = {p}"
+                f" UNION ALL SELECT term, data, NULL, NULL, NULL FROM keyword_postings WHERE subject = {p}"
+                f" AND term IN ({marks})"
+                f" UNION ALL SELECT term, NULL, key, tf, dl FROM keyword_pending WHERE subject = {p}"
+                f" AND term IN ({marks})")
+
     @property
     def levels(self) -> str:
         p = self.ph
@@ -463,17 +474,20 @@ def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
     terms = query_terms(words, tokeniser)
     if not terms:
         return empty
-    stats = db.execute(sql.stats, (subject,)).fetchall()
-    if not stats or not stats[0][0]:
-        return empty
-    docs, length = int(stats[0][0]), int(stats[0][1])
     distinct = sorted(set(terms))
+    docs = length = 0
     parts: dict[str, list[np.ndarray]] = {}
-    for term, _, _, data in db.execute(sql.segments(len(distinct)), (subject, *distinct)).fetchall():
-        parts.setdefault(term, []).append(unpack(data))
     pending: dict[str, list[tuple[int, int, int]]] = {}
-    for term, key, tf, dl in db.execute(sql.pending(len(distinct)), (subject, *distinct)).fetchall():
-        pending.setdefault(term, []).append((key, tf, dl))
+    params = (subject, subject, *distinct, subject, *distinct)
+    for term, data, key, tf, dl in db.execute(sql.lookup(len(distinct)), params).fetchall():
+        if term is None:
+            docs, length = int(key), int(tf)
+        elif data is not None:
+            parts.setdefault(term, []).append(unpack(data))
+        else:
+            pending.setdefault(term, []).append((key, tf, dl))
+    if not docs:
+        return empty
     for term, entries in pending.items():
         parts.setdefault(term, []).append(np.array(entries, dtype=POSTING))
     postings = {term: np.concatenate(p) if len(p) > 1 else p[0] for term, p in parts.items()}

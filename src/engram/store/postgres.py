@@ -62,7 +62,8 @@ NOT_SCANNED = (
     " temporary files (the server's files are not readable over a connection)",
     "PostgreSQL WAL archives, replicas and base backups (pg_basebackup, pg_dump files)",
 )
-KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) JOIN items i ON i.seq = k.value")
+KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) CROSS JOIN LATERAL"
+                        " (SELECT * FROM items WHERE seq = k.value OFFSET 0) AS i")  # OFFSET 0: a key lookup each
 SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
@@ -435,13 +436,11 @@ class PostgresStore:
         clause, params = where_clause(subject, where, POSTGRES)
 
         def work(conn: Any) -> list[tuple[str, float]]:
-            # One snapshot for statistics and postings; a read-only transaction takes no row locks.
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            keys, scores = kw.score(conn, KEYWORD, subject, terms)
+            keys, scores = kw.score(conn, KEYWORD, subject, terms)  # one statement: one snapshot
             return kw.best(keys, scores, int(limit), lambda batch: dict(
                 conn.execute(KEYWORD.accepted(clause), (batch, *params)).fetchall()))
 
-        return self._run(work, write=not self.read_only)
+        return self._run(work, write=False)
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         def work(conn: Any) -> tuple[list[str], np.ndarray]:

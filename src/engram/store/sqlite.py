@@ -324,15 +324,8 @@ class SQLiteStore:
             return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
         with self._lock, self._translate():
-            own = not self._db.in_transaction
-            if own:
-                self._db.execute("BEGIN")  # one snapshot: statistics and postings of the same moment
-            try:
-                keys, scores = kw.score(self._db, KEYWORD, subject, terms)
-                return kw.best(keys, scores, int(limit), accept)
-            finally:
-                if own:
-                    self._db.execute("COMMIT")
+            keys, scores = kw.score(self._db, KEYWORD, subject, terms)  # one statement: one snapshot
+            return kw.best(keys, scores, int(limit), accept)
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
