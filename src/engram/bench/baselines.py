@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -70,6 +71,14 @@ class EngramRetriever:
                 if result.id is None:
                     raise InvalidInput(f"turn {turn.dia_id} was not stored: {result.reason}")
                 self.dia[result.id] = turn.dia_id
+
+    def remember_facts(self, facts: Sequence[tuple[str, str, float]]) -> None:
+        """Store plain facts `(name, text, event time)` (no session); `search` answers with the names."""
+        saved = self.memory.remember_many(SUBJECT, [{"text": text, "event_at": at, "now": at} for _, text, at in facts])
+        for (name, _, _), result in zip(facts, saved):
+            if result.id is None:
+                raise InvalidInput(f"fact {name} was not stored: {result.reason}")
+            self.dia[result.id] = name
 
     def search(self, question: str, k: int, now: float) -> list[tuple[str, str]]:
         if self.mode == "hybrid":  # exactly what users call

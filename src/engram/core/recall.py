@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engram.core import vectors as nearest
+from engram.core import names as people
 from engram.core import ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
@@ -62,8 +63,10 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
     n = max(CANDIDATES, k)
     ids, matrix = store.vectors(subject, embedder.identity) if embedder is not None else ([], None)
-    # With the entity term on, the names go to it and the embedding gets the rest of the query.
-    names = ranking.query_names(query) if weights.entity else frozenset()
+    # With the entity term on, the names the subject's memories use (engram.core.names) go to it
+    # and the embedding gets the rest of the query.
+    names = (people.book(store, subject, embedder.identity, ids).mentioned(query)
+             if weights.entity and embedder is not None and ids else frozenset())
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
     pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
