@@ -119,9 +119,9 @@ def _by(questions: Sequence[Question], rows: Sequence[dict[str, float]], field: 
 
 
 def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retriever: str, folder: str | Path,
-                  embedder: str | None = None) -> dict[str, Any]:
+                  embedder: str | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
     """One retriever over the suite in a fresh store under `folder`: scores and latency."""
-    engine = EngramRetriever(retriever, Path(folder) / f"suite-{retriever}.db", embedder)
+    engine = EngramRetriever(retriever, Path(folder) / f"suite-{retriever}.db", embedder, weights)
     try:
         engine.remember_facts([(f.id, f.text, f.at) for f in facts])
         now = max(f.at for f in facts) + DAY
@@ -146,17 +146,19 @@ def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retrieve
 
 def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = None, embedder: str | None = None,
         folder: str | Path | None = None, extra: Mapping[str, Callable[[str], dict[str, Any]]] | None = None,
-        echo: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The suite for each retriever; `extra` adds more results by name (e.g. LoCoMo per retriever)."""
+        echo: Callable[[str], None] | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """The suite for each retriever; `extra` adds more results by name (e.g. LoCoMo per retriever);
+    `weights` overrides terms of the hybrid ranking (ablations)."""
     facts, questions = load(data)
     unknown = [r for r in retrievers if r not in RETRIEVERS]
     if unknown:
         raise InvalidInput(f"unknown suite retriever(s) {unknown}: choose from {', '.join(RETRIEVERS)}")
     out: dict[str, Any] = {"facts": len(facts), "questions": len(questions), "k": K,
-                           "data": str(data) if data else "engram/bench/data", "retrievers": {}}
+                           "data": str(data) if data else "engram/bench/data", "weights": dict(weights or {}),
+                           "retrievers": {}}
     with tempfile.TemporaryDirectory(prefix="engram-suite-", dir=folder) as tmp:
         for name in retrievers:
-            out["retrievers"][name] = run_retriever(facts, questions, name, tmp, embedder)
+            out["retrievers"][name] = run_retriever(facts, questions, name, tmp, embedder, weights)
             if echo:
                 echo(f"suite {name}: top-1 {out['retrievers'][name]['overall']['top1']:.3f}")
     for label, measure in (extra or {}).items():

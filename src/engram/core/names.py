@@ -36,8 +36,8 @@ from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
 _NAME_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
 _WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _LOWER = re.compile(r"\b[a-z][a-z'’-]+\b")
-# What follows a speaker's name at the start of a turn.
-_SPEAKS = re.compile(r"\s*(?::|\b(?:said|says|asked|asks|replied|replies|wrote|writes|told|tells|answered)\b)")
+# What follows a speaker's name at the start of a turn: a colon, or a verb of saying and a quote.
+_SPEAKS = re.compile(r"\s*(?::|(?:said|says|asked|asks|replied|replies|wrote|writes|answered)[,:]?\s*[\"“'‘])")
 MAX_NAME_WORDS = 3
 # Words that are never names, however a store writes them.
 NOT_NAMES = STOP_WORDS | QUESTION_WORDS
@@ -89,7 +89,7 @@ class SubjectNames:
         self._seen: dict[str, Naming] = {}
         self._speakers: Counter[str] = Counter()
         self._leads: Counter[str] = Counter()
-        self._firsts: Counter[str] = Counter()
+        self._firsts: dict[str, Counter[str]] = {}  # first word -> full names led by it
         self._lower: Counter[str] = Counter()
         self._lock = threading.Lock()
 
@@ -116,8 +116,8 @@ class SubjectNames:
         if naming.lead is not None:
             target = self._speakers if naming.speaker else self._leads
             target[naming.lead] += step
-            if " " in naming.lead:
-                self._firsts[naming.lead.split(" ", 1)[0]] += step
+            if " " in naming.lead and not naming.speaker:
+                self._firsts.setdefault(naming.lead.split(" ", 1)[0], Counter())[naming.lead] += step
 
     def is_name(self, phrase: str) -> bool:
         """True when the subject's memories use `phrase` (lower case, single spaces) as a name."""
@@ -128,7 +128,7 @@ class SubjectNames:
             return False
         if len(words) > 1:
             return self._leads[phrase] > 0
-        return self._firsts[phrase] > 0
+        return any(n > 0 and self.is_name(full) for full, n in self._firsts.get(phrase, Counter()).items())
 
     def names(self) -> frozenset[str]:
         """Every name in the book (for inspection and tests)."""

@@ -303,7 +303,8 @@ def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndar
     """
     own = weights.vector * vector_z + weights.keyword * keyword_z
     lift = np.where(present, np.maximum(own, 0.0), 0.0)
-    return own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
+    scores: np.ndarray = own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
+    return scores
 
 
 # The terms whose sum, best in a session, is that session's evidence.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -62,15 +62,21 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
 
     `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
     n = max(CANDIDATES, k)
-    ids, matrix = store.vectors(subject, embedder.identity) if embedder is not None else ([], None)
-    # With the entity term on, the names the subject's memories use (engram.core.names) go to it
-    # and the embedding gets the rest of the query.
-    names = (people.book(store, subject, embedder.identity, ids).mentioned(query)
-             if weights.entity and embedder is not None and ids else frozenset())
-    # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
-    # another core while SQLite runs the keyword search on this one.
-    pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
-                                 n, exact=exact_vectors or where.restrictive) if ids else None)
+    ids: list[str] = []
+    names: frozenset[str] = frozenset()
+    pending: Future[nearest.VectorScores] | None = None
+    if embedder is not None:
+        ids, matrix = store.vectors(subject, embedder.identity)
+        if ids:
+            # With the entity term on, the names the subject's memories use (engram.core.names) go
+            # to it and the embedding gets the rest of the query.
+            if weights.entity:
+                names = people.book(store, subject, embedder.identity, ids).mentioned(query)
+            # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
+            # run on another core while SQLite runs the keyword search on this one.
+            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix,
+                                        ranking.vector_query(query, names), n,
+                                        exact=exact_vectors or where.restrictive)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
