@@ -100,3 +100,46 @@ def test_a_secret_in_an_episodes_context_is_refused(memory):
                                 context="used token ghp_4f8Kd93LmQz7XyP2vR6tW1nB5cH0jA9sE3uY")
     assert not result.saved and "secret" in result.reason
     assert memory.recent_episodes(U, 5) == []
+
+
+def test_get_fact_reads_one_row_through_the_key_index(tmp_path):
+    """A keyed read asks the store for the key (its current-key index), never every fact of the subject."""
+    from engram import Memory
+    from engram.store import open_store
+
+    class Counting:  # the real store, with the rows each find returns counted
+        def __init__(self, inner):
+            self.inner, self.rows = inner, 0
+
+        def find(self, *args, **kwargs):
+            found = self.inner.find(*args, **kwargs)
+            self.rows += len(found)
+            return found
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    store = Counting(open_store(str(tmp_path / "m.db")))
+    mem = Memory(store, embedder="none")
+    for n in range(30):
+        mem.store_fact(U, f"key_{n}", f"value {n}")
+    store.rows = 0
+    assert mem.get_fact(U, "key_7").metadata["value"] == "value 7"
+    assert mem.get_preference(U, "missing", "none") == "none"
+    assert store.rows == 1
+    mem.close()
+
+
+def test_mark_superseded_and_update_go_through_the_facade(memory):
+    old = memory.remember(U, "The deploy target is Heroku.", now=100.0)
+    new = memory.remember(U, "Deploys go to the staging cluster first.", now=200.0)
+    assert memory.mark_superseded([old.id], new.id) == [old.id]
+    closed = memory.get(old.id)
+    assert closed.superseded_by == new.id and closed.valid_to == 200.0
+    assert memory.mark_superseded([old.id], new.id) == []  # already history: left alone
+    assert memory.update([new.id], importance=0.9, metadata={"pinned": True}) == 1
+    assert memory.get(new.id).importance == 0.9 and memory.get(new.id).metadata == {"pinned": True}
+    with pytest.raises(InvalidInput, match="importance"):
+        memory.update([new.id], importance=1.5)
+    other = memory.remember("user:other", "Someone else's note here.")
+    assert memory.mark_superseded([other.id], new.id) == []  # another subject is never closed

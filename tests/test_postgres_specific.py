@@ -18,6 +18,7 @@ from pg_server import embedded_server, fresh_database, with_database
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import SchemaTooNew, StoreUnavailable
 from engram.core.memory import Memory
+from engram.store import postgres
 from engram.store.postgres import PostgresStore, safe_url
 from engram.types import Item
 from engram.validate import content_hash
@@ -109,7 +110,19 @@ def test_concurrent_openers_migrate_once(pg_server):
         t.join()
     assert errors == []
     with psycopg.connect(url) as conn:
-        assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == 1
+        assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(postgres.MIGRATIONS)
+
+
+def test_an_appended_step_upgrades_an_existing_database(pg_server, monkeypatch):
+    """The one migration runner (engram.store.migrations.run) applies a new step on the next open."""
+    url = fresh_database(pg_server)
+    PostgresStore(url).close()
+    step = ("a test table", ["CREATE TABLE step_test (x integer)"])
+    monkeypatch.setattr(postgres, "MIGRATIONS", [*postgres.MIGRATIONS, step])
+    PostgresStore(url).close()
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT max(version) FROM migrations").fetchone()[0] == len(postgres.MIGRATIONS)
+        assert conn.execute("SELECT count(*) FROM step_test").fetchone()[0] == 0
 
 
 def test_two_stores_on_one_database_see_each_others_writes(pg_server):

@@ -242,3 +242,40 @@ def test_find_by_content_hash(store):
     store.put([a, b])
     assert [it.id for it in store.find(SUBJECT, Filter(content_hash=a.content_hash))] == [a.id]
     assert Filter(content_hash=b.content_hash).accepts(b) and not Filter(content_hash=b.content_hash).accepts(a)
+
+
+# -- the protocol, exactly ---------------------------------------------------------------------
+def _protocol_methods(protocol: type) -> list[str]:
+    return [name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")]
+
+
+def test_backends_match_the_protocol_signatures_exactly(store):
+    """Same parameter names, kinds and defaults as the Protocol, so any keyword call works."""
+    import inspect
+
+    from engram.store.base import Scrubbable, Store, TraceScanner, VectorAdmin
+
+    for protocol in (Store, VectorAdmin, Scrubbable, TraceScanner):
+        assert isinstance(store, protocol), f"{type(store).__name__} lacks {protocol.__name__}"
+        for name in _protocol_methods(protocol):
+            wanted = list(inspect.signature(getattr(protocol, name)).parameters.values())[1:]
+            got = list(inspect.signature(getattr(store, name)).parameters.values())
+            shared = got[: len(wanted)]
+            assert [(p.name, p.kind, p.default) for p in shared] == [(p.name, p.kind, p.default) for p in wanted], name
+            # Extra parameters are allowed only when optional (PostgreSQL's scrub(full=False)).
+            assert all(p.default is not inspect.Parameter.empty for p in got[len(wanted):]), name
+
+
+def test_find_and_keyword_take_the_filter_by_keyword(store):
+    item = make("Team uses Postgres 16 for all services.", key="db")
+    store.put([item])
+    assert [it.id for it in store.find(SUBJECT, where=Filter(key="db"))] == [item.id]
+    assert [i for i, _ in store.keyword(SUBJECT, ["postgres"], where=Filter(), limit=5)] == [item.id]
+
+
+def test_a_scoped_store_offers_no_backend_capability(store):
+    from engram.safety.access import ScopedStore
+    from engram.store.base import FileBackup, Scrubbable, TraceScanner, VectorAdmin
+
+    scoped = ScopedStore(store, SUBJECT)
+    assert not any(isinstance(scoped, cap) for cap in (VectorAdmin, Scrubbable, TraceScanner, FileBackup))

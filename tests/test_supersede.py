@@ -40,10 +40,11 @@ def test_precision_and_recall_on_labelled_pairs_with_minilm():
     evaluation = _eval_module()
     report = evaluation.evaluate(evaluation.load(PAIRS), "minilm")
     # Computed on every run: the rules must not drift below what docs/guarantees.md states.
-    assert report["all"]["precision"] >= 0.95, report["errors"]
-    assert report["all"]["recall"] >= 0.9, report["errors"]
-    assert report["holdout"]["precision"] >= 0.9, report["errors"]
-    assert report["holdout"]["recall"] >= 0.8, report["errors"]
+    # A false supersession hides a true fact, so precision must stay 1.00 on every split.
+    assert report["all"]["precision"] == 1.0, report["errors"]
+    assert report["holdout"]["precision"] == 1.0, report["errors"]
+    assert report["all"]["recall"] >= 0.95, report["errors"]
+    assert report["holdout"]["recall"] >= 0.9, report["errors"]
 
 
 def test_move_supersedes_residence_and_says_why():
@@ -71,7 +72,75 @@ def test_compatible_facts_are_kept(old, new):
     assert detect(new, [(fact(old), 0.9)]) == []
 
 
-def test_only_current_candidates_are_superseded():
+@pytest.mark.parametrize("old, new", [
+    # Issue 12 item 10: one person's multi-valued states, and two people sharing a first name.
+    ("Hiro Haddad is planning a trip to Canada next spring.", "Hiro Haddad is learning Swahili."),
+    ("Kofi Tanaka is allergic to gluten.", "Kofi Tanaka is learning Finnish."),
+    ("Omar Silva is learning Hindi.", "Omar Silva is planning a trip to Kenya next spring."),
+    ("Hiro is learning Swahili.", "Hiro is in a choir."),
+    ("Bruno Chen lives in Oslo.", "Bruno Sharma moved to Lisbon."),
+    ("Is allergic to peanuts.", "Is allergic to shellfish."),
+    ("One of Bruno Chen's hobbies is chess.", "One of Bruno Chen's hobbies is sailing."),
+    ("Works at Acme.", "Joined the chess club."),
+    ("Uses Postgres for the main database.", "Switched to MySQL for the analytics database."),
+    ("Lives in Porto.", "Moved from a flat to a house in Porto."),
+])
+def test_different_attributes_people_or_values_that_coexist_are_kept(old, new):
+    assert detect(new, [(fact(old), 0.9)]) == []
+
+
+@pytest.mark.parametrize("old, new, rule", [
+    # Issue 12 item 11: change verbs and negation.
+    ("Prefers tabs for indentation.", "Switched to spaces for indentation.", "same-slot"),
+    ("Is vegetarian.", "Is no longer vegetarian; eats fish now.", "negation"),
+    ("Uses bash as the default shell.", "Changed the default shell to zsh.", "same-slot"),
+    ("Uses Gmail for email.", "Moved email to Fastmail.", "same-slot"),
+    ("Prefers PyCharm for Python.", "Now prefers VS Code for Python.", "same-slot"),
+    ("Bruno Chen works at Globex.", "Bruno Chen left Globex and joined Initech.", "negation"),
+    ("Kofi Tanaka is allergic to gluten.", "Kofi Tanaka is no longer allergic to gluten.", "negation"),
+    ("Drinks coffee every morning.", "Switched from coffee to green tea in the mornings.", "replaced"),
+])
+def test_change_verbs_and_negations_supersede(old, new, rule):
+    [decision] = detect(new, [(fact(old), 0.5)])
+    assert decision.rule == rule, decision
+
+
+def test_a_clause_without_a_subject_speaks_of_the_first_clauses_holder():
+    frames = read("Bruno Chen left Acme and joined Globex.")
+    assert {f.holder for f in frames} == {"bruno chen"}
+    assert [f.slot for f in frames] == [None, "employer"]
+
+
+def _supersessions(saved, facts) -> tuple[list[tuple[int, int]], dict[str, int]]:
+    index = {s.id: i for i, s in enumerate(saved) if s.saved}
+    return [(index[old], i) for i, s in enumerate(saved) for old in s.superseded], index
+
+
+def test_facts_about_many_people_supersede_nothing_one_by_one(sqlite_memory):
+    """1,000 facts about 800 people, each person and attribute once: nothing to supersede (issue 12)."""
+    from engram.bench.people import generate
+
+    facts = generate(1_000, people=800, seed=12)
+    saved = [sqlite_memory.remember("user:people", f.text) for f in facts]
+    pairs, _ = _supersessions(saved, facts)
+    assert [(facts[a].text, facts[b].text) for a, b in pairs] == []
+    assert len(sqlite_memory.items("user:people")) == 1_000
+
+
+def test_facts_about_many_people_supersede_only_their_true_updates_in_batches(sqlite_memory):
+    """3,000 facts about 300 people in batches, 150 of them true updates of single-valued attributes:
+    no false supersession, and the updates are found."""
+    from engram.bench.people import generate
+
+    facts = generate(3_000, people=300, updates=150, seed=13)
+    saved = []
+    for start in range(0, len(facts), 500):
+        saved += sqlite_memory.remember_many("user:people", [f.text for f in facts[start:start + 500]])
+    pairs, _ = _supersessions(saved, facts)
+    wrong = [(facts[a].text, facts[b].text) for a, b in pairs if facts[b].updates != a]
+    assert wrong == []
+    assert len(pairs) >= 0.9 * 150
+
     old = fact("Lives in Berlin.", valid_to=100.0)
     assert detect("Moved to Porto.", [(old, 0.9)]) == []
 

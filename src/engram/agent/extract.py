@@ -194,11 +194,7 @@ def supersede(memory: Any, old_id: str, new_id: str, *, already: tuple[str, ...]
     """End `old_id`'s validity in favour of `new_id` (the item stays, as history)."""
     if old_id in already:
         return True  # Memory.remember already superseded it on write
-    old, new = memory.get(old_id), memory.get(new_id)
-    if not old.current or old.subject != new.subject:
-        return False
-    memory.store.update([old_id], {"valid_to": max(new.valid_from, old.valid_from), "superseded_by": new_id})
-    return True
+    return old_id in memory.mark_superseded([old_id], new_id)
 
 
 def _turns(item: Any) -> list[str]:

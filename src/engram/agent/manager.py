@@ -73,13 +73,13 @@ def score_importance(mem: "Memory", subject: str, *, now: Any = None) -> dict[st
     for item_id, value in scores.items():
         by_value.setdefault(value, []).append(item_id)
     for value, ids in by_value.items():  # one UPDATE per distinct score, not per item
-        mem.store.update(ids, {"importance": value})
+        mem.update(ids, importance=value)
     return scores
 
 
 def _current(mem: "Memory", subject: str, kinds: Sequence[str] | None = None) -> list[Item]:
     where = Filter(kinds=tuple(kinds) if kinds else None, exclude_kinds=() if kinds else (CONVERSATION,))
-    return mem.store.find(validate.subject(subject), where)
+    return mem.items(subject, where=where)
 
 
 # -- session summaries -------------------------------------------------------------------------
@@ -111,7 +111,7 @@ def summarize_session(mem: "Memory", subject: str, session: str, *, llm: "LLM | 
     if not isinstance(session, str) or not session.strip():
         raise InvalidInput(f"session must be a non-empty session id, not {session!r}")
     max_chars = validate.count(max_chars, "max_chars", 80, 2000)
-    items = mem.store.find(subject, Filter(session=session, exclude_kinds=(SUMMARY,)), newest_first=False)
+    items = mem.items(subject, where=Filter(session=session, exclude_kinds=(SUMMARY,)), newest_first=False)
     if not items:
         raise NotFound(f"no memories in session {session!r} for {subject}: check the id with `engram list {subject}`")
     material = session_material(items)
@@ -213,7 +213,7 @@ def consolidate(mem: "Memory", subject: str, *, threshold: float = DEFAULT_THRES
         raise InvalidInput("consolidate compares vectors: open the Memory with an embedder (not 'none')")
     subject = validate.subject(subject)
     at = validate.timestamp(now)
-    ids, matrix = mem.store.vectors(subject, mem.embedder.identity)
+    ids, matrix = mem.vectors(subject)
     vectors = dict(zip(ids, matrix))
     merges: list[Merge] = []
     for group in _groups(_current(mem, subject, [validate.kind(k) for k in kinds])).values():
@@ -266,13 +266,10 @@ def _apply_merge(mem: "Memory", merge: Merge, at: float) -> None:
     keep, group = merge.keep, (merge.keep, *merge.drop)
     merged = list(dict.fromkeys([*keep.metadata.get("merged", []), *(d.id for d in merge.drop)]))
     accessed = [it.last_accessed for it in group if it.last_accessed is not None]
-    mem.store.update([keep.id], {
-        "access_count": sum(it.access_count for it in group),
-        "last_accessed": max(accessed) if accessed else None,
-        "importance": max(it.importance for it in group),
-        "metadata": {**keep.metadata, "merged": merged},
-    })
-    mem.store.update([d.id for d in merge.drop], {"valid_to": at, "superseded_by": keep.id})
+    mem.update([keep.id], access_count=sum(it.access_count for it in group),
+               last_accessed=max(accessed) if accessed else None,
+               importance=max(it.importance for it in group), metadata={**keep.metadata, "merged": merged})
+    mem.mark_superseded([d.id for d in merge.drop], keep.id, at=at)
 
 
 # -- pruning -----------------------------------------------------------------------------------
@@ -313,7 +310,7 @@ def prune(mem: "Memory", subject: str, *, older_than_days: float | None = None,
     subject, at = validate.subject(subject), validate.timestamp(now)
     where = Filter(kinds=tuple(validate.kind(k) for k in kinds), include_superseded=include_superseded)
     candidates = []
-    for item in mem.store.find(subject, where, newest_first=False):
+    for item in mem.items(subject, where=where, newest_first=False):
         score = importance(item, at)
         reasons = _prune_reasons(item, score, at, older_than_days, below_importance, unused_days)
         if reasons is not None and item.metadata.get("pinned") is not True:
@@ -347,8 +344,8 @@ def _prune_reasons(item: Item, score: float, at: float, older: float | None, bel
 # -- statistics --------------------------------------------------------------------------------
 def memory_stats(mem: "Memory", subject: str | None = None) -> dict[str, Any]:
     """Counts by kind, sessions, episode success rates, time span, access and importance figures."""
-    names = [validate.subject(subject)] if subject else sorted(mem.store.subjects())
-    every = [it for name in names for it in mem.store.find(name, Filter(include_superseded=True))]
+    names = [validate.subject(subject)] if subject else sorted(mem.subjects())
+    every = [it for name in names for it in mem.items(name, where=Filter(include_superseded=True))]
     current = [it for it in every if it.current and it.kind != CONVERSATION]
     by_kind: dict[str, int] = {}
     for it in every:

@@ -21,10 +21,11 @@ from engram.core import ranking
 from engram.safety.access import ScopedStore, grants, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.kinds.episodic import EpisodicVerbs
+from engram.core import episodic
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
+from engram.store.base import VectorAdmin
 from engram.core.supersede import Batch
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved
 
@@ -41,6 +42,19 @@ def _entry(entry: Any, shared: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     return entry, dict(shared)
 
 
+def _store_or_path(db: str | os.PathLike[str] | Store | None) -> tuple[Store | None, str | os.PathLike[str] | None]:
+    """(the store given, None) or (None, the path or URL given, or None for the configured one)."""
+    if db is None or isinstance(db, (str, os.PathLike)):
+        return None, db
+    return db, None
+
+
+def _ids(ids: Any) -> list[str]:
+    if not isinstance(ids, (list, tuple, set, frozenset)) or not all(isinstance(i, str) and i for i in ids):
+        raise InvalidInput("ids must be a list of item ids")
+    return list(ids)
+
+
 def _strings(value: Any) -> list[str]:
     """Every string inside a JSON-like value."""
     if isinstance(value, str):
@@ -52,7 +66,7 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-class Memory(EpisodicVerbs):
+class Memory:
     """Long-term memory for agents: remember, recall, forget; facts, episodes, preferences."""
 
     def __init__(
@@ -67,15 +81,15 @@ class Memory(EpisodicVerbs):
         principal: str | None = None,
         auto_supersede: bool = True,
     ) -> None:
-        store_given = not isinstance(db, (str, os.PathLike)) and db is not None
+        given, path = _store_or_path(db)
         self.settings: Settings = load(
-            db=None if store_given else db,
+            db=path,
             embedder=embedder if isinstance(embedder, str) else None,
             agent=agent,
             recency=recency,
             half_life_days=half_life_days,
         )
-        self.store: Store = db if store_given else open_store(self.settings.db)  # type: ignore[assignment]
+        self.store: Store = given if given is not None else open_store(self.settings.db)
         self.principal = principal
         if principal is not None:  # every read and write is checked against grants (engram.safety.access)
             self.store = ScopedStore(self.store, principal)
@@ -191,9 +205,9 @@ class Memory(EpisodicVerbs):
                 raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
             if value is not None:
                 validate.raw_text(value, name)
-        for name, value in (("confidence", confidence), ("importance", importance)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise InvalidInput(f"{name} must be a number from 0 to 1, not {value!r}")
+        for name, number in (("confidence", confidence), ("importance", importance)):
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or not 0.0 <= number <= 1.0:
+                raise InvalidInput(f"{name} must be a number from 0 to 1, not {number!r}")
         metadata = validate.metadata(metadata)
         problem = validate.length_problem(text, kind)
         if problem:
@@ -223,7 +237,7 @@ class Memory(EpisodicVerbs):
         explicit = dict(supersede or {})
         vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self, checked, vectors)
+        batch = Batch(self.store, self.embedder, checked, vectors)
         closes: dict[str, str] = {}
         for item in items:
             mine = [old for old, new in explicit.items() if new == item.id]
@@ -314,12 +328,35 @@ class Memory(EpisodicVerbs):
         )
 
     def items(self, subject: str, *, kinds: Sequence[str] | None = None, limit: int | None = None,
-              include_superseded: bool = False) -> list[Item]:
-        """The memories of a subject, newest first."""
+              include_superseded: bool = False, where: Filter | None = None,
+              newest_first: bool = True) -> list[Item]:
+        """The memories of a subject, newest first (`newest_first=False`: oldest first).
+
+        `where` is a full `Filter` (category, session, key, metadata, ...) for callers inside the
+        library; it replaces `kinds` and `include_superseded`, which must then be left out.
+        """
         subject = validate.subject(subject)
         if limit is not None:
             validate.count(limit, "limit", 1, 1_000_000)
-        return self.store.find(subject, self._filter(kinds=kinds, include_superseded=include_superseded), limit)
+        if where is None:
+            where = self._filter(kinds=kinds, include_superseded=include_superseded)
+        elif kinds is not None or include_superseded:
+            raise InvalidInput("give either where= or kinds=/include_superseded=, not both")
+        return self.store.find(subject, where, limit, newest_first)
+
+    def current(self, subject: str, kind: str, key: str) -> Item | None:
+        """The current item of `kind` with `key` (a keyed fact, preference, procedure, ...), or None.
+
+        One lookup in the store's current-key index (at most one current item per subject, kind, key).
+        """
+        found = self.store.find(validate.subject(subject), Filter(kinds=(validate.kind(kind),), key=key), limit=1)
+        return found[0] if found else None
+
+    def vectors(self, subject: str) -> tuple[list[str], np.ndarray]:
+        """The stored vectors of a subject under this Memory's embedder: (ids, unit rows); empty without one."""
+        if self.embedder is None:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return self.store.vectors(validate.subject(subject), self.embedder.identity)
 
     def get(self, item_id: str) -> Item:
         """One memory by id (NotFound if there is none)."""
@@ -340,6 +377,61 @@ class Memory(EpisodicVerbs):
             chain.insert(0, by_successor[chain[0].id])
         return chain
 
+    # -- bookkeeping (maintenance, extraction) ----------------------------------------------
+    def update(self, ids: Sequence[str], *, importance: float | None = None, metadata: Mapping[str, Any] | None = None,
+               access_count: int | None = None, last_accessed: float | None = None) -> int:
+        """Set bookkeeping fields of items (text and validity never change here); returns how many changed.
+
+        `metadata` replaces the item's metadata as a whole (read it, change it, write it back).
+        """
+        ids = _ids(ids)
+        changes: dict[str, Any] = {}
+        if importance is not None:
+            changes["importance"] = validate.weight(importance, "importance")
+            if changes["importance"] > 1.0:
+                raise InvalidInput(f"importance must be a number from 0 to 1, not {importance!r}")
+        if metadata is not None:
+            changes["metadata"] = validate.metadata(metadata)
+        if access_count is not None:
+            changes["access_count"] = validate.count(access_count, "access_count", 0, 2**62)
+        if last_accessed is not None:
+            changes["last_accessed"] = validate.timestamp(last_accessed, "last_accessed")
+        return self.store.update(ids, changes) if changes else 0
+
+    def update_metadata(self, item_id: str, metadata: Mapping[str, Any]) -> Item:
+        """Replace one item's metadata; returns the item as stored now."""
+        self.get(item_id)
+        self.update([item_id], metadata=metadata)
+        return self.get(item_id)
+
+    def mark_superseded(self, old_ids: Sequence[str], new_id: str, *, at: Any = None) -> list[str]:
+        """Mark current items of `new_id`'s subject as replaced by it; they stay as history.
+
+        Each gets `superseded_by` = new_id and `valid_to` = `at` (default: the new item's
+        `valid_from`), never before its own `valid_from`. Items already superseded, or of another
+        subject, are left alone. Returns the ids it closed.
+        """
+        new = self.get(new_id)
+        moment = new.valid_from if at is None else validate.timestamp(at, "at")
+        closed: list[str] = []
+        for old in self.store.get(_ids(old_ids)):
+            if old.current and old.subject == new.subject and old.id != new.id:
+                self.store.update([old.id], {"valid_to": max(moment, old.valid_from), "superseded_by": new.id})
+                closed.append(old.id)
+        return closed
+
+    # -- facts, episodes, preferences, conversations (engram.core.episodic) -----------------
+    store_fact = episodic.store_fact
+    get_fact = episodic.get_fact
+    facts_by_category = episodic.facts_by_category
+    log_episode = episodic.log_episode
+    recent_episodes = episodic.recent_episodes
+    set_preference = episodic.set_preference
+    get_preference = episodic.get_preference
+    preferences = episodic.preferences
+    save_conversation = episodic.save_conversation
+    load_conversation = episodic.load_conversation
+
     # -- forgetting -----------------------------------------------------------------------
     def matches(self, subject: str, contains: str) -> list[Item]:
         """Every memory (any kind, any version) whose text contains `contains`: what forget would delete."""
@@ -357,9 +449,7 @@ class Memory(EpisodicVerbs):
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id; ids of other subjects are left alone."""
         subject = validate.subject(subject)
-        if not isinstance(ids, (list, tuple, set, frozenset)) or not all(isinstance(i, str) and i for i in ids):
-            raise InvalidInput("ids must be a list of item ids")
-        return self._delete(subject, list(ids))
+        return self._delete(subject, _ids(ids))
 
     def forget_all(self, subject: str) -> int:
         """Delete every memory of a subject, in every kind and version."""
@@ -426,19 +516,22 @@ class Memory(EpisodicVerbs):
 
         `progress(done, total)` is called after each batch. If interrupted, run it again.
         """
-        store: Store = db if (db is not None and not isinstance(db, (str, os.PathLike))) else open_store(
-            load(db=db).db)  # type: ignore[assignment]
+        given, path = _store_or_path(db)
+        store = given if given is not None else open_store(load(db=path).db)
         previous = store.setting(EMBEDDER_SETTING)
         store.setting(EMBEDDER_SETTING, delete=True)  # so the new model may open the store
         try:
             mem = cls(store, embedder=embedder, **options)
             if mem.embedder is None:
                 raise InvalidInput("reindex needs an embedder: pass one (e.g. embedder='minilm'), not 'none'")
+            if not isinstance(store, VectorAdmin):
+                raise InvalidInput(f"{store.url}: this store cannot replace vectors ({type(store).__name__}"
+                                   " is not a VectorAdmin); reindex needs the store itself, not a scoped view")
             wanted = Filter(include_superseded=True, exclude_kinds=(CONVERSATION,))
             items = [it for name in store.subjects() for it in store.find(name, wanted, newest_first=False)]
             for start in range(0, len(items), max(1, int(batch_size))):
                 chunk = items[start : start + max(1, int(batch_size))]
-                store.set_vectors(mem._vectors_for(chunk), mem.embedder.identity)  # type: ignore[attr-defined]
+                store.set_vectors(mem._vectors_for(chunk), mem.embedder.identity)
                 if progress is not None:
                     progress(start + len(chunk), len(items))
         except BaseException:

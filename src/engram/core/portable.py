@@ -21,7 +21,6 @@ import base64
 import dataclasses
 import json
 import os
-import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 
 from engram import validate
 from engram.errors import InvalidInput, StoreError, StoreFull
-from engram.store.base import Filter
+from engram.store.base import FileBackup, Filter
 from engram.types import CONVERSATION, Item, iso
 
 if TYPE_CHECKING:
@@ -83,10 +82,10 @@ def _line(value: dict[str, Any]) -> str:
 
 @contextmanager
 def _open_for_writing(path: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
-    if hasattr(path, "write"):
-        yield path  # type: ignore[misc]
+    if not isinstance(path, (str, os.PathLike)):  # an open text stream
+        yield path
         return
-    target = Path(path)  # type: ignore[arg-type]
+    target = Path(path)
     partial = target.with_name(target.name + ".partial")
     try:
         with open(partial, "w", encoding="utf-8") as out:
@@ -130,7 +129,7 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str]) -> dict[str, 
 
 
 def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[Item, np.ndarray | None]]]:
-    name = getattr(path, "name", None) or os.fspath(path)  # type: ignore[arg-type]
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(getattr(path, "name", None) or "<stream>")
     lines = _lines(path, name)
     header = _header(next(lines, None), name)
     records = [_record(text, n, name) for n, text in lines if text.strip()]
@@ -138,11 +137,11 @@ def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[
 
 
 def _lines(path: str | os.PathLike[str] | IO[str], name: str) -> Iterator[tuple[int, str]]:
-    if hasattr(path, "read"):
-        yield from enumerate(path, start=1)  # type: ignore[arg-type]
+    if not isinstance(path, (str, os.PathLike)):  # an open text stream
+        yield from enumerate(path, start=1)
         return
     try:
-        with open(path, encoding="utf-8") as fh:  # type: ignore[arg-type]
+        with open(path, encoding="utf-8") as fh:
             yield from enumerate(fh, start=1)
     except FileNotFoundError as exc:
         raise InvalidInput(f"export file {name} does not exist") from exc
@@ -227,43 +226,21 @@ def _vectors(mem: "Memory", items: Iterable[Item], given: dict[str, np.ndarray])
 
 
 # -- backup ------------------------------------------------------------------------------------
-def backup(mem: "Memory", dest: str | os.PathLike[str]) -> Path:
-    """Copy a SQLite store to `dest` with SQLite's online backup API (safe while others write)."""
-    from engram.store.sqlite import SQLiteStore
-
+def backup(mem: Memory, dest: str | os.PathLike[str]) -> Path:
+    """Copy a file-backed store (SQLite) to `dest`, consistently, while others may write."""
     store = mem.store
-    if not isinstance(store, SQLiteStore):
+    if not isinstance(store, FileBackup):
         raise InvalidInput(f"{store.url} is not a SQLite file: back up PostgreSQL with"
                            " `pg_dump --format=custom --file=engram.dump DBNAME` (restore with pg_restore)")
-    if store.path == ":memory:":
+    if store.url == ":memory:":
         raise InvalidInput("an in-memory store has no file to back up: export it with `engram export`")
     target = Path(dest).expanduser()
     if target.exists():
         raise InvalidInput(f"{target} already exists: choose a new file name (a backup never overwrites)")
     if not target.parent.is_dir():
         raise InvalidInput(f"cannot back up to {target}: folder {target.parent} does not exist")
-    try:
-        _copy(store.path, target)
-    except sqlite3.Error as exc:
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(str(target) + suffix).unlink(missing_ok=True)
-        full = "full" in str(exc)
-        raise (StoreFull if full else StoreError)(f"backup of {store.path} to {target} failed: {exc}") from exc
+    store.backup(target)
     return target
-
-
-def _copy(source: str, target: Path) -> None:
-    src = sqlite3.connect(source)
-    dst = sqlite3.connect(str(target))
-    try:
-        src.backup(dst, pages=1024)  # in steps, so writers are not blocked for the whole copy
-        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
-        if check != "ok":
-            raise sqlite3.DatabaseError(f"the copy failed its integrity check: {check}")
-        dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
-    finally:
-        dst.close()
-        src.close()
 
 
 def _is_full(exc: OSError) -> bool:

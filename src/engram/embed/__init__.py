@@ -1,7 +1,9 @@
 """Embedders and the one registry that builds them from a spec string.
 
 A spec is `NAME` or `NAME:ARG`: "minilm" (the default), "hashing" / "hashing:512",
-"openai:text-embedding-3-small". Built-ins register exactly as plugins do, with `register()`.
+"openai:text-embedding-3-small". Names come from package entry points in the group
+`engram.embedders` (engram.plugins): the built-ins (engram.embed.builtins) are declared that way
+in pyproject.toml, as a third-party package declares its own; `register()` adds one in code.
 Heavy imports (onnxruntime, openai) happen only when an embedder first needs them.
 """
 
@@ -15,12 +17,13 @@ from engram.embed.hashing import HashingEmbedder
 from engram.embed.local import MiniLMEmbedder
 from engram.embed.openai_http import OpenAICompatibleEmbedder
 from engram.errors import ConfigError
+from engram.plugins import EMBEDDERS, Plugins
 
 #: Builds an embedder from the part of the spec after the first colon (None when absent).
 Factory = Callable[[str | None], Embedder]
 
 DEFAULT_SPEC = "minilm"
-_REGISTRY: dict[str, Factory] = {}
+PLUGINS: Plugins[Factory] = Plugins(EMBEDDERS, "embedder")
 
 
 def register(name: str, factory: Factory, *, replace: bool = False) -> None:
@@ -28,14 +31,12 @@ def register(name: str, factory: Factory, *, replace: bool = False) -> None:
     key = name.strip().lower() if isinstance(name, str) else ""
     if not key or ":" in key:
         raise ConfigError(f"embedder name must be a non-empty word without ':', got {name!r}")
-    if key in _REGISTRY and not replace:
-        raise ConfigError(f"embedder {key!r} is already registered: pass replace=True to override")
-    _REGISTRY[key] = factory
+    PLUGINS.register(key, factory, replace=replace)
 
 
 def available() -> list[str]:
-    """Registered embedder names, sorted."""
-    return sorted(_REGISTRY)
+    """Embedder names (registered and installed), sorted."""
+    return PLUGINS.names()
 
 
 def get_embedder(spec: str | None = None) -> Embedder:
@@ -46,7 +47,7 @@ def get_embedder(spec: str | None = None) -> Embedder:
     if not isinstance(spec, str) or not spec.strip():
         raise ConfigError(f"embedder {origin} must be one of {_choices()}, got {spec!r}")
     name, _, arg = spec.strip().partition(":")
-    factory = _REGISTRY.get(name.strip().lower())
+    factory = PLUGINS.get(name.strip())
     if factory is None:
         raise ConfigError(f"unknown embedder {spec!r} (from {origin}): choose one of {_choices()}")
     return factory(arg.strip() or None)
@@ -56,39 +57,6 @@ def _choices() -> str:
     examples = {"hashing": "hashing[:DIM]", "openai": "openai:MODEL"}
     return ", ".join(examples.get(name, name) for name in available())
 
-
-def _minilm(arg: str | None) -> Embedder:
-    if arg is not None:
-        raise ConfigError(f"'minilm' takes no argument, got 'minilm:{arg}'")
-    return MiniLMEmbedder()
-
-
-def _hashing(arg: str | None) -> Embedder:
-    if arg is None:
-        return HashingEmbedder()
-    try:
-        dim = int(arg)
-    except ValueError:
-        raise ConfigError(
-            f"'hashing:{arg}': the part after ':' must be a dimension, e.g. hashing:512"
-        ) from None
-    return HashingEmbedder(dim)
-
-
-def _openai(arg: str | None) -> Embedder:
-    if arg is None:
-        raise ConfigError("'openai' needs a model: e.g. openai:text-embedding-3-small")
-    env = os.environ
-    return OpenAICompatibleEmbedder(
-        arg,
-        base_url=env.get("ENGRAM_EMBED_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
-        api_key=env.get("ENGRAM_EMBED_API_KEY") or env.get("OPENAI_API_KEY") or None,
-    )
-
-
-register("minilm", _minilm)
-register("hashing", _hashing)
-register("openai", _openai)
 
 __all__ = [
     "DEFAULT_SPEC",

@@ -84,27 +84,27 @@ def set_procedure(mem: "Memory", subject: str, name: str, instructions: str, *, 
 
 def get_procedure(mem: "Memory", subject: str, name: str) -> Procedure | None:
     """The current procedure with that name, or None."""
-    found = mem.store.find(validate.subject(subject), Filter(kinds=(PROCEDURE,), key=_name(name)), limit=1)
-    return Procedure.from_item(found[0]) if found else None
+    found = mem.current(subject, PROCEDURE, _name(name))
+    return Procedure.from_item(found) if found else None
 
 
 def procedures(mem: "Memory", subject: str) -> list[Procedure]:
     """Every current procedure of a subject, by name."""
-    found = mem.store.find(validate.subject(subject), Filter(kinds=(PROCEDURE,)))
+    found = mem.items(subject, where=Filter(kinds=(PROCEDURE,)))
     return sorted((Procedure.from_item(it) for it in found), key=lambda p: p.name)
 
 
 def guidance(mem: "Memory", subject: str, limit: int = 10) -> list[str]:
     """The procedures as prompt lines ("name: instructions"), most recently updated first."""
     validate.count(limit, "limit", 1, 100)
-    found = mem.store.find(validate.subject(subject), Filter(kinds=(PROCEDURE,)), limit=limit)
+    found = mem.items(subject, where=Filter(kinds=(PROCEDURE,)), limit=limit)
     return [Procedure.from_item(it).text for it in found]
 
 
 def delete_procedure(mem: "Memory", subject: str, name: str) -> int:
     """Delete a procedure and all its earlier versions; returns how many items went."""
     subject, name = validate.subject(subject), _name(name)
-    found = mem.store.find(subject, Filter(kinds=(PROCEDURE,), key=name, include_superseded=True))
+    found = mem.items(subject, where=Filter(kinds=(PROCEDURE,), key=name, include_superseded=True))
     if not found:
         raise NotFound(f"no procedure {name!r} for {subject}; list them with `engram procedures list {subject}`")
     return mem.forget_ids(subject, [it.id for it in found])
@@ -168,7 +168,7 @@ def _categories(value: Sequence[str] | None) -> tuple[str, ...] | None:
 
 def _episodes_by_category(mem: "Memory", subject: str) -> dict[str, list[Item]]:
     groups: dict[str, list[Item]] = {}
-    for item in mem.store.find(subject, Filter(kinds=(EPISODE,))):  # newest first
+    for item in mem.items(subject, where=Filter(kinds=(EPISODE,))):  # newest first
         groups.setdefault(item.category or GENERAL, []).append(item)
     return groups
 
@@ -231,7 +231,7 @@ def finetune_examples(mem: "Memory", subject: str, *, system: str = DEFAULT_SYST
     system = redact(validate.clean_text(system, "system"))
     categories = _categories(categories)
     examples, seen, skipped = [], set(), {"failed": 0, "no_response": 0, "duplicate": 0}
-    for item in mem.store.find(validate.subject(subject), Filter(kinds=(EPISODE,)), newest_first=False):
+    for item in mem.items(subject, where=Filter(kinds=(EPISODE,)), newest_first=False):
         meta = item.metadata
         if categories is not None and (item.category or GENERAL) not in categories:
             continue

@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from engram.core.episodic import register_conversation
 from engram.errors import InvalidInput
 from engram.tokens import TokenCounter, count_content, count_message, default_counter, tail_within
 
@@ -627,3 +628,6 @@ def _call_names(turn: Turn) -> str:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+register_conversation(Conversation.from_dict)

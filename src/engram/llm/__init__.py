@@ -6,7 +6,10 @@
     get_llm("scripted")                                     # offline, deterministic
     get_llm()   # $ENGRAM_LLM, else Anthropic if $ANTHROPIC_API_KEY, else OpenAI if $OPENAI_API_KEY, else None
 
-A spec is `NAME[:MODEL][@BASE_URL]`. Providers import their SDK only when chosen.
+A spec is `NAME[:MODEL][@BASE_URL]`. Names come from package entry points in the group
+`engram.llms` (engram.plugins): the built-ins (engram.llm.builtins) are declared that way in
+pyproject.toml, as a third-party package declares its own; `register()` adds one in code.
+Providers import their SDK only when chosen.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable
 from ..errors import ConfigError
 from .base import DEFAULT_MAX_TOOL_ROUNDS, FLAVOURS, LLM, Reply, ToolCall, ToolRounds
 from .fake import Request, ScriptedLLM, echo
+from ..plugins import LLMS, Plugins
 from .retry import RetryPolicy
 
 # A factory takes (model or None, base_url or None) and returns a ready LLM.
@@ -25,19 +29,19 @@ Factory = Callable[[str | None, str | None], LLM]
 
 ENV_VAR = "ENGRAM_LLM"
 _SPEC = re.compile(r"^(?P<name>[A-Za-z][\w.-]*)(?::(?P<model>[^@]*))?(?:@(?P<url>https?://\S+))?$")
-_REGISTRY: dict[str, Factory] = {}
+PLUGINS: Plugins[Factory] = Plugins(LLMS, "LLM provider")
 
 
 def register(name: str, factory: Factory) -> None:
     """Make `factory` available as `get_llm("NAME[:MODEL][@URL]")`; replaces a provider of that name."""
     if not re.fullmatch(r"[A-Za-z][\w.-]*", name or ""):
         raise ConfigError(f"provider name must be a word like 'myllm', got {name!r}")
-    _REGISTRY[name.lower()] = factory
+    PLUGINS.register(name, factory, replace=True)
 
 
 def providers() -> list[str]:
-    """Registered provider names, sorted."""
-    return sorted(_REGISTRY)
+    """Provider names (registered and installed), sorted."""
+    return PLUGINS.names()
 
 
 def get_llm(spec: str | None = None) -> LLM | None:
@@ -53,39 +57,16 @@ def get_llm(spec: str | None = None) -> LLM | None:
         else:
             return None
     match = _SPEC.match(spec.strip())
-    name = match["name"].lower() if match else ""
-    if name not in _REGISTRY:
+    factory = PLUGINS.get(match["name"]) if match else None
+    if match is None or factory is None:
         where = f"{ENV_VAR}={spec!r}" if source == ENV_VAR else repr(spec)
         raise ConfigError(
             f"unknown LLM provider in {where}: choose one of {', '.join(providers())} "
             "as NAME[:MODEL][@BASE_URL], e.g. 'anthropic:claude-sonnet-4-5' or "
             "'openai:llama3.2@http://localhost:11434/v1'"
         )
-    return _REGISTRY[name](match["model"] or None, match["url"])
+    return factory(match["model"] or None, match["url"])
 
-
-def _anthropic(model: str | None, base_url: str | None) -> LLM:
-    from .anthropic import DEFAULT_MODEL, AnthropicLLM
-
-    return AnthropicLLM(model or DEFAULT_MODEL, base_url=base_url)
-
-
-def _openai(model: str | None, base_url: str | None) -> LLM:
-    from .openai import DEFAULT_MODEL, OpenAILLM
-
-    return OpenAILLM(model or DEFAULT_MODEL, base_url=base_url)
-
-
-def _scripted(model: str | None, base_url: str | None) -> LLM:
-    # "scripted:openai" gives OpenAI-shaped messages; the default is Anthropic's shape.
-    if model and model not in FLAVOURS:
-        raise ConfigError(f"'scripted:{model}': the scripted flavour is one of {', '.join(FLAVOURS)}")
-    return ScriptedLLM(rule=echo, flavour=model or "anthropic")
-
-
-register("anthropic", _anthropic)
-register("openai", _openai)
-register("scripted", _scripted)
 
 __all__ = [
     "DEFAULT_MAX_TOOL_ROUNDS",

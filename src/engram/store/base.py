@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -86,17 +87,17 @@ def _contains(f: Filter, it: Item) -> bool:
 
 _CHECKS: tuple[tuple[Callable[[Filter], bool], Callable[[Filter, Item], bool]], ...] = (
     # (does this filter need the test, the test)
-    (lambda f: f.kinds is not None, lambda f, it: it.kind in f.kinds),
+    (lambda f: f.kinds is not None, lambda f, it: it.kind in (f.kinds or ())),
     (lambda f: bool(f.exclude_kinds), lambda f, it: it.kind not in f.exclude_kinds),
-    (lambda f: f.ids is not None, lambda f, it: it.id in f.ids),
+    (lambda f: f.ids is not None, lambda f, it: it.id in (f.ids or ())),
     (lambda f: f.key is not None, lambda f, it: it.key == f.key),
     (lambda f: f.category is not None, lambda f, it: it.category == f.category),
     (lambda f: f.session is not None, lambda f, it: it.session == f.session),
     (lambda f: f.source is not None, lambda f, it: it.source == f.source),
     (lambda f: f.agent is not None, lambda f, it: it.agent == f.agent),
     (lambda f: f.content_hash is not None, lambda f, it: it.content_hash == f.content_hash),
-    (lambda f: f.since is not None, lambda f, it: it.event_at >= f.since),
-    (lambda f: f.until is not None, lambda f, it: it.event_at < f.until),
+    (lambda f: f.since is not None, lambda f, it: f.since is not None and it.event_at >= f.since),
+    (lambda f: f.until is not None, lambda f, it: f.until is not None and it.event_at < f.until),
     (lambda f: not f.include_superseded, _validity),
     (lambda f: bool(f.contains), _contains),
     (lambda f: bool(f.metadata), lambda f, it: all(it.metadata.get(k) == v for k, v in f.metadata.items())),
@@ -171,3 +172,58 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release connections; scrub the write-ahead log where the backend has one."""
+
+
+# -- optional capabilities ---------------------------------------------------------------------
+# What some backends can do beyond the protocol. Callers ask for one by type, with
+# `isinstance(store, VectorAdmin)` on the capability (each is runtime-checkable), never by testing
+# a backend class or `hasattr`: a wrapper (ScopedStore) or a third-party backend that lacks one is
+# simply not an instance, and the caller says what it cannot do. mypy checks that each backend
+# really provides what it claims (the `_conforms` functions at the end of sqlite.py / postgres.py).
+
+@runtime_checkable
+class VectorAdmin(Protocol):
+    """Replace vectors of existing items and count vectors per model (`engram reindex`, audit)."""
+
+    def set_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        """Replace the vectors of existing items (keyed by item id) under `model`, in one transaction."""
+
+    def vector_models(self) -> dict[str, int]:
+        """How many vectors each model identity holds."""
+
+
+@runtime_checkable
+class Scrubbable(Protocol):
+    """Can overwrite space freed by deletes on demand (SQLite: WAL checkpoint; PostgreSQL: VACUUM)."""
+
+    def scrub(self) -> None:
+        """Make deleted rows unreachable in the backend's own files and indexes."""
+
+
+@dataclass(frozen=True)
+class Traces:
+    """Backend-specific places (keyword index, raw files) still holding a text, and what was not scanned."""
+
+    places: list[str]
+    not_scanned: list[str]
+
+
+@runtime_checkable
+class TraceScanner(Protocol):
+    """Scans the backend's own indexes and files for a text of one subject (verifiable forgetting).
+
+    Only places a subject can be told from count: a raw byte that another subject, the schema or
+    a setting could also explain is left out and named in `not_scanned`, so a scan never reveals
+    another subject's data. Item rows and vectors are checked above the store (engram.core.audit).
+    """
+
+    def traces(self, subject: str, text: str) -> Traces:
+        """Where the backend still holds `text` (any stored form, case-insensitive) for `subject`."""
+
+
+@runtime_checkable
+class FileBackup(Protocol):
+    """A store kept in one local file that can copy itself while others write (`engram backup`)."""
+
+    def backup(self, target: Path) -> None:
+        """Copy the whole store to a new file `target` (consistent, integrity-checked)."""

@@ -1,20 +1,29 @@
-"""Numbered SQLite schema migrations, recorded in the `migrations` table of each database.
+"""Schema migrations: one runner (`run`) for every backend, and SQLite's numbered steps.
 
-A file made by an older Engram is upgraded on open; a file whose newest migration is newer
-than this code knows is refused with `SchemaTooNew`.
+Each backend keeps its own list of steps (`MIGRATIONS` here for SQLite, `postgres.MIGRATIONS`),
+each step one `(name, statements)` pair whose number is its place in the list (1-based). To
+change a schema, append one self-contained step; never edit a released one. Applied steps are
+recorded in the `migrations` table of each database: a store made by an older Engram is
+upgraded on open, one whose newest step is newer than this code knows is refused with
+`SchemaTooNew`. The backend runs `run` inside one transaction and under its own lock (SQLite:
+BEGIN IMMEDIATE; PostgreSQL: an advisory lock), so two processes opening a new store take turns.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engram.errors import SchemaTooNew
 
 if TYPE_CHECKING:
     from engram.store.sqlite import SQLiteStore
 
-MIGRATIONS: list[tuple[str, list[str]]] = [
+#: One migration step: its name, and the statements that make it (run in order, in one transaction).
+Step = tuple[str, Sequence[str]]
+
+MIGRATIONS: list[Step] = [
     (
         "items, keyword index, vectors, settings",
         [
@@ -135,23 +144,28 @@ def scope_token(subject: str) -> str:
     return "s" + hashlib.blake2b(subject.encode("utf-8"), digest_size=10).hexdigest()
 
 
-def apply(store: "SQLiteStore") -> int:
-    """Bring the database up to date in one transaction; return the schema version."""
+def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgrade: str, ph: str) -> int:
+    """Apply the steps the database has not recorded yet, in order; return the schema version.
+
+    `execute(sql, params=())` runs one statement on the caller's open transaction and returns a
+    cursor; `ph` is the backend's parameter mark; `where` and `upgrade` go into SchemaTooNew.
+    """
+    execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at DOUBLE PRECISION NOT NULL)")
+    current = int(execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0])
+    if current > len(steps):
+        raise SchemaTooNew(f"{where} has schema version {current}, but this Engram knows only {len(steps)}:"
+                           f" upgrade with `{upgrade}`")
+    for version in range(current + 1, len(steps) + 1):
+        name, statements = steps[version - 1]
+        for statement in statements:
+            execute(statement)
+        execute(f"INSERT INTO migrations (version, name, applied_at) VALUES ({ph}, {ph}, {ph})",
+                (version, name, time.time()))
+    return len(steps)
+
+
+def apply(store: SQLiteStore) -> int:
+    """Bring a SQLite database up to date in one transaction; return the schema version."""
     with store.transaction() as db:  # BEGIN IMMEDIATE: two processes opening a new file take turns
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-            " applied_at REAL NOT NULL)"
-        )
-        current = db.execute("SELECT max(version) FROM migrations").fetchone()[0] or 0
-        if current > len(MIGRATIONS):
-            raise SchemaTooNew(
-                f"{store.path} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
-                " upgrade with `pip install -U engramdb`"
-            )
-        for version in range(current + 1, len(MIGRATIONS) + 1):
-            name, statements = MIGRATIONS[version - 1]
-            for statement in statements:
-                db.execute(statement)
-            db.execute("INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                       (version, name, time.time()))
-    return len(MIGRATIONS)
+        return run(db.execute, MIGRATIONS, where=store.path, upgrade="pip install -U engramdb", ph="?")

@@ -17,20 +17,20 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
 from engram.errors import (
-    SchemaTooNew,
     StoreBusy,
     StoreError,
     StoreFull,
     StoreUnavailable,
     require,
 )
-from engram.store.base import Filter, Placement
+from engram.store import migrations
+from engram.store.base import Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
@@ -39,7 +39,7 @@ from engram.store.sql import (
     item_row,
     row_item,
     supersede_runs,
-    where,
+    where_clause,
 )
 from engram.types import Item, dumps
 
@@ -51,6 +51,12 @@ CONNECT_TIMEOUT_S = 10
 CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
+#: What `traces` cannot see: the server's own files are not readable over a connection.
+NOT_SCANNED = (
+    "PostgreSQL server files: WAL segments, dead tuples in table/index pages not yet reused,"
+    " temporary files (the server's files are not readable over a connection)",
+    "PostgreSQL WAL archives, replicas and base backups (pg_basebackup, pg_dump files)",
+)
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
     f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe) VALUES"
@@ -65,7 +71,7 @@ UPSERT_VECTOR = (
 BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
         " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
 
-MIGRATIONS: list[tuple[str, list[str]]] = [
+MIGRATIONS: list[migrations.Step] = [
     (
         "items, keyword index, vectors, settings",
         [
@@ -190,20 +196,8 @@ class PostgresStore:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 self._ensure_vector(conn)
-                conn.execute("CREATE TABLE IF NOT EXISTS migrations (version integer PRIMARY KEY,"
-                             " name text NOT NULL, applied_at double precision NOT NULL)")
-                current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0]
-                if current > len(MIGRATIONS):
-                    raise SchemaTooNew(
-                        f"{self.url} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
-                        " upgrade with `pip install -U 'engramdb[postgres]'`"
-                    )
-                for version in range(current + 1, len(MIGRATIONS) + 1):
-                    name, statements = MIGRATIONS[version - 1]
-                    for statement in statements:
-                        conn.execute(statement)
-                    conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (%s, %s, %s)",
-                                 (version, name, time.time()))
+                migrations.run(conn.execute, MIGRATIONS, where=self.url,
+                               upgrade="pip install -U 'engramdb[postgres]'", ph="%s")
         except psycopg.Error as exc:
             raise _translate(exc, self.url) from exc
 
@@ -271,7 +265,8 @@ class PostgresStore:
     def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
         def work(conn: Any) -> list[tuple[Any, ...]]:
             with conn.cursor(binary=binary) as cur:
-                return cur.execute(sql, params or None).fetchall()  # None: a literal % needs no escaping
+                rows: list[tuple[Any, ...]] = cur.execute(sql, params or None).fetchall()  # None: a literal % needs no escaping
+                return rows
 
         return self._run(work, write=False)
 
@@ -351,7 +346,7 @@ class PostgresStore:
         values = [dumps(dict(v)) if k == "metadata" else v for k, v in changes.items()]
         assignments = ", ".join(f"{k} = %s::jsonb" if k == "metadata" else f"{k} = %s" for k in changes)
         sql = f"UPDATE items SET {assignments} WHERE seq IN ({_LOCK_IN_ORDER})"
-        return self._run(lambda conn: conn.execute(sql, (*values, list(ids))).rowcount, write=True)
+        return int(self._run(lambda conn: conn.execute(sql, (*values, list(ids))).rowcount, write=True))
 
     def touch(self, ids: Sequence[str], now: float) -> None:
         """Count one access to each item."""
@@ -366,17 +361,17 @@ class PostgresStore:
         found = {r[0]: row_item(r) for r in self._read(f"{SELECT_ITEMS} WHERE i.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]
 
-    def find(self, subject: str, where_: Filter = Filter(), limit: int | None = None,
+    def find(self, subject: str, where: Filter = Filter(), limit: int | None = None,
              newest_first: bool = True) -> list[Item]:
-        sql, params = find_query(subject, where_, POSTGRES, limit, newest_first)
+        sql, params = find_query(subject, where, POSTGRES, limit, newest_first)
         return [row_item(r) for r in self._read(sql, params)]
 
-    def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
         if not terms:
             return []
         # plainto_tsquery has no operators: any user text is just words; `||` ORs the terms.
         query = " || ".join(["plainto_tsquery('english', %s)"] * len(terms))
-        clause, params = where(subject, where_, POSTGRES)
+        clause, params = where_clause(subject, where, POSTGRES)
         sql = (f"SELECT i.id, ts_rank_cd(i.tsv, q.q, 1) AS score FROM items i, (SELECT {query} AS q) q"
                f" WHERE i.tsv @@ q.q AND {clause} ORDER BY score DESC, i.seq LIMIT %s")
         rows = self._read(sql, [*terms, *params, int(limit)])
@@ -420,7 +415,7 @@ class PostgresStore:
             ).rowcount
             if count:
                 _bump(conn, {subject})
-            return count
+            return int(count)
 
         total = self._run(work, write=True)
         if total:
@@ -460,13 +455,21 @@ class PostgresStore:
         rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
         return {subject: int(n) for subject, n in rows}
 
+    def traces(self, subject: str, text: str) -> Traces:
+        """Rows the full-text index matches for the phrase (the generated `tsv` column)."""
+        rows = self.query(
+            "SELECT id FROM items WHERE subject = %s AND tsv @@ phraseto_tsquery('english', %s) ORDER BY seq",
+            (subject, " ".join(text.split())),
+        )
+        return Traces([f"fts:items.tsv ({r[0]})" for r in rows], list(NOT_SCANNED))
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """A read-only query (for stats and audit), in a READ ONLY transaction."""
+        """A read-only query (for stats and the trace scan), in a READ ONLY transaction."""
 
         def work(conn: Any) -> list[tuple[Any, ...]]:
             conn.execute("SET TRANSACTION READ ONLY")
-            return conn.execute(sql, params or None).fetchall()
+            rows: list[tuple[Any, ...]] = conn.execute(sql, params or None).fetchall()
+            return rows
 
         return self._run(work, write=True)
 
@@ -543,3 +546,8 @@ def _translate(exc: BaseException, url: str) -> StoreError:
         return StoreUnavailable(f"{url}: {_first_line(exc)}: the user in the URL must own the database"
                                 " (or its schema), or be granted CREATE and the table privileges on it")
     return StoreError(f"{url}: {_first_line(exc)}")
+
+
+if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
+    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner]:
+        return s, s, s, s

@@ -73,7 +73,7 @@ def _sqlite_json_value(value: Any) -> Any:
     return value
 
 
-def where(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
+def where_clause(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
     """The WHERE clause (without the keyword) and its parameters for one subject and filter."""
     parts: list[str] = []
     params: list[Any] = []
@@ -115,7 +115,7 @@ def where(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
 def find_query(subject: str, f: Filter, d: Dialect, limit: int | None,
                newest_first: bool) -> tuple[str, list[Any]]:
     """SELECT of one subject's items passing the filter, by event time then insertion order."""
-    clause, params = where(subject, f, d)
+    clause, params = where_clause(subject, f, d)
     order = "DESC" if newest_first else "ASC"
     # A lookup by content hash is selective, but without statistics SQLite would rather walk a
     # (subject, ...) index: name the hash index.

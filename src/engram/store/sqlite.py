@@ -13,7 +13,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -25,7 +25,8 @@ from engram.errors import (
     StoreUnavailable,
 )
 from engram.store import migrations
-from engram.store.base import Filter, Placement
+from engram.store import sqlite_traces
+from engram.store.base import FileBackup, Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
 from engram.store.sql import (
     COLUMNS,
     SELECT_ITEMS,
@@ -35,7 +36,7 @@ from engram.store.sql import (
     item_row,
     row_item,
     supersede_runs,
-    where,
+    where_clause,
 )
 from engram.types import Item
 
@@ -51,7 +52,7 @@ class SQLiteStore:
         self.url = self.path
         self._lock = threading.RLock()
         self._vector_cache: dict[tuple[str, str], tuple[tuple[int, int], list[str], np.ndarray]] = {}
-        self._db = self._connect()
+        self._db: sqlite3.Connection | None = self._connect()
         with self._translate():
             migrations.apply(self)
 
@@ -83,7 +84,7 @@ class SQLiteStore:
             except sqlite3.DatabaseError:
                 pass  # another process may hold a read lock; its own close will checkpoint
             self._db.close()
-            self._db = None  # type: ignore[assignment]
+            self._db = None
 
     def __enter__(self) -> "SQLiteStore":
         return self
@@ -220,12 +221,12 @@ class SQLiteStore:
                 found[row[0]] = row_item(row)
         return [found[i] for i in ids if i in found]
 
-    def find(self, subject: str, where_: Filter = Filter(), limit: int | None = None,
+    def find(self, subject: str, where: Filter = Filter(), limit: int | None = None,
              newest_first: bool = True) -> list[Item]:
-        sql, params = find_query(subject, where_, SQLITE, limit, newest_first)
+        sql, params = find_query(subject, where, SQLITE, limit, newest_first)
         return [row_item(r) for r in self._read(sql, params)]
 
-    def keyword(self, subject: str, terms: Sequence[str], where_: Filter, limit: int) -> list[tuple[str, float]]:
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
         if not terms:
             return []
         # The scope column (one token per subject) cuts the match to the subject's rows before
@@ -234,7 +235,7 @@ class SQLiteStore:
         match = "text : (" + " OR ".join(_quote_term(t) for t in terms) + ")"
         if not self._only_subject(subject):
             match = f"scope : {migrations.scope_token(subject)} AND {match}"
-        clause, params = where(subject, where_, SQLITE)
+        clause, params = where_clause(subject, where, SQLITE)
         sql = (
             "SELECT i.id, -bm25(items_fts, 1.0, 0.0) AS score FROM items_fts JOIN items i ON i.rowid = items_fts.rowid"
             f" WHERE items_fts MATCH ? AND {clause} ORDER BY score DESC LIMIT ?"
@@ -244,7 +245,7 @@ class SQLiteStore:
     def _only_subject(self, subject: str) -> bool:
         """True when every item of the store belongs to `subject` (two index lookups)."""
         row = self._read("SELECT (SELECT min(subject) FROM items), (SELECT max(subject) FROM items)")
-        return row[0][0] == subject == row[0][1]
+        return bool(row[0][0] == subject == row[0][1])
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
@@ -286,6 +287,8 @@ class SQLiteStore:
     def scrub(self) -> None:
         """Copy the WAL into the database and truncate it, so no deleted page survives there."""
         with self._lock, self._translate():
+            if self._db is None:
+                raise StoreUnavailable(f"store {self.path} is closed")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
@@ -308,10 +311,40 @@ class SQLiteStore:
     def subjects(self) -> dict[str, int]:
         return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
 
-
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """A read-only query (for migrations, stats and audit)."""
+        """A query on this store's connection (for stats and the trace scan); not part of the protocol."""
         return self._read(sql, params)
+
+    # -- capabilities (engram.store.base) ---------------------------------------------------
+    def traces(self, subject: str, text: str) -> Traces:
+        """FTS5 entries, shadow tables and raw file bytes still holding `text` (engram.store.sqlite_traces)."""
+        return sqlite_traces.scan(self, subject, text)
+
+    def backup(self, target: Path) -> None:
+        """Copy the file with SQLite's online backup API, in steps, so writers are not blocked throughout."""
+        if self.path == ":memory:":
+            raise StoreUnavailable("an in-memory store has no file to back up: export it instead")
+        try:
+            _copy_file(self.path, target)
+        except sqlite3.Error as exc:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(str(target) + suffix).unlink(missing_ok=True)
+            raise (StoreFull if "full" in str(exc) else StoreError)(
+                f"backup of {self.path} to {target} failed: {exc}") from exc
+
+
+def _copy_file(source: str, target: Path) -> None:
+    src = sqlite3.connect(source)
+    dst = sqlite3.connect(str(target))
+    try:
+        src.backup(dst, pages=1024)
+        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"the copy failed its integrity check: {check}")
+        dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
+    finally:
+        dst.close()
+        src.close()
 
 
 def _casefold(value: Any) -> Any:
@@ -367,3 +400,8 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
     if "disk I/O error" in text:
         return StoreError(f"{path}: disk I/O error; nothing was written: check free space and the disk ({text})")
     return StoreError(f"{path}: {text}")
+
+
+if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
+    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup]:
+        return s, s, s, s, s
