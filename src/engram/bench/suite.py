@@ -10,8 +10,8 @@ preferences, changed (a fact and, later, the fact that replaces it). Styles: pla
 acronym, product, imperative ("Show me...", "Tell me..."), typo, negation, nooverlap (no
 content word shared with the answer), paraphrase.
 
-Protocol: every fact goes into one subject of a fresh store (`Memory.remember_many`, its date as
-`event_at`); each question is asked at the day after the last fact, k=10. Scores per question:
+Protocol: every fact goes into one subject of a fresh store (`Memory.remember_many`, oldest first,
+its date as `event_at`; whatever the store supersedes on the way is what a user would get); each question is asked at the day after the last fact, k=10. Scores per question:
 top-1 (an answer ranks first), top-3, reciprocal rank of the first answer (0 past 10); means per
 group, per style and overall. `case_stable` (hybrid only) is the fraction of questions whose
 top 3 is the same for the question as written, lower-cased and with its first letter capitalised.
@@ -20,6 +20,7 @@ top 3 is the same for the question as written, lower-cased and with its first le
 from __future__ import annotations
 
 import json
+import random
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -34,6 +35,9 @@ from engram.bench.report import markdown_table, percentiles
 from engram.errors import InvalidInput
 
 K = 10
+SUBJECT = "user:suite"
+PEOPLE = 800  # people in the many-people shape
+PEOPLE_QUESTIONS = 300  # questions asked per size
 RETRIEVERS = ("hybrid", "bm25", "dense")
 FACTS_FILE = "suite_facts.jsonl"
 QUESTIONS_FILE = "suite_questions.jsonl"
@@ -123,7 +127,7 @@ def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retrieve
     """One retriever over the suite in a fresh store under `folder`: scores and latency."""
     engine = EngramRetriever(retriever, Path(folder) / f"suite-{retriever}.db", embedder, weights)
     try:
-        engine.remember_facts([(f.id, f.text, f.at) for f in facts])
+        engine.remember_facts([(f.id, f.text, f.at) for f in sorted(facts, key=lambda f: f.at)])
         now = max(f.at for f in facts) + DAY
         rows, latencies, stable = [], [], 0
         for q in questions:
@@ -144,11 +148,53 @@ def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retrieve
         engine.close()
 
 
+def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions: int = PEOPLE_QUESTIONS,
+               seed: int = 1, embedder: str | None = None,
+               retrievers: Sequence[str] = RETRIEVERS) -> dict[str, Any]:
+    """The many-people shape (engram.bench.people): `size` facts about `people` people in one
+    subject, `questions` of them asked with one of their paraphrased questions (naming the
+    person); top-1 / top-3 / MRR per retriever. `dense` is plain cosine over the same vectors."""
+    from engram.bench import people as generator
+    from engram.core import ranking
+    from engram.core.memory import Memory
+    from engram.core.recall import search
+
+    facts = generator.generate(size, people=people, seed=seed)
+    rng = random.Random(seed)
+    asked = rng.sample(range(len(facts)), min(questions, len(facts)))
+    memory = Memory(str(Path(folder) / f"people-{size}.db"), embedder=embedder or "minilm")
+    try:
+        ids: dict[str, int] = {}
+        for start in range(0, len(facts), 1000):
+            batch = facts[start : start + 1000]
+            for offset, saved in enumerate(memory.remember_many(SUBJECT, [f.text for f in batch], now=1.0)):
+                if saved.id is None:
+                    raise InvalidInput(f"people fact {facts[start + offset].text!r} was not stored: {saved.reason}")
+                ids[saved.id] = start + offset
+        base = memory.weights
+        modes = {"hybrid": base, "bm25": ranking.Weights.single("keyword", recency=base.recency),
+                 "dense": ranking.Weights.single("vector", recency=base.recency)}
+        out: dict[str, Any] = {"facts": len(facts), "people": people, "questions": len(asked)}
+        where = memory._filter()
+        for name in retrievers:
+            rows = []
+            for index in asked:
+                question = rng.choice(facts[index].questions)
+                hits = search(memory.store, memory.embedder, SUBJECT, question, K, where, modes[name], 2.0)
+                rows.append(score([str(ids.get(h.id)) for h in hits], [str(index)]))
+            out[name] = _means(rows)
+        return out
+    finally:
+        memory.close()
+
+
 def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = None, embedder: str | None = None,
         folder: str | Path | None = None, extra: Mapping[str, Callable[[str], dict[str, Any]]] | None = None,
-        echo: Callable[[str], None] | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+        echo: Callable[[str], None] | None = None, weights: Mapping[str, float] | None = None,
+        people: Sequence[int] = ()) -> dict[str, Any]:
     """The suite for each retriever; `extra` adds more results by name (e.g. LoCoMo per retriever);
-    `weights` overrides terms of the hybrid ranking (ablations)."""
+    `weights` overrides terms of the hybrid ranking (ablations); `people` lists store sizes of the
+    many-people shape to measure too (`run_people`)."""
     facts, questions = load(data)
     unknown = [r for r in retrievers if r not in RETRIEVERS]
     if unknown:
@@ -161,6 +207,12 @@ def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = Non
             out["retrievers"][name] = run_retriever(facts, questions, name, tmp, embedder, weights)
             if echo:
                 echo(f"suite {name}: top-1 {out['retrievers'][name]['overall']['top1']:.3f}")
+        if people:
+            out["people"] = {}
+        for size in people:
+            out["people"][str(size)] = run_people(size, tmp, embedder=embedder, retrievers=retrievers)
+            if echo:
+                echo(f"people {size}: {out['people'][str(size)]}")
     for label, measure in (extra or {}).items():
         out[label] = {name: measure(name) for name in retrievers}
     return out
@@ -191,3 +243,12 @@ def style_table(result: Mapping[str, Any]) -> str:
     rows = [[s, next(iter(runs.values()))["by_style"][s]["n"], *(runs[r]["by_style"][s]["top1"] for r in runs)]
             for s in styles]
     return markdown_table(["style", "n", *(f"{r} top-1" for r in runs)], rows)
+
+
+def people_table(result: Mapping[str, Any]) -> str:
+    """top-1 / MRR of each retriever at each size of the many-people shape."""
+    sizes = result.get("people", {})
+    names = [r for r in RETRIEVERS if any(r in v for v in sizes.values())]
+    rows = [[f"{int(size):,} facts, {res['people']} people", res["questions"],
+             *(f"{res[r]['top1']:.3f} / {res[r]['mrr']:.3f}" for r in names)] for size, res in sizes.items()]
+    return markdown_table(["many-people store", "questions", *(f"{r} top-1 / MRR" for r in names)], rows)

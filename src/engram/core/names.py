@@ -10,6 +10,10 @@ capitalised (acronyms, product names, units and a sentence-initial "Show" are no
   Bruno like?" is about every Bruno), but the full name is one entity: "Bruno Chen" is not
   "Bruno Sharma".
 
+Every name a query mentions goes to the entity term; only the *common* ones (leading at least
+COMMON_SHARE of the subject's items: a conversation's speakers) leave the embedded query, where
+they would pull in every memory. A rare name (one person among hundreds) stays in it.
+
 Matching a query is case-insensitive ("bruno chen", "Bruno Chen" and "BRUNO CHEN" are the same
 name), so the case of a query word never decides what ranks first.
 
@@ -39,6 +43,10 @@ _LOWER = re.compile(r"\b[a-z][a-z'’-]+\b")
 # What follows a speaker's name at the start of a turn: a colon, or a verb of saying and a quote.
 _SPEAKS = re.compile(r"\s*(?::|(?:said|says|asked|asks|replied|replies|wrote|writes|answered)[,:]?\s*[\"“'‘])")
 MAX_NAME_WORDS = 3
+# A name that leads at least this share of a subject's memories (the speakers of a conversation)
+# says little about which memory is meant: it is left out of the embedded query. A rarer one
+# (one person among many) is what the question is about, and the embedding keeps it.
+COMMON_SHARE = 0.05
 # Words that are never names, however a store writes them.
 NOT_NAMES = STOP_WORDS | QUESTION_WORDS
 
@@ -129,6 +137,16 @@ class SubjectNames:
         if len(words) > 1:
             return self._leads[phrase] > 0
         return any(n > 0 and self.is_name(full) for full, n in self._firsts.get(phrase, Counter()).items())
+
+    def share(self, phrase: str) -> float:
+        """The share of the subject's items that lead with `phrase` (a first name counts the full
+        names it starts)."""
+        led = self._speakers[phrase] + self._leads[phrase] + sum(self._firsts.get(phrase, Counter()).values())
+        return led / max(1, len(self._seen))
+
+    def common(self, names: frozenset[str]) -> frozenset[str]:
+        """Those of `names` that lead at least COMMON_SHARE of the subject's items."""
+        return frozenset(n for n in names if self.share(n) >= COMMON_SHARE)
 
     def names(self) -> frozenset[str]:
         """Every name in the book (for inspection and tests)."""

@@ -92,6 +92,7 @@ class Weights:
     question: float = 1.5
     focus: float = 2.0
     diversity: float = 0.0
+    keyword_cap: float = 0.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
@@ -261,6 +262,13 @@ def recency(event_at: float, now: float, half_life_days: float) -> float:
         return 0.0
     age_days = max(0.0, now - event_at) / DAY
     return math.pow(0.5, age_days / half_life_days)
+
+
+def capped(scores: dict[str, float], cap: float) -> dict[str, float]:
+    """`scores` with every value above `cap` lowered to it (no cap when `cap` is 0)."""
+    if cap <= 0:
+        return scores
+    return {key: min(value, cap) for key, value in scores.items()}
 
 
 def standardise(scores: Mapping[str, float], population: int = 0) -> tuple[dict[str, float], float]:
