@@ -19,6 +19,7 @@ top 3 is the same for the question as written, lower-cased and with its first le
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import tempfile
@@ -149,8 +150,8 @@ def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retrieve
 
 
 def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions: int = PEOPLE_QUESTIONS,
-               seed: int = 1, embedder: str | None = None,
-               retrievers: Sequence[str] = RETRIEVERS) -> dict[str, Any]:
+               seed: int = 1, embedder: str | None = None, retrievers: Sequence[str] = RETRIEVERS,
+               weights: Mapping[str, float] | None = None) -> dict[str, Any]:
     """The many-people shape (engram.bench.people): `size` facts about `people` people in one
     subject, `questions` of them asked with one of their paraphrased questions (naming the
     person); top-1 / top-3 / MRR per retriever. `dense` is plain cosine over the same vectors."""
@@ -172,7 +173,7 @@ def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions
                     raise InvalidInput(f"people fact {facts[start + offset].text!r} was not stored: {saved.reason}")
                 ids[saved.id] = start + offset
         base = memory.weights
-        modes = {"hybrid": base, "bm25": ranking.Weights.single("keyword", recency=base.recency),
+        modes = {"hybrid": dataclasses.replace(base, **(weights or {})), "bm25": ranking.Weights.single("keyword", recency=base.recency),
                  "dense": ranking.Weights.single("vector", recency=base.recency)}
         out: dict[str, Any] = {"facts": len(facts), "people": people, "questions": len(asked)}
         where = memory._filter()
@@ -210,7 +211,8 @@ def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = Non
         if people:
             out["people"] = {}
         for size in people:
-            out["people"][str(size)] = run_people(size, tmp, embedder=embedder, retrievers=retrievers)
+            out["people"][str(size)] = run_people(size, tmp, embedder=embedder, retrievers=retrievers,
+                                                  weights=weights)
             if echo:
                 echo(f"people {size}: {out['people'][str(size)]}")
     for label, measure in (extra or {}).items():

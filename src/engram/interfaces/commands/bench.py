@@ -65,13 +65,15 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
               help="A folder with suite_facts.jsonl and suite_questions.jsonl (default: the shipped suite).")
 @click.option("--weights", "weights", default=None,
               help="Override hybrid ranking weights for an ablation, e.g. entity=0,time=0 (docs/recall.md).")
+@click.option("--people", "people", default="1000", show_default=True,
+              help="Sizes of the many-people store to measure too, comma-separated (empty: skip).")
 @click.option("--locomo", "locomo_data", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Also run LoCoMo on this file for each retriever, reported next to the suite.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, locomo_data: str | None,
-          folder: str | None, as_json: bool) -> None:
+def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, people: str,
+          locomo_data: str | None, folder: str | None, as_json: bool) -> None:
     """Robustness suite: top-1/top-3/MRR per group and question style (acronyms, case, typos, ...)."""
     from typing import Any
 
@@ -89,13 +91,17 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
 
         extra["locomo"] = measure
     result = bench_suite.run(names, data=data, embedder=embedder, folder=folder, extra=extra,
-                             echo=None if as_json else click.echo, weights=overrides)
+                             echo=None if as_json else click.echo, weights=overrides,
+                             people=_whole_numbers(people, "--people"))
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(bench_suite.table(result))
     click.echo("")
     click.echo(bench_suite.style_table(result))
+    if result.get("people"):
+        click.echo("")
+        click.echo(bench_suite.people_table(result))
     if "case_stable" in result["retrievers"].get("hybrid", {}):
         click.echo(f"\nhybrid case_stable (same top 3 as written / lower / Capitalised): "
                    f"{result['retrievers']['hybrid']['case_stable']:.3f}")
