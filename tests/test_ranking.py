@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
-from engram.core import ranking
+from engram.core import names, ranking
 from engram.core.ranking import DAY, Signals, Weights
 from engram.types import Item
 
@@ -124,24 +124,70 @@ def test_keyword_terms_drop_stop_words_but_never_everything():
     assert ranking.keyword_terms("what is it") == ["what", "is", "it"]
 
 
-def test_query_names_are_capitalised_content_words_without_possessives():
-    assert ranking.query_names("What do Melanie's kids like?") == {"melanie"}
-    assert ranking.query_names("Would Caroline pursue writing?") == {"caroline"}
-    assert ranking.query_names("which database does the team use?") == frozenset()
+def _book(*texts: str) -> names.SubjectNames:
+    book = names.SubjectNames()
+    for i, text in enumerate(texts):
+        book.add(str(i), text)
+    return book
+
+
+def test_speakers_of_stored_turns_are_names():
+    assert names.read_text('Melanie said, "I painted a sunrise."') == names.Naming(
+        "melanie", True, frozenset({"said", "painted", "sunrise"}))
+    book = _book('Melanie said, "Hi!"', "Bob: see you at 5", 'Caroline asked, "Where?"')
+    assert book.names() == {"melanie", "bob", "caroline"}
+    assert book.mentioned("What do Melanie's kids like?") == {"melanie"}
+    assert book.mentioned("would caroline pursue writing?") == {"caroline"}
+
+
+def test_capital_letters_alone_make_no_name():
+    book = _book("The CI pipeline runs on GitHub Actions.", "Deploys go to AWS Lambda with Python 3.12.",
+                 "Team uses Postgres 16 for all services.", "Alice prefers dark mode in every editor.",
+                 "Visual Studio Code is the editor; the code is on GitHub.", "New York is where the new office is.")
+    assert book.names() == frozenset()
+    for query in ("Which CI do we use?", "Show me an example of a Lambda handler in Python",
+                  "Does the Team use Postgres?", "What does Alice prefer?", "Is VS Code used?"):
+        assert book.mentioned(query) == frozenset()
+
+
+def test_a_full_name_is_one_entity_and_its_first_name_a_name_too():
+    book = _book("Bruno Chen uses Emacs as a code editor.", "Bruno Sharma uses Sublime Text as a code editor.")
+    assert book.names() == {"bruno chen", "bruno sharma", "bruno"}
+    assert book.mentioned("What text editor does Bruno Chen prefer?") == {"bruno chen"}
+    assert book.mentioned("what text editor does BRUNO CHEN prefer") == {"bruno chen"}
+    assert book.mentioned("What does Bruno use?") == {"bruno"}
+    chen = Item(id="c", subject="user:1", text="Bruno Chen uses Emacs as a code editor.")
+    sharma = Item(id="s", subject="user:1", text="Bruno Sharma uses Sublime Text as a code editor.")
+    assert ranking.leads_with(chen.text, frozenset({"bruno chen"}))
+    assert not ranking.leads_with(sharma.text, frozenset({"bruno chen"}))
+    assert ranking.leads_with(sharma.text, frozenset({"bruno"}))
+
+
+def test_a_forgotten_item_takes_its_names_with_it():
+    book = _book('Melanie said, "Hi!"', 'Melanie said, "Bye!"')
+    book.remove("0")
+    assert book.names() == {"melanie"}
+    book.remove("1")
+    assert book.names() == frozenset()
+
+
+def test_a_word_the_subject_writes_in_lower_case_is_not_part_of_a_name():
+    book = _book("Grace Hopper wrote the first compiler.", "Her grace under pressure was noted.")
+    assert "grace hopper" not in book.names()
 
 
 def test_an_item_that_leads_with_a_named_entity_gets_the_entity_term():
     alice = Item(id="a", subject="user:1", text="Alice said, \"I love hiking.\"")
     bob = Item(id="b", subject="user:1", text="Bob said, \"Alice loves hiking.\"")
-    signals = Signals(vector={"a": 1.0, "b": 1.0}, names=ranking.query_names("What does Alice love?"))
+    signals = Signals(vector={"a": 1.0, "b": 1.0}, names=_book(alice.text, bob.text).mentioned("What does Alice love?"))
     hits = {h.id: h for h in ranking.fuse([alice, bob], signals, 0.0, Weights(recency=0.0))}
     assert hits["a"].components["entity"] == Weights().entity and hits["b"].components["entity"] == 0.0
     assert hits["a"].score > hits["b"].score
 
 
 def test_the_vector_query_leaves_the_names_to_the_entity_term():
-    query = "What do Melanie's kids like?"
-    assert ranking.vector_query(query, ranking.query_names(query)) == "What do kids like?"
+    assert ranking.vector_query("What do Melanie's kids like?", frozenset({"melanie"})) == "What do kids like?"
+    assert ranking.vector_query("what does bruno chen use?", frozenset({"bruno chen"})) == "what does use?"
     assert ranking.vector_query("Which database does the team use?", frozenset()) == "Which database does the team use?"
     assert ranking.vector_query("Alice?", frozenset({"alice"})) == "Alice?"  # nothing else left: keep it
 

@@ -9,7 +9,10 @@ import dataclasses
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from engram.bench import suite as robustness
 from engram.embed import get_embedder
 from engram.embed.hashing import HashingEmbedder
 from engram.core.memory import Memory
@@ -245,3 +248,87 @@ def test_an_answer_outranks_the_question_that_asked_it(mem):
     hits = mem.recall(U, "Which city did Alice move to?", k=2, now=0.0, explain=True)
     assert hits[0].text == "Alice said, \"I moved to Lisbon.\""
     assert hits[1].components["question"] == -mem.weights.question
+
+
+# -- names come from the memory, and the case of a query word never decides the ranking -----------
+TURNS = ['Melanie said, "I painted a sunrise over the lake last week."',
+         'Caroline said, "I went to an LGBTQ support group yesterday."',
+         'Melanie said, "My kids love the beach and camping."']
+TURN_QUESTIONS = ["What did Melanie paint?", "When did Caroline go to the LGBTQ support group?",
+                  "What do Melanie's kids like?"]
+
+
+@pytest.fixture(scope="module")
+def suite_memory(tmp_path_factory, minilm):
+    """The robustness suite's facts plus a few conversation turns, in one subject (real MiniLM)."""
+    facts, _ = robustness.load()
+    mem = Memory(str(tmp_path_factory.mktemp("suite") / "suite.db"), embedder=minilm)
+    mem.remember_many(U, [{"text": f.text, "event_at": f.at} for f in facts], now=2e9)
+    mem.remember_many(U, TURNS, kind=EPISODE, session="s1", event_at=1.7e9, now=2e9)
+    yield mem
+    mem.close()
+
+
+def _recased(question: str, pattern: list[int]) -> str:
+    """Each word of `question` lower-cased (0), Capitalised (1) or UPPER (2), cycling `pattern`."""
+    words = question.split(" ")
+    change = (str.lower, str.capitalize, str.upper)
+    return " ".join(change[pattern[i % len(pattern)]](w) for i, w in enumerate(words))
+
+
+_SUITE_QUESTIONS = [q.text for q in robustness.load()[1]] + TURN_QUESTIONS
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(question=st.sampled_from(_SUITE_QUESTIONS), pattern=st.lists(st.integers(0, 2), min_size=1, max_size=6))
+def test_the_case_of_a_query_never_changes_the_ranking(suite_memory, question, pattern):
+    def ranking_of(query: str) -> list[str]:
+        return [h.id for h in suite_memory.recall(U, query, k=10, now=2e9)]
+
+    expected = ranking_of(question)
+    for variant in (*robustness.variants(question), _recased(question, pattern)):
+        assert ranking_of(variant) == expected, variant
+
+
+def test_product_names_and_acronyms_stay_in_the_embedded_query(semantic):
+    for query, answer in (("Show me an example of a Lambda handler in Python", DISTRACTORS[5]),
+                          ("which CI do we use?", DISTRACTORS[1]), ("Which CI do we use?", DISTRACTORS[1]),
+                          ("What DB do we run?", POSTGRES), ("what db do we run?", POSTGRES)):
+        assert semantic.recall(U, query, k=1, now=2000.0)[0].text == answer, query
+
+
+def test_speakers_are_names_and_a_full_name_is_one_entity(suite_memory):
+    hit = suite_memory.recall(U, "what did melanie paint?", k=1, now=2e9, explain=True)[0]
+    assert hit.text == TURNS[0] and hit.components["entity"] == suite_memory.weights.entity
+    hit = suite_memory.recall(U, "where does yuki tanaka work from", k=1, now=2e9, explain=True)[0]
+    assert hit.text.startswith("Yuki Tanaka") and hit.components["entity"] == suite_memory.weights.entity
+    # A capitalised word the memories never use as a name gets no entity term.
+    hit = suite_memory.recall(U, "Which CI do we use?", k=1, now=2e9, explain=True)[0]
+    assert hit.components["entity"] == 0.0
+
+
+def test_names_follow_writes_and_forgetting(memory):
+    memory.remember(U, "Bruno Chen uses Emacs as a code editor.")
+    assert memory.recall(U, "what does bruno chen use?", k=1, explain=True)[0].components["entity"] == 1.0
+    memory.remember(U, "Bruno Sharma uses Sublime Text as a code editor.")
+    hits = memory.recall(U, "What editor does Bruno Sharma use?", k=2, explain=True)
+    assert hits[0].text.startswith("Bruno Sharma") and hits[1].components["entity"] == 0.0
+    memory.remember(U, "Dana Park drinks green tea.")
+    assert memory.recall(U, "what does dana park drink?", k=1, explain=True)[0].components["entity"] == 1.0
+    assert memory.forget(U, "Dana Park") == 1
+    hits = memory.recall(U, "what does dana park drink?", k=3, explain=True)
+    assert [h.components["entity"] for h in hits] == [0.0, 0.0]
+
+
+@pytest.mark.slow
+def test_the_suite_runs_and_its_figures_are_sane(tmp_path):
+    result = robustness.run(("hybrid", "bm25", "dense"), folder=tmp_path)
+    assert result["facts"] >= 200 and result["questions"] >= 300
+    runs = result["retrievers"]
+    for name, res in runs.items():
+        o = res["overall"]
+        assert 0.0 <= o["top1"] <= o["top3"] <= 1.0 and o["top1"] <= o["mrr"] <= 1.0, name
+        assert set(res["by_group"]) == {"work", "personal", "preferences", "changed"}
+    # Meaning beats words alone, and the case of a query never moves the top 3.
+    assert runs["hybrid"]["overall"]["mrr"] > runs["bm25"]["overall"]["mrr"] > 0.5
+    assert runs["hybrid"]["case_stable"] == 1.0

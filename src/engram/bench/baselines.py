@@ -9,7 +9,9 @@ newest 500 facts, 10-300 characters) in our own code, for comparison.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,19 +36,41 @@ class Retriever(Protocol):
     def close(self) -> None: ...
 
 
-def make_retriever(name: str, path: Path, embedder: str | None) -> Retriever:
-    """A fresh retriever of kind `name` whose store lives at `path`."""
+def make_retriever(name: str, path: Path, embedder: str | None,
+                   weights: Mapping[str, float] | None = None) -> Retriever:
+    """A fresh retriever of kind `name` whose store lives at `path`; `weights` overrides terms of
+    the hybrid ranking's `Weights` (ablations: {"entity": 0.0})."""
     if name == "overlap":
         return OverlapRetriever()
     if name not in RETRIEVERS:
         raise InvalidInput(f"unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}")
-    return EngramRetriever(name, path, embedder)
+    return EngramRetriever(name, path, embedder, weights)
+
+
+def parse_weights(text: str | None) -> dict[str, float]:
+    """"entity=0,time=0.5" as {"entity": 0.0, "time": 0.5}; names must be fields of `Weights`."""
+    known = {f.name for f in dataclasses.fields(ranking.Weights)}
+    out: dict[str, float] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if name.strip() not in known or not math.isfinite(number) or number < 0:
+            raise InvalidInput(f"--weights takes name=value pairs with names from {sorted(known)} and values >= 0,"
+                               f" got {part.strip()!r}")
+        out[name.strip()] = number
+    return out
 
 
 class EngramRetriever:
     """Engram's recall (`hybrid`, the default) or one of its signals alone (`bm25`, `dense`)."""
 
-    def __init__(self, mode: str, path: Path, embedder: str | None) -> None:
+    def __init__(self, mode: str, path: Path, embedder: str | None,
+                 weights: Mapping[str, float] | None = None) -> None:
         from engram.core.memory import Memory
 
         self.mode = mode
@@ -58,6 +82,8 @@ class EngramRetriever:
             "bm25": ranking.Weights.single("keyword", recency=base.recency, half_life_days=base.half_life_days),
             "dense": ranking.Weights.single("vector", recency=base.recency, half_life_days=base.half_life_days),
         }[mode]
+        if weights and mode == "hybrid":
+            self.weights = self.memory.weights = dataclasses.replace(base, **weights)
 
     def ingest(self, conv: Conversation) -> None:
         for turns in conv.sessions():
@@ -70,6 +96,14 @@ class EngramRetriever:
                 if result.id is None:
                     raise InvalidInput(f"turn {turn.dia_id} was not stored: {result.reason}")
                 self.dia[result.id] = turn.dia_id
+
+    def remember_facts(self, facts: Sequence[tuple[str, str, float]]) -> None:
+        """Store plain facts `(name, text, event time)` (no session); `search` answers with the names."""
+        saved = self.memory.remember_many(SUBJECT, [{"text": text, "event_at": at, "now": at} for _, text, at in facts])
+        for (name, _, _), result in zip(facts, saved):
+            if result.id is None:
+                raise InvalidInput(f"fact {name} was not stored: {result.reason}")
+            self.dia[result.id] = name
 
     def search(self, question: str, k: int, now: float) -> list[tuple[str, str]]:
         if self.mode == "hybrid":  # exactly what users call

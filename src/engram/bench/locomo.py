@@ -20,7 +20,7 @@ import json
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -157,8 +157,10 @@ def run(
     limit: int | None = None,
     folder: str | Path | None = None,
     echo: Callable[[str], None] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark with one retriever; the JSON-ready result (see the module docstring)."""
+    """Run the benchmark with one retriever; the JSON-ready result (see the module docstring).
+    `weights` overrides terms of the hybrid ranking (ablations: {"entity": 0.0})."""
     conversations = load(path)[:limit] if limit else load(path)
     from engram.tokens import TiktokenCounter
 
@@ -171,7 +173,7 @@ def run(
     rejected = 0
     with tempfile.TemporaryDirectory(prefix="engram-locomo-", dir=folder) as tmp:
         for conv in conversations:
-            engine: Retriever = make_retriever(retriever, Path(tmp) / f"{_safe(conv.id)}.db", embedder)
+            engine: Retriever = make_retriever(retriever, Path(tmp) / f"{_safe(conv.id)}.db", embedder, weights)
             try:
                 t0 = time.perf_counter()
                 engine.ingest(conv)

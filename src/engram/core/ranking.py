@@ -92,6 +92,7 @@ class Weights:
     question: float = 1.5
     focus: float = 2.0
     diversity: float = 0.0
+    keyword_cap: float = 0.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
@@ -118,35 +119,46 @@ class Signals:
     dates: tuple[tuple[float, float], ...] = ()
 
 
-NAME = re.compile(r"\b[A-Z][\w'-]*")
+# A query word as the name book keys it: lower case, a possessive "'s" removed.
+NAME_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 
 
-def query_names(query: str) -> frozenset[str]:
-    """The capitalised words of a query that are not function words ("What", "Did"), lowercased,
-    possessives stripped: "When did Melanie's son..." -> {"melanie"}."""
-    out = set()
-    for word in NAME.findall(query):
-        word = word.lower().removesuffix("'s").removesuffix("’s")
-        if word not in STOP_WORDS and word not in QUESTION_WORDS:
-            out.add(word)
-    return frozenset(out)
+def name_key(word: str) -> str:
+    """A word as names are keyed: lower case, possessive stripped ("Melanie's" -> "melanie")."""
+    return word.lower().removesuffix("'s").removesuffix("’s")
 
 
 def vector_query(query: str, names: frozenset[str]) -> str:
     """The text to embed for a query: `query` without the names the entity term matches
     ("What does Melanie paint?" -> "What does paint?"), or `query` itself if nothing else is left.
+    `names` are lower-case phrases ("bruno chen"), matched case-insensitively.
 
     A small embedding model does not tell people apart ("Melanie's kids" ~ "Caroline's kids"),
     so a name in the query mostly pulls in memories that mention anyone; who a memory is about
     is the entity term's job, and the embedding is left with the topic."""
     if not names:
         return query
-
-    def drop(match: re.Match[str]) -> str:
-        word = match.group(0)
-        return "" if word.lower().removesuffix("'s").removesuffix("’s") in names else word
-
-    stripped = " ".join(NAME.sub(drop, query).split())
+    matches = list(NAME_WORD.finditer(query))
+    keys = [name_key(m.group(0)) for m in matches]
+    longest = max(len(n.split(" ")) for n in names)
+    cut: list[tuple[int, int]] = []
+    i = 0
+    while i < len(matches):
+        for size in range(min(longest, len(matches) - i), 0, -1):
+            if " ".join(keys[i : i + size]) in names:
+                cut.append((matches[i].start(), matches[i + size - 1].end()))
+                i += size
+                break
+        else:
+            i += 1
+    if not cut:
+        return query
+    pieces, last = [], 0
+    for start, end in cut:
+        pieces.append(query[last:start])
+        last = end
+    pieces.append(query[last:])
+    stripped = " ".join("".join(pieces).split())
     return stripped if WORD.search(stripped) else query
 
 
@@ -228,9 +240,13 @@ def is_question(text: str) -> bool:
 
 
 def leads_with(text: str, names: frozenset[str]) -> bool:
-    """True when a text's first word is one of `names` (its grammatical subject, usually)."""
-    match = WORD.match(text.lstrip())
-    return match is not None and match.group(0).lower() in names
+    """True when a text starts with one of `names` (lower-case phrases of up to three words):
+    its grammatical subject, usually. "Bruno Chen uses Emacs." leads with "bruno chen" and with
+    "bruno", not with "bruno sharma"."""
+    if not names:
+        return False
+    words = [name_key(w) for w in NAME_WORD.findall(text[:120])[:3]]
+    return any(" ".join(words[:size]) in names for size in range(1, len(words) + 1))
 
 
 def keyword_terms(query: str, limit: int = 32) -> list[str]:
@@ -246,6 +262,13 @@ def recency(event_at: float, now: float, half_life_days: float) -> float:
         return 0.0
     age_days = max(0.0, now - event_at) / DAY
     return math.pow(0.5, age_days / half_life_days)
+
+
+def capped(scores: dict[str, float], cap: float) -> dict[str, float]:
+    """`scores` with every value above `cap` lowered to it (no cap when `cap` is 0)."""
+    if cap <= 0:
+        return scores
+    return {key: min(value, cap) for key, value in scores.items()}
 
 
 def standardise(scores: Mapping[str, float], population: int = 0) -> tuple[dict[str, float], float]:
@@ -288,8 +311,8 @@ def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndar
     """
     own = weights.vector * vector_z + weights.keyword * keyword_z
     lift = np.where(present, np.maximum(own, 0.0), 0.0)
-    lifted: np.ndarray = own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
-    return lifted
+    scores: np.ndarray = own[1] + weights.context * (PREVIOUS_SHARE * lift[0] + NEXT_SHARE * lift[2])
+    return scores
 
 
 # The terms whose sum, best in a session, is that session's evidence.

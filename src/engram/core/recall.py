@@ -20,11 +20,12 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
 from engram.core import vectors as nearest
+from engram.core import names as people
 from engram.core import ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, Store
@@ -61,14 +62,23 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
 
     `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
     n = max(CANDIDATES, k)
-    ids, matrix = (store.vectors(subject, embedder.identity) if embedder is not None
-                   else ([], np.zeros((0, 0), dtype=np.float32)))
-    # With the entity term on, the names go to it and the embedding gets the rest of the query.
-    names = ranking.query_names(query) if weights.entity else frozenset()
-    # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
-    # another core while SQLite runs the keyword search on this one.
-    pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
-                                 n, exact=exact_vectors or where.restrictive) if ids and embedder else None)
+    ids: list[str] = []
+    names: frozenset[str] = frozenset()
+    pending: Future[nearest.VectorScores] | None = None
+    if embedder is not None:
+        ids, matrix = store.vectors(subject, embedder.identity)
+        if ids:
+            # With the entity term on, the names the subject's memories use (engram.core.names) go
+            # to it, and the common ones (a conversation's speakers) leave the embedded query.
+            embedded = query
+            if weights.entity:
+                book = people.book(store, subject, embedder.identity, ids)
+                names = book.mentioned(query)
+                embedded = ranking.vector_query(query, book.common(names))
+            # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
+            # run on another core while SQLite runs the keyword search on this one.
+            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, embedded, n,
+                                        exact=exact_vectors or where.restrictive)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
@@ -95,7 +105,7 @@ def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: 
 
     `cues` carries what fusion reads from the query text (names, "When", dates)."""
     position = positions(ids)
-    signals, pool = _signals(ids, cosines, keyword, n, allowed)
+    signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
     ranked = _prerank(pool, signals, ids, position, weights)
     items, found = _fetch(store, ranked, size, ids, position, where)
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
@@ -105,9 +115,10 @@ def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: 
 
 
 def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
-             allowed: np.ndarray | None) -> tuple[ranking.Signals, list[str]]:
+             allowed: np.ndarray | None, weights: ranking.Weights) -> tuple[ranking.Signals, list[str]]:
     """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
     keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
+    keyword_z = ranking.capped(keyword_z, weights.keyword_cap)
     if not len(ids):
         return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
     mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)

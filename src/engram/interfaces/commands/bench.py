@@ -1,4 +1,4 @@
-"""`engram bench locomo|latency|ann|concurrency`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|suite|latency|ann|concurrency`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -32,26 +32,79 @@ def bench() -> None:
 @click.option("--retriever", default="hybrid", show_default=True,
               type=click.Choice(["hybrid", "bm25", "dense", "overlap"]),
               help="Engram's hybrid recall, or a baseline in the same harness.")
+@click.option("--weights", "weights", default=None,
+              help="Override hybrid ranking weights for an ablation, e.g. entity=0,time=0 (docs/recall.md).")
 @click.option("--limit", type=int, default=None, help="Only the first N conversations.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
               help="Folder for the temporary stores (default: the system temp dir).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def locomo(ctx: click.Context, data: str, retriever: str, limit: int | None, folder: str | None,
-           as_json: bool) -> None:
+def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, limit: int | None,
+           folder: str | None, as_json: bool) -> None:
     """Evidence recall R@k on LoCoMo: one store per conversation, questions asked raw."""
     from engram.bench import locomo as bench_locomo
+    from engram.bench.baselines import parse_weights
     from engram.bench.report import category_table, locomo_table
 
     embedder = (ctx.find_root().obj or {}).get("embedder")
     echo = None if as_json else click.echo
-    result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo)
+    result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo,
+                              weights=parse_weights(weights))
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(locomo_table({retriever: result}))
     click.echo("")
     click.echo(category_table(result))
+
+
+@bench.command()
+@click.option("--retrievers", default="hybrid,bm25,dense", show_default=True,
+              help="Comma-separated: hybrid, bm25, dense.")
+@click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
+              help="A folder with suite_facts.jsonl and suite_questions.jsonl (default: the shipped suite).")
+@click.option("--weights", "weights", default=None,
+              help="Override hybrid ranking weights for an ablation, e.g. entity=0,time=0 (docs/recall.md).")
+@click.option("--people", "people", default="1000", show_default=True,
+              help="Sizes of the many-people store to measure too, comma-separated (empty: skip).")
+@click.option("--locomo", "locomo_data", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="Also run LoCoMo on this file for each retriever, reported next to the suite.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, people: str,
+          locomo_data: str | None, folder: str | None, as_json: bool) -> None:
+    """Robustness suite: top-1/top-3/MRR per group and question style (acronyms, case, typos, ...)."""
+    from typing import Any
+
+    from engram.bench import locomo as bench_locomo
+    from engram.bench import suite as bench_suite
+    from engram.bench.baselines import parse_weights
+
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    names = [r.strip() for r in retrievers.split(",") if r.strip()]
+    overrides = parse_weights(weights)
+    extra = {}
+    if locomo_data:
+        def measure(name: str) -> dict[str, Any]:
+            return bench_locomo.run(locomo_data, name, embedder=embedder, folder=folder, weights=overrides)
+
+        extra["locomo"] = measure
+    result = bench_suite.run(names, data=data, embedder=embedder, folder=folder, extra=extra,
+                             echo=None if as_json else click.echo, weights=overrides,
+                             people=_whole_numbers(people, "--people"))
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(bench_suite.table(result))
+    click.echo("")
+    click.echo(bench_suite.style_table(result))
+    if result.get("people"):
+        click.echo("")
+        click.echo(bench_suite.people_table(result))
+    if "case_stable" in result["retrievers"].get("hybrid", {}):
+        click.echo(f"\nhybrid case_stable (same top 3 as written / lower / Capitalised): "
+                   f"{result['retrievers']['hybrid']['case_stable']:.3f}")
 
 
 @bench.command()

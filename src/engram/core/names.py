@@ -1,0 +1,202 @@
+"""Which words of a query are people's (or agents') names: read from the subject's own memories.
+
+A query word is a name only when the subject's memories use it as one, never because it is
+capitalised (acronyms, product names, units and a sentence-initial "Show" are not names):
+
+- a *speaker*: the leading name of a stored turn (`Melanie said, "..."`, `Bob: ...`, `Ana asked ...`);
+- a *full name* leading a stored item (`Bruno Chen uses Emacs ...`): two or three capitalised
+  words none of which the subject ever writes in lower case ("Visual Studio Code", "New York"
+  fail: "code" and "new" occur in lower case). Its first word is then a name too ("What does
+  Bruno like?" is about every Bruno), but the full name is one entity: "Bruno Chen" is not
+  "Bruno Sharma".
+
+Every name a query mentions goes to the entity term; only the *common* ones (leading at least
+COMMON_SHARE of the subject's items: a conversation's speakers) leave the embedded query, where
+they would pull in every memory. A rare name (one person among hundreds) stays in it.
+
+Matching a query is case-insensitive ("bruno chen", "Bruno Chen" and "BRUNO CHEN" are the same
+name), so the case of a query word never decides what ranks first.
+
+`SubjectNames` holds the counts for one subject and is kept incrementally: `book()` diffs the
+store's write-ordered id list (`Store.vectors`, cached by the store until the subject changes)
+against the last one it saw and reads only the items written (or forgotten) since. Nothing is
+stored on disk: the book is rebuilt from the items in one pass when a process first recalls a
+subject, so forgetting an item removes its names with it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
+
+# A name-shaped word: a capital then lower-case letters (apostrophes and hyphens inside), no digits.
+_NAME_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
+_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
+_LOWER = re.compile(r"\b[a-z][a-z'’-]+\b")
+# What follows a speaker's name at the start of a turn: a colon, or a verb of saying and a quote.
+_SPEAKS = re.compile(r"\s*(?::|(?:said|says|asked|asks|replied|replies|wrote|writes|answered)[,:]?\s*[\"“'‘])")
+MAX_NAME_WORDS = 3
+# A name that leads at least this share of a subject's memories (the speakers of a conversation)
+# says little about which memory is meant: it is left out of the embedded query. A rarer one
+# (one person among many) is what the question is about, and the embedding keeps it.
+COMMON_SHARE = 0.05
+# Words that are never names, however a store writes them.
+NOT_NAMES = STOP_WORDS | QUESTION_WORDS
+
+
+def _bare(word: str) -> str:
+    """A word lower-cased, a possessive "'s" removed."""
+    return word.lower().removesuffix("'s").removesuffix("’s")
+
+
+@dataclass(frozen=True)
+class Naming:
+    """What one stored text says about names: its leading name-shaped phrase (lower case, or
+    None), whether that phrase is a speaker's, and the lower-case words the text uses."""
+
+    lead: str | None
+    speaker: bool
+    lower: frozenset[str]
+
+
+def read_text(text: str) -> Naming:
+    """The naming evidence of one stored text (pure): `Bruno Chen uses Emacs.` leads with
+    "bruno chen"; `Melanie said, "Hi!"` leads with the speaker "melanie"."""
+    stripped = text.lstrip()
+    words: list[str] = []
+    end = 0
+    for match in _WORD.finditer(stripped):
+        if match.start() != end + (1 if words else 0) or len(words) == MAX_NAME_WORDS:
+            break
+        word = match.group(0)
+        bare = word.removesuffix("'s").removesuffix("’s")
+        if not _NAME_WORD.fullmatch(bare) or bare.lower() in NOT_NAMES:
+            break
+        words.append(bare.lower())
+        end = match.end()
+        if bare != word:  # a possessive ends the name: "Alice's cat ..."
+            break
+    lower = frozenset(_LOWER.findall(text))
+    if not words:
+        return Naming(None, False, lower)
+    return Naming(" ".join(words), bool(_SPEAKS.match(stripped, end)), lower)
+
+
+class SubjectNames:
+    """The names one subject's memories use, counted per item so items can come and go."""
+
+    def __init__(self) -> None:
+        self._ids: list[str] = []
+        self._seen: dict[str, Naming] = {}
+        self._speakers: Counter[str] = Counter()
+        self._leads: Counter[str] = Counter()
+        self._firsts: dict[str, Counter[str]] = {}  # first word -> full names led by it
+        self._lower: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+    def add(self, item_id: str, text: str) -> None:
+        """Count one stored item (a second add of the same id is ignored)."""
+        if item_id in self._seen:
+            return
+        naming = read_text(text)
+        self._seen[item_id] = naming
+        self._count(naming, 1)
+
+    def remove(self, item_id: str) -> None:
+        """Forget one item's evidence."""
+        naming = self._seen.pop(item_id, None)
+        if naming is not None:
+            self._count(naming, -1)
+
+    def _count(self, naming: Naming, step: int) -> None:
+        for word in naming.lower:
+            self._lower[word] += step
+        if naming.lead is not None:
+            target = self._speakers if naming.speaker else self._leads
+            target[naming.lead] += step
+            if " " in naming.lead and not naming.speaker:
+                self._firsts.setdefault(naming.lead.split(" ", 1)[0], Counter())[naming.lead] += step
+
+    def is_name(self, phrase: str) -> bool:
+        """True when the subject's memories use `phrase` (lower case, single spaces) as a name."""
+        if self._speakers[phrase] > 0:
+            return True
+        words = phrase.split(" ")
+        if any(self._lower[w] > 0 for w in words):
+            return False
+        if len(words) > 1:
+            return self._leads[phrase] > 0
+        return any(n > 0 and self.is_name(full) for full, n in self._firsts.get(phrase, Counter()).items())
+
+    def share(self, phrase: str) -> float:
+        """The share of the subject's items that lead with `phrase` (a first name counts the full
+        names it starts)."""
+        led = self._speakers[phrase] + self._leads[phrase] + sum(self._firsts.get(phrase, Counter()).values())
+        return led / max(1, len(self._seen))
+
+    def common(self, names: frozenset[str]) -> frozenset[str]:
+        """Those of `names` that lead at least COMMON_SHARE of the subject's items."""
+        return frozenset(n for n in names if self.share(n) >= COMMON_SHARE)
+
+    def names(self) -> frozenset[str]:
+        """Every name in the book (for inspection and tests)."""
+        candidates = set(self._speakers) | set(self._leads) | set(self._firsts)
+        return frozenset(c for c in candidates if self.is_name(c))
+
+    def mentioned(self, query: str) -> frozenset[str]:
+        """The names a query mentions, case-insensitively, longest first: "What does bruno chen
+        use?" -> {"bruno chen"}; possessives count ("Melanie's kids" -> {"melanie"})."""
+        words = [_bare(w) for w in _WORD.findall(query)]
+        found: set[str] = set()
+        i = 0
+        while i < len(words):
+            for size in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
+                phrase = " ".join(words[i : i + size])
+                if phrase not in NOT_NAMES and self.is_name(phrase):
+                    found.add(phrase)
+                    i += size
+                    break
+            else:
+                i += 1
+        return frozenset(found)
+
+    def sync(self, store: Any, ids: list[str]) -> None:
+        """Bring the book up to `ids`, the subject's items in write order: reads only new items."""
+        with self._lock:
+            if ids is self._ids:
+                return
+            old = self._ids
+            if len(ids) >= len(old) and ids[: len(old)] == old:
+                added: Sequence[str] = ids[len(old):]
+            else:
+                current = set(ids)
+                for gone in [i for i in self._seen if i not in current]:
+                    self.remove(gone)
+                added = [i for i in ids if i not in self._seen]
+            for start in range(0, len(added), 500):
+                for item in store.get(list(added[start : start + 500])):
+                    self.add(item.id, item.text)
+            self._ids = ids
+
+
+_BOOKS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], SubjectNames]] = weakref.WeakKeyDictionary()
+_BOOKS_LOCK = threading.Lock()
+
+
+def book(store: Any, subject: str, model: str, ids: list[str]) -> SubjectNames:
+    """The name book of `subject` in `store`, synced to its id list `ids` (from `Store.vectors`)."""
+    with _BOOKS_LOCK:
+        books = _BOOKS.setdefault(store, {})
+        names = books.setdefault((subject, model), SubjectNames())
+    names.sync(store, ids)
+    return names
