@@ -298,7 +298,8 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"their[\W_]+|any[\W_]+|every[\W_]+|each[\W_]+)" + _EN_SECRETS,
                      r"(?:the[\W_]+)?(?:hidden[\W_]+text|(?:text|message|content|words)[\W_]+at[\W_]+the[\W_]+(?:start|"
                      r"beginning|top)[\W_]+of[\W_]+(?:the|this|our)[\W_]+(?:conversation|chat|context|prompt))")
-_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer)(?:[\W_]+(?:to|on)(?:[\W_]+[^\W_]+){1,4}?)?"
+_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer|begin|start|end)(?:[\W_]+(?:first|only|always|"
+                    r"immediately|then|again|every[\W_]+(?:time|answer|reply)))?(?:[\W_]+(?:to|on)(?:[\W_]+[^\W_]+){1,4}?)?"
                     r"[\W_]+with", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
                     r"give", r"share", r"expose", r"disclose", r"recite", r"write out", r"spell out", r"echo",
                     r"paste", r"copy", r"list", r"return", r"read back", r"type out", r"provide", r"state",
@@ -580,8 +581,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"(?:new[\W_]+|real[\W_]+|only[\W_]+|binding[\W_]+|official[\W_]+)?(?:system[\W_]+(?:prompt|"
                     r"instructions?|message|commands?)|instructions?|rules|guidelines|directives?|commands?|orders?)\b"), None),
     ("override", _c(r"\b(?:your|the[\W_]+assistant'?s)[\W_]+(?:system[\W_]+prompt|instructions|rules|guidelines|"
-                    r"programming|training)[\W_]+(?:is|are)[\W_]+(?:now[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|"
-                    r"fake|deprecated|cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended)\b"), None),
+                    r"programming|training|memory|safeguards|guardrails|filters|restrictions)[\W_]+(?:is|are|was|were|have[\W_]+"
+                    r"been|has[\W_]+been)[\W_]+(?:now[\W_]+|just[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|fake|deprecated|"
+                    r"cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended|reset|wiped|cleared|erased|deleted|"
+                    r"removed|disabled|lifted|turned[\W_]+off|switched[\W_]+off)\b"), None),
     ("override", _c(r"\b(?:act[\W_]+as[\W_]+if|pretend|imagine|assume)[\W_]+(?:that[\W_]+)?(?:the|your|all|any)[\W_]+"
                     r"(?:" + _W + r"[\W_]+)?(?:rules|guidelines|instructions|restrictions|polic(?:y|ies)|filters|"
                     r"guardrails|system[\W_]+prompt)[\W_]+(?:was|were|is|are|had|have)[\W_]+(?:never|not|been[\W_]+"
