@@ -285,6 +285,9 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"(?:everything|all|anything)[\W_]+(?:in|from)[\W_]+(?:your|the)[\W_]+(?:context(?:[\W_]+window)?|"
                      r"memory|prompt|instructions|configuration|system[\W_]+message)",
                      r"your[\W_]+context[\W_]+window",
+                     r"(?:the[\W_]+)?(?:first|initial|opening|earliest|very[\W_]+first)[\W_]+(?:message|messages|lines?|"
+                     r"text|words|turn)[\W_]+(?:of|in)[\W_]+(?:this|the|our)[\W_]+(?:conversation|chat|context|session|"
+                     r"prompt)",
                      r"(?:your|its)[\W_]+(?:full|entire|complete|whole|original|initial|exact|hidden|secret|first|opening|"
                      r"starting|setup|underlying|internal)[\W_]+"
                      r"(?:prompt|instructions|rules|configuration)",
@@ -342,7 +345,8 @@ _EN_GUARD_N = _alt(r"checks?", r"filters?", r"filtering", r"guardrails?", r"rest
 # Words that address the assistant or give it an order (after a role marker, they make it one).
 _ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|must|ignore|skip|disable|do[\W_]+not|don'?t|"
               r"override|grant|obey|comply|reveal|forward|instructions?|previous|admin(?:istrator)?|restrictions?|"
-              r"clearance|privileges?|refus\w*|jailbreak\w*|unrestricted|lifted|du|tu|vous|usted|"
+              r"clearance|privileges?|refus\w*|jailbreak\w*|unrestricted|lifted|execute|trusted|commands?|"
+              r"du|tu|vous|usted|"
               r"voce|ты|вы|ignor\w*|olvid\w*|oubli\w*|vergiss\w*|utilisateur|usuario|benutzer|nutzer|utente)\b|"
               r"你|あなた|당신|用户|用戶|ユーザー|사용자")
 
@@ -576,6 +580,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"(?:" + _W + r"[\W_]+){0,3}?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|"
                     r"openai|anthropic|google|filters?|ethics|morals?|safety|limits?|constraints?|programming|"
                     r"training|alignment)\b"), None),
+    ("override", _c(r"\byou[\W_]+(?:no[\W_]+longer|don'?t|do[\W_]+not|never|won'?t)[\W_]+(?:need|have|must|are[\W_]+"
+                    r"(?:required|obliged|supposed))[\W_]+(?:to[\W_]+)?(?:follow|obey|respect|apply|comply[\W_]+with|"
+                    r"adhere[\W_]+to|stick[\W_]+to|listen[\W_]+to)[\W_]+(?:the[\W_]+|your[\W_]+|any[\W_]+|these[\W_]+|its[\W_]+|"
+                    r"those[\W_]+)?(?:" + _W + r"[\W_]+)?" + _EN_INSTR + r"\b"), None),
     ("override", _c(r"\b(?:use|treat|take|consider|read|handle)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|"
                     r"memories|note|notes|text|message|fact|line)[\W_]+as[\W_]+(?:an?[\W_]+|your[\W_]+|the[\W_]+)?"
                     r"(?:new[\W_]+|real[\W_]+|only[\W_]+|binding[\W_]+|official[\W_]+)?(?:system[\W_]+(?:prompt|"
@@ -715,6 +723,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                   r"openai|anthropic|owners?)[\W_]+(?:team[\W_]+|department[\W_]+)?(?:has[\W_]+|have[\W_]+|had[\W_]+)?"
                   r"(?:already[\W_]+)?(?:approved|authori[sz]ed|allowed|cleared|permitted|whitelisted|signed[\W_]+off)"),
      None),
+    ("bypass", _c(_IMP + r"(?:set|turn|change|lower|reduce|drop|put)[\W_]+(?:your|the|all)[\W_]+(?:safety|security|"
+                  r"moderation|filter(?:ing)?|content|ethics|censorship|guardrail|alignment|refusal)[\W_]+(?:" + _W
+                  + r"[\W_]+)?(?:levels?|settings?|modes?|filters?|thresholds?|checks?)[\W_]+(?:down[\W_]+)?(?:to[\W_]+)?"
+                  r"(?:zero|0|off|none|minimum|lowest|disabled|false|nothing)\b"), None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
