@@ -265,7 +265,8 @@ _EN_INSTR = _alt(r"instructions?", r"directives?", r"rules?", r"guidelines?", r"
                  r"commands?", r"orders?", r"guidance", r"system messages?", r"safeguards?", r"protocols?",
                  r"principles", r"conditioning", r"alignment", r"directions", r"content polic(?:y|ies)",
                  r"ethical guidelines", r"filters?", r"moderation")
-_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials?|secrets?|tokens?|private[\W_]+keys?|ssh[\W_]+keys?|"
+_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials?|secrets?|(?:api|access|auth|bearer|session|"
+                    r"refresh|oauth|github|slack|security|login)[\W_]+tokens?|private[\W_]+keys?|ssh[\W_]+keys?|"
                r"(?:credit[\W_]+)?card[\W_]+(?:numbers|details)|bank[\W_]+(?:details|account[\W_]+numbers)|"
                r"social[\W_]+security[\W_]+numbers|ssns|pins|(?:2fa|mfa|otp|one-?time|verification|security|login|"
                r"recovery|backup|auth(?:entication)?)[\W_]+codes?")
@@ -323,9 +324,9 @@ _DEST = rf"(?:{_EMAIL}|{_URL}|attacker|hacker|evil|malicious|external|third[\W_]
         r"\+?\d[\d ().-]{6,}\d)"
 _EN_SEND_V = _alt(r"forward", r"send", r"e-?mail", r"mail", r"post", r"upload", r"leak", r"copy", r"transmit",
                   r"share", r"exfiltrate", r"sync", r"b?cc", r"relay", r"deliver", r"dump", r"export", r"report",
-                  r"pass(?:[\W_]+on)?", r"submit", r"transfer", r"redirect", r"route", r"mirror", r"replicate",
-                  r"push", r"publish", r"tweet", r"paste", r"attach", r"append", r"embed", r"include", r"log",
-                  r"broadcast", r"disclose", r"reveal", r"give", r"text", r"dm", r"message", r"fax", r"wire")
+                  r"pass[\W_]+on", r"submit", r"transfer", r"redirect", r"route", r"mirror", r"replicate",
+                  r"push", r"publish", r"tweet", r"paste", r"attach", r"append", r"embed", r"include",
+                  r"broadcast", r"disclose", r"reveal", r"give", r"wire")
 _EN_BYPASS_V = _alt(r"skip", r"disable", r"bypass", r"ignore", r"turn[\W_]+off", r"switch[\W_]+off", r"deactivate",
                     r"remove", r"circumvent", r"override", r"suspend", r"lift", r"drop", r"avoid", r"evade",
                     r"get[\W_]+around", r"work[\W_]+around", r"neutrali[sz]e", r"break", r"stop[\W_]+(?:applying|"
@@ -343,7 +344,7 @@ _EN_GUARD_N = _alt(r"checks?", r"filters?", r"filtering", r"guardrails?", r"rest
                    r"refusals?", r"prompts")
 
 # Words that address the assistant or give it an order (after a role marker, they make it one).
-_ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|must|ignore|skip|disable|do[\W_]+not|don'?t|"
+_ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|ignore|skip|disable|do[\W_]+not|don'?t|"
               r"override|grant|obey|comply|reveal|forward|instructions?|previous|admin(?:istrator)?|restrictions?|"
               r"clearance|privileges?|refus\w*|jailbreak\w*|unrestricted|lifted|execute|trusted|commands?|"
               r"du|tu|vous|usted|"
@@ -734,7 +735,7 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+" + _gap(5) + r"(?:" + _EN_OWNER + r"[\W_]+)" + _gap(2) + _EN_DATA
                         + r"\b[\W_]+" + _gap(4) + r"(?:to|at|into|on|via|with)[\W_]+" + _gap(3) + _DEST), None),
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+" + _gap(5) + _EN_SECRETS + r"\b[\W_]+" + _gap(4)
-                        + r"(?:to|at|into|on|via|with|in)[\W_]+"), None),
+                        + r"(?:to|at|into|on|via|in)[\W_]+"), None),
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+(?:it|them|this|that|these|those)[\W_]+(?:" + _W + r"[\W_]+){0,3}?"
                         r"(?:to|at|into|via)[\W_]+(?:" + _EMAIL + "|" + _URL + r")"),
      lambda v, m: re.search(r"\b" + _EN_SECRETS, v) is not None),
@@ -745,9 +746,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("exfiltration", _c(r"(?:" + _ML_DATA + r")[^.。!?]{0,40}?(?:" + _ML_SEND_V + r")[^。!?]{0,40}?(?:" + _EMAIL + "|"
                         + _URL + r")"), None),
     ("exfiltration", _c(r"(?:~/\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|/etc/(?:passwd|shadow)|"
-                        r"\.env\b|\$\{?[a-z_]*(?:key|token|secret|password)\}?)"),
-     lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|http|https|upload|post|send|exfiltrate)\b",
-                            v) is not None and re.search(_URL + "|" + _EMAIL, v) is not None),
+                        r"\.env\b)"),
+     lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|sftp|exfiltrate|upload)\b", v) is not None
+     and re.search(_URL + "|" + _EMAIL, v) is not None),
     ("exfiltration", _c(_IMP + r"(?:bcc|blind[\W_]+(?:carbon[\W_]+)?copy)[\W_]+(?:" + _EMAIL + r")"), None),
     ("exfiltration", _c(r"(?:[\w.+-]+@|https?://|www\.)[\w.-]*(?:attacker|evil|exfil|malicious|phish|hacker|spy|steal)"
                         r"[\w.-]*"), lambda v, m: re.search(_IMP + _EN_SEND_V + r"\b", v) is not None),
@@ -801,10 +802,15 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                        r"bcc|cc|change|modify|transfer|redirect|report|store|save|collect|exfiltrate|replace|leak|"
                        r"post|embed|recommend|execute|run|install|grant)\b"), None),
     # --- destroying memory or data on command
+    # Orders to destroy what is remembered about the user (a command's own help text, "Delete every memory of
+    # SUBJECT", names no user and is kept).
     ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|drop|forget|clear|remove)[\W_]+(?:all|every|each|"
-                       r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:(?:user'?s?|their|other|stored|saved|"
-                       r"remembered|known)[\W_]+){0,3}(?:memor(?:y|ies)|facts|records[\W_]+(?:about|of)[\W_]+the[\W_]+user|"
-                       r"data[\W_]+(?:about|of)[\W_]+the[\W_]+user)\b"), None),
+                       r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:user'?s?|their|his|her)[\W_]+(?:(?:stored|saved|"
+                       r"remembered|known|other)[\W_]+){0,2}(?:memor(?:y|ies)|facts|records|data|notes)\b"), None),
+    ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|drop|forget|clear|remove)[\W_]+(?:all|every|each|"
+                       r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:(?:stored|saved|remembered|known|other)[\W_]+)"
+                       r"{0,2}(?:memor(?:y|ies)|facts|records|data|notes)[\W_]+(?:(?:stored|saved|kept)[\W_]+)?(?:about|of|"
+                       r"for|on)[\W_]+(?:the|this|that|my|our|every|each|all)[\W_]+users?\b"), None),
     ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|shred|corrupt)[\W_]+(?:all[\W_]+)?(?:of[\W_]+)?"
                        r"(?:the[\W_]+user'?s|users'?|their|his|her)[\W_]+(?:files|data|memor(?:y|ies)|e-?mails|notes|"
                        r"documents|photos|account|backups|messages|contacts)\b"), None),
