@@ -3,6 +3,7 @@
     python benchmarks/instruction_filter_eval.py                 # on tests/data/instructions_labelled.jsonl
     python benchmarks/instruction_filter_eval.py --probe-json /work/shared/data/locomo/locomo_dev.json
     python benchmarks/instruction_filter_eval.py --disguise     # every disguise applied to every caught injection
+    python benchmarks/instruction_filter_eval.py --probe-repo   # out-of-sample: every string of this repository
     python benchmarks/instruction_filter_eval.py --json
 
 Regenerate the set with `python tests/data/instructions_generate.py` (deterministic).
@@ -12,6 +13,7 @@ The --probe-json run is out of sample: every string of real conversations, none 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import json
 import random
@@ -99,17 +101,42 @@ def disguise(rows: list[dict[str, str]]) -> dict[str, dict[str, str]]:
     return out
 
 
+def repo_probe() -> dict[str, Any]:
+    """Every distinct string (15-1000 characters) of the repository's code, tests and docs, outside the
+    safety files (which quote attacks on purpose): how many the filter would refuse."""
+    root = DATA.parents[2]
+    skip = ("instructions", "test_safety", "test_prompt", "safety.md", "secrets_")
+    texts: dict[str, None] = {}
+    for path in sorted([*root.glob("src/**/*.py"), *root.glob("tests/*.py"), *root.glob("docs/*.md"),
+                        root / "README.md"]):
+        if any(part in path.name for part in skip):
+            continue
+        source = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            strings = [n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant)
+                       and isinstance(n.value, str)]
+        else:
+            strings = source.splitlines()
+        texts.update((s, None) for s in strings if 15 <= len(s) <= 1000)
+    flagged = [t for t in texts if check_instruction(t) is not None]
+    return {"lines": len(texts), "flagged": len(flagged), "rate": len(flagged) / max(1, len(texts)),
+            "examples": flagged[:20]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--probe-json", type=Path, help="refusal rate on every string of a JSON file")
     parser.add_argument("--disguise", action="store_true", help="apply every disguise to every caught injection")
+    parser.add_argument("--probe-repo", action="store_true", help="refusal rate on every string of this repository")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = load(args.data)
     report: dict[str, Any] = {"engram.safety.instructions": evaluate(rows)}
     if args.disguise:
         report["disguise"] = disguise(rows)
+    if args.probe_repo:
+        report["repo_probe"] = repo_probe()
     if args.probe_json:
         report["json_probe"] = json_probe(args.probe_json)
     if args.json:
@@ -128,11 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    benign refused: {text!r}")
     for name, counts in report.get("disguise", {}).items():
         print(f"disguise {name}: " + ", ".join(f"{group} {value}" for group, value in counts.items()))
-    if "json_probe" in report:
-        probe = report["json_probe"]
-        print(f"json probe: {probe['flagged']}/{probe['lines']} strings refused ({probe['rate']:.2%})")
-        for text in probe["examples"]:
-            print(f"    refused: {text[:100]!r}")
+    for name in ("json_probe", "repo_probe"):
+        if name in report:
+            probe = report[name]
+            print(f"{name.replace('_', ' ')}: {probe['flagged']}/{probe['lines']} strings refused ({probe['rate']:.2%})")
+            for text in probe["examples"]:
+                print(f"    refused: {text[:100]!r}")
     return 0
 
 

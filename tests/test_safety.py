@@ -361,3 +361,9 @@ def test_cli_import_reports_refusals_and_takes_allow_secrets(sqlite_memory, tmp_
     assert GH not in listed
     again = CliRunner().invoke(main, [*base, "import", str(path), "--allow-secrets", "--json"], catch_exceptions=False)
     assert json.loads(again.stdout)["imported"] == 1 and json.loads(again.stdout)["refused"] == 0
+
+
+def test_card_in_groups_followed_by_another_number_is_redacted():
+    # Found by the mixtures property test: the digits ran on into the next number and failed Luhn.
+    assert redact("card 5555 5555 5555 4444 card 5555 5555 5555 4444 1") == (
+        "card [REDACTED:card_number] card [REDACTED:card_number] 1")

@@ -265,7 +265,8 @@ _EN_INSTR = _alt(r"instructions?", r"directives?", r"rules?", r"guidelines?", r"
                  r"commands?", r"orders?", r"guidance", r"system messages?", r"safeguards?", r"protocols?",
                  r"principles", r"conditioning", r"alignment", r"directions", r"content polic(?:y|ies)",
                  r"ethical guidelines", r"filters?", r"moderation")
-_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials?|secrets?|tokens?|private[\W_]+keys?|ssh[\W_]+keys?|"
+_EN_SECRET_WORDS = (r"api[\W_]*keys?|passwords?|passcodes?|credentials?|secrets?|(?:api|access|auth|bearer|session|"
+                    r"refresh|oauth|github|slack|security|login)[\W_]+tokens?|private[\W_]+keys?|ssh[\W_]+keys?|"
                r"(?:credit[\W_]+)?card[\W_]+(?:numbers|details)|bank[\W_]+(?:details|account[\W_]+numbers)|"
                r"social[\W_]+security[\W_]+numbers|ssns|pins|(?:2fa|mfa|otp|one-?time|verification|security|login|"
                r"recovery|backup|auth(?:entication)?)[\W_]+codes?")
@@ -285,6 +286,9 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"(?:everything|all|anything)[\W_]+(?:in|from)[\W_]+(?:your|the)[\W_]+(?:context(?:[\W_]+window)?|"
                      r"memory|prompt|instructions|configuration|system[\W_]+message)",
                      r"your[\W_]+context[\W_]+window",
+                     r"(?:the[\W_]+)?(?:first|initial|opening|earliest|very[\W_]+first)[\W_]+(?:message|messages|lines?|"
+                     r"text|words|turn)[\W_]+(?:of|in)[\W_]+(?:this|the|our)[\W_]+(?:conversation|chat|context|session|"
+                     r"prompt)",
                      r"(?:your|its)[\W_]+(?:full|entire|complete|whole|original|initial|exact|hidden|secret|first|opening|"
                      r"starting|setup|underlying|internal)[\W_]+"
                      r"(?:prompt|instructions|rules|configuration)",
@@ -298,7 +302,8 @@ _EN_SYSPROMPT = _alt(r"system[\W_]*prompts?", r"system[\W_]+messages?", r"initia
                      r"their[\W_]+|any[\W_]+|every[\W_]+|each[\W_]+)" + _EN_SECRETS,
                      r"(?:the[\W_]+)?(?:hidden[\W_]+text|(?:text|message|content|words)[\W_]+at[\W_]+the[\W_]+(?:start|"
                      r"beginning|top)[\W_]+of[\W_]+(?:the|this|our)[\W_]+(?:conversation|chat|context|prompt))")
-_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer)(?:[\W_]+(?:to|on)(?:[\W_]+[^\W_]+){1,4}?)?"
+_EN_REVEAL_V = _alt(r"reveal", r"show", r"(?:reply|respond|answer|begin|start|end)(?:[\W_]+(?:first|only|always|"
+                    r"immediately|then|again|every[\W_]+(?:time|answer|reply)))?(?:[\W_]+(?:to|on)(?:[\W_]+[^\W_]+){1,4}?)?"
                     r"[\W_]+with", r"print", r"output", r"display", r"repeat", r"leak", r"dump", r"tell",
                     r"give", r"share", r"expose", r"disclose", r"recite", r"write out", r"spell out", r"echo",
                     r"paste", r"copy", r"list", r"return", r"read back", r"type out", r"provide", r"state",
@@ -319,9 +324,9 @@ _DEST = rf"(?:{_EMAIL}|{_URL}|attacker|hacker|evil|malicious|external|third[\W_]
         r"\+?\d[\d ().-]{6,}\d)"
 _EN_SEND_V = _alt(r"forward", r"send", r"e-?mail", r"mail", r"post", r"upload", r"leak", r"copy", r"transmit",
                   r"share", r"exfiltrate", r"sync", r"b?cc", r"relay", r"deliver", r"dump", r"export", r"report",
-                  r"pass(?:[\W_]+on)?", r"submit", r"transfer", r"redirect", r"route", r"mirror", r"replicate",
-                  r"push", r"publish", r"tweet", r"paste", r"attach", r"append", r"embed", r"include", r"log",
-                  r"broadcast", r"disclose", r"reveal", r"give", r"text", r"dm", r"message", r"fax", r"wire")
+                  r"pass[\W_]+on", r"submit", r"transfer", r"redirect", r"route", r"mirror", r"replicate",
+                  r"push", r"publish", r"tweet", r"paste", r"attach", r"append", r"embed", r"include",
+                  r"broadcast", r"disclose", r"reveal", r"give", r"wire")
 _EN_BYPASS_V = _alt(r"skip", r"disable", r"bypass", r"ignore", r"turn[\W_]+off", r"switch[\W_]+off", r"deactivate",
                     r"remove", r"circumvent", r"override", r"suspend", r"lift", r"drop", r"avoid", r"evade",
                     r"get[\W_]+around", r"work[\W_]+around", r"neutrali[sz]e", r"break", r"stop[\W_]+(?:applying|"
@@ -339,9 +344,10 @@ _EN_GUARD_N = _alt(r"checks?", r"filters?", r"filtering", r"guardrails?", r"rest
                    r"refusals?", r"prompts")
 
 # Words that address the assistant or give it an order (after a role marker, they make it one).
-_ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|must|ignore|skip|disable|do[\W_]+not|don'?t|"
+_ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|ignore|skip|disable|do[\W_]+not|don'?t|"
               r"override|grant|obey|comply|reveal|forward|instructions?|previous|admin(?:istrator)?|restrictions?|"
-              r"clearance|privileges?|refus\w*|jailbreak\w*|unrestricted|lifted|du|tu|vous|usted|"
+              r"clearance|privileges?|refus\w*|jailbreak\w*|unrestricted|lifted|execute|trusted|commands?|"
+              r"du|tu|vous|usted|"
               r"voce|ты|вы|ignor\w*|olvid\w*|oubli\w*|vergiss\w*|utilisateur|usuario|benutzer|nutzer|utente)\b|"
               r"你|あなた|당신|用户|用戶|ユーザー|사용자")
 
@@ -575,13 +581,19 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"(?:" + _W + r"[\W_]+){0,3}?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|"
                     r"openai|anthropic|google|filters?|ethics|morals?|safety|limits?|constraints?|programming|"
                     r"training|alignment)\b"), None),
+    ("override", _c(r"\byou[\W_]+(?:no[\W_]+longer|don'?t|do[\W_]+not|never|won'?t)[\W_]+(?:need|have|must|are[\W_]+"
+                    r"(?:required|obliged|supposed))[\W_]+(?:to[\W_]+)?(?:follow|obey|respect|apply|comply[\W_]+with|"
+                    r"adhere[\W_]+to|stick[\W_]+to|listen[\W_]+to)[\W_]+(?:the[\W_]+|your[\W_]+|any[\W_]+|these[\W_]+|its[\W_]+|"
+                    r"those[\W_]+)?(?:" + _W + r"[\W_]+)?" + _EN_INSTR + r"\b"), None),
     ("override", _c(r"\b(?:use|treat|take|consider|read|handle)[\W_]+(?:this|these|the[\W_]+following)[\W_]+(?:memory|"
                     r"memories|note|notes|text|message|fact|line)[\W_]+as[\W_]+(?:an?[\W_]+|your[\W_]+|the[\W_]+)?"
                     r"(?:new[\W_]+|real[\W_]+|only[\W_]+|binding[\W_]+|official[\W_]+)?(?:system[\W_]+(?:prompt|"
                     r"instructions?|message|commands?)|instructions?|rules|guidelines|directives?|commands?|orders?)\b"), None),
     ("override", _c(r"\b(?:your|the[\W_]+assistant'?s)[\W_]+(?:system[\W_]+prompt|instructions|rules|guidelines|"
-                    r"programming|training)[\W_]+(?:is|are)[\W_]+(?:now[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|"
-                    r"fake|deprecated|cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended)\b"), None),
+                    r"programming|training|memory|safeguards|guardrails|filters|restrictions)[\W_]+(?:is|are|was|were|have[\W_]+"
+                    r"been|has[\W_]+been)[\W_]+(?:now[\W_]+|just[\W_]+)?(?:outdated|obsolete|wrong|invalid|void|fake|deprecated|"
+                    r"cancel+ed|revoked|no[\W_]+longer[\W_]+valid|irrelevant|suspended|reset|wiped|cleared|erased|deleted|"
+                    r"removed|disabled|lifted|turned[\W_]+off|switched[\W_]+off)\b"), None),
     ("override", _c(r"\b(?:act[\W_]+as[\W_]+if|pretend|imagine|assume)[\W_]+(?:that[\W_]+)?(?:the|your|all|any)[\W_]+"
                     r"(?:" + _W + r"[\W_]+)?(?:rules|guidelines|instructions|restrictions|polic(?:y|ies)|filters|"
                     r"guardrails|system[\W_]+prompt)[\W_]+(?:was|were|is|are|had|have)[\W_]+(?:never|not|been[\W_]+"
@@ -712,6 +724,10 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                   r"openai|anthropic|owners?)[\W_]+(?:team[\W_]+|department[\W_]+)?(?:has[\W_]+|have[\W_]+|had[\W_]+)?"
                   r"(?:already[\W_]+)?(?:approved|authori[sz]ed|allowed|cleared|permitted|whitelisted|signed[\W_]+off)"),
      None),
+    ("bypass", _c(_IMP + r"(?:set|turn|change|lower|reduce|drop|put)[\W_]+(?:your|the|all)[\W_]+(?:safety|security|"
+                  r"moderation|filter(?:ing)?|content|ethics|censorship|guardrail|alignment|refusal)[\W_]+(?:" + _W
+                  + r"[\W_]+)?(?:levels?|settings?|modes?|filters?|thresholds?|checks?)[\W_]+(?:down[\W_]+)?(?:to[\W_]+)?"
+                  r"(?:zero|0|off|none|minimum|lowest|disabled|false|nothing)\b"), None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
@@ -719,7 +735,7 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+" + _gap(5) + r"(?:" + _EN_OWNER + r"[\W_]+)" + _gap(2) + _EN_DATA
                         + r"\b[\W_]+" + _gap(4) + r"(?:to|at|into|on|via|with)[\W_]+" + _gap(3) + _DEST), None),
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+" + _gap(5) + _EN_SECRETS + r"\b[\W_]+" + _gap(4)
-                        + r"(?:to|at|into|on|via|with|in)[\W_]+"), None),
+                        + r"(?:to|at|into|on|via|in)[\W_]+"), None),
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+(?:it|them|this|that|these|those)[\W_]+(?:" + _W + r"[\W_]+){0,3}?"
                         r"(?:to|at|into|via)[\W_]+(?:" + _EMAIL + "|" + _URL + r")"),
      lambda v, m: re.search(r"\b" + _EN_SECRETS, v) is not None),
@@ -730,9 +746,9 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("exfiltration", _c(r"(?:" + _ML_DATA + r")[^.。!?]{0,40}?(?:" + _ML_SEND_V + r")[^。!?]{0,40}?(?:" + _EMAIL + "|"
                         + _URL + r")"), None),
     ("exfiltration", _c(r"(?:~/\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|/etc/(?:passwd|shadow)|"
-                        r"\.env\b|\$\{?[a-z_]*(?:key|token|secret|password)\}?)"),
-     lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|http|https|upload|post|send|exfiltrate)\b",
-                            v) is not None and re.search(_URL + "|" + _EMAIL, v) is not None),
+                        r"\.env\b)"),
+     lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|sftp|exfiltrate|upload)\b", v) is not None
+     and re.search(_URL + "|" + _EMAIL, v) is not None),
     ("exfiltration", _c(_IMP + r"(?:bcc|blind[\W_]+(?:carbon[\W_]+)?copy)[\W_]+(?:" + _EMAIL + r")"), None),
     ("exfiltration", _c(r"(?:[\w.+-]+@|https?://|www\.)[\w.-]*(?:attacker|evil|exfil|malicious|phish|hacker|spy|steal)"
                         r"[\w.-]*"), lambda v, m: re.search(_IMP + _EN_SEND_V + r"\b", v) is not None),
@@ -786,10 +802,15 @@ _RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                        r"bcc|cc|change|modify|transfer|redirect|report|store|save|collect|exfiltrate|replace|leak|"
                        r"post|embed|recommend|execute|run|install|grant)\b"), None),
     # --- destroying memory or data on command
+    # Orders to destroy what is remembered about the user (a command's own help text, "Delete every memory of
+    # SUBJECT", names no user and is kept).
     ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|drop|forget|clear|remove)[\W_]+(?:all|every|each|"
-                       r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:(?:user'?s?|their|other|stored|saved|"
-                       r"remembered|known)[\W_]+){0,3}(?:memor(?:y|ies)|facts|records[\W_]+(?:about|of)[\W_]+the[\W_]+user|"
-                       r"data[\W_]+(?:about|of)[\W_]+the[\W_]+user)\b"), None),
+                       r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:user'?s?|their|his|her)[\W_]+(?:(?:stored|saved|"
+                       r"remembered|known|other)[\W_]+){0,2}(?:memor(?:y|ies)|facts|records|data|notes)\b"), None),
+    ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|drop|forget|clear|remove)[\W_]+(?:all|every|each|"
+                       r"any)[\W_]+(?:of[\W_]+)?(?:the[\W_]+|your[\W_]+)?(?:(?:stored|saved|remembered|known|other)[\W_]+)"
+                       r"{0,2}(?:memor(?:y|ies)|facts|records|data|notes)[\W_]+(?:(?:stored|saved|kept)[\W_]+)?(?:about|of|"
+                       r"for|on)[\W_]+(?:the|this|that|my|our|every|each|all)[\W_]+users?\b"), None),
     ("destructive", _c(_IMP + r"(?:delete|erase|wipe|destroy|purge|shred|corrupt)[\W_]+(?:all[\W_]+)?(?:of[\W_]+)?"
                        r"(?:the[\W_]+user'?s|users'?|their|his|her)[\W_]+(?:files|data|memor(?:y|ies)|e-?mails|notes|"
                        r"documents|photos|account|backups|messages|contacts)\b"), None),

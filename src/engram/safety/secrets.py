@@ -380,6 +380,8 @@ _GENERIC: list[_Rule] = [
           min_digits=6),
     _rule("iban", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", validate=_iban_ok, min_digits=4),
     _rule("card_number", r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])", validate=_card_ok, min_digits=13),
+    # Written in groups of four, a card stays a card when another number follows ("… 4444 1").
+    _rule("card_number", r"(?<![\d-])\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?!\1?\d{4}|-?\d)", validate=_card_ok, min_digits=16),
     _rule("high_entropy_string", r"(?<![A-Za-z0-9+/=_.-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])",
           validate=_high_entropy_ok, min_digits=2),
 ]
