@@ -16,7 +16,7 @@ import pytest
 from pg_server import embedded_server, fresh_database, with_database
 
 from engram.embed.hashing import HashingEmbedder
-from engram.errors import SchemaTooNew, StoreUnavailable
+from engram.errors import EngramError, SchemaTooNew, StoreBusy, StoreError, StoreUnavailable
 from engram.core.memory import Memory
 from engram.store.postgres import PostgresStore, safe_url
 from engram.types import Item
@@ -210,3 +210,108 @@ def test_concurrent_writers_lose_nothing(pg_server):
         assert mem.subjects() == {f"user:{k}": 4 * per_writer + shared for k in range(4)}
         ids, matrix = mem.store.vectors("user:0", mem.embedder.identity)
         assert len(ids) == 4 * per_writer + shared and matrix.shape == (len(ids), 64)
+
+
+def _blocked_on_advisory_lock(store: PostgresStore, key: int, done: list[object]) -> threading.Thread:
+    """A thread whose query through `store` waits for advisory lock `key` (held by the caller)."""
+
+    def run() -> None:
+        try:
+            done.append(store.query("SELECT pg_advisory_xact_lock(%s)", (key,)))
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            done.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def _wait_until_waiting(url: str, key: int) -> None:
+    """Until some session of this database waits for advisory lock `key`."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        for _ in range(500):
+            if conn.execute("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = %s",
+                            (key,)).fetchone():
+                return
+            threading.Event().wait(0.01)
+    raise AssertionError("the blocked query never reached the server")
+
+
+def test_threads_sharing_a_store_run_queries_concurrently(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url, pool_size=4) as store, psycopg.connect(url, autocommit=True) as holder:
+        item = make("Readable while another query waits")
+        store.put([item])
+        holder.execute("SELECT pg_advisory_lock(4242)")
+        done: list[object] = []
+        thread = _blocked_on_advisory_lock(store, 4242, done)
+        _wait_until_waiting(url, 4242)
+        assert store.get([item.id]) == [item]  # one connection behind a lock would wait here forever
+        assert done == []
+        holder.execute("SELECT pg_advisory_unlock(4242)")
+        thread.join(30)
+        assert done and not isinstance(done[0], BaseException)
+
+
+def test_exhausted_pool_is_store_busy_saying_what_to_raise(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url, pool_size=1, pool_timeout=0.3) as store, psycopg.connect(url, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(4343)")
+        done: list[object] = []
+        thread = _blocked_on_advisory_lock(store, 4343, done)
+        _wait_until_waiting(url, 4343)
+        with pytest.raises(StoreBusy, match="ENGRAM_PG_POOL"):
+            store.find(SUBJECT)
+        holder.execute("SELECT pg_advisory_unlock(4343)")
+        thread.join(30)
+        assert store.find(SUBJECT) == []  # the pool serves again once the connection is back
+
+
+def test_pool_size_from_the_environment(pg_server, monkeypatch):
+    monkeypatch.setenv("ENGRAM_PG_POOL", "3")
+    with PostgresStore(fresh_database(pg_server)) as store:
+        assert store.pool_size == 3 and store.cache_stats()["pool_size"] == 3
+    monkeypatch.setenv("ENGRAM_PG_POOL", "many")
+    with pytest.raises(StoreError, match="ENGRAM_PG_POOL"):
+        PostgresStore(fresh_database(pg_server))
+
+
+def test_killing_the_backend_mid_write_loses_no_acknowledged_write(pg_server):
+    url = fresh_database(pg_server)
+    acknowledged: list[str] = []
+    failures: list[BaseException] = []
+    stop = threading.Event()
+    with PostgresStore(url, pool_size=2, pool_timeout=10) as store:
+        store.put([make("warm up the pool")])
+
+        def write() -> None:
+            try:
+                for n in range(100):
+                    item = make(f"Fact number {n} written while backends are being killed")
+                    try:
+                        store.put([item], {item.id: np.ones(8, dtype=np.float32) / np.sqrt(8)}, model="m:8")
+                        acknowledged.append(item.id)
+                    except BaseException as exc:  # noqa: BLE001 - checked below
+                        failures.append(exc)
+            finally:
+                stop.set()
+
+        kills = 0
+        writer = threading.Thread(target=write)
+        writer.start()
+        with psycopg.connect(url, autocommit=True) as killer:
+            while not stop.is_set():
+                kills += killer.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND application_name = 'engram'"
+                    " AND (query ILIKE 'INSERT%%' OR state = 'idle in transaction')"  # inside a write
+                ).fetchone()[0]
+                threading.Event().wait(0.02)
+        writer.join(60)
+        assert kills > 0
+        # A write that failed says so with an EngramError (the connection was lost, or none came back in time).
+        assert all(isinstance(exc, (StoreUnavailable, StoreBusy)) for exc in failures), failures
+        assert len(acknowledged) + len(failures) == 100
+        stored = {it.id for it in store.find(SUBJECT)}
+        assert set(acknowledged) <= stored  # every acknowledged write survived
+        assert set(acknowledged) <= set(store.vectors(SUBJECT, "m:8")[0])

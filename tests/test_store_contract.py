@@ -242,3 +242,39 @@ def test_find_by_content_hash(store):
     store.put([a, b])
     assert [it.id for it in store.find(SUBJECT, Filter(content_hash=a.content_hash))] == [a.id]
     assert Filter(content_hash=b.content_hash).accepts(b) and not Filter(content_hash=b.content_hash).accepts(a)
+
+
+def test_vector_cache_is_bounded_and_counts_hits(store_url, monkeypatch):
+    from engram.store import open_store
+
+    monkeypatch.setenv("ENGRAM_CACHE_MB", "0.01")  # ~10 kB: room for a few small matrices only
+    bounded = open_store(store_url)
+    try:
+        for n in range(20):
+            item = make(f"fact of subject {n}", subject=f"user:{n}")
+            bounded.put([item], {item.id: unit(*range(1, 513))}, model="m:32")  # 2 kB each
+            bounded.vectors(f"user:{n}", "m:32")
+        bounded.vectors("user:19", "m:32")  # the most recent: still cached
+        stats = bounded.cache_stats()
+        assert stats["bytes"] <= stats["max_bytes"] == int(0.01 * (1 << 20))
+        assert 0 < stats["entries"] < 20
+        assert stats["hits"] >= 1 and stats["misses"] == 20 and 0 < stats["hit_rate"] < 1
+    finally:
+        bounded.close()
+
+
+def test_bounded_cache_drops_least_recently_used_and_invalidates_a_subject():
+    from engram.store.cache import BoundedCache
+
+    cache: BoundedCache[str] = BoundedCache(max_entries=2, max_bytes=100)
+    cache.put("a", "m", "A", 10)
+    cache.put("b", "m", "B", 10)
+    assert cache.get("a", "m") == "A"  # a is now the most recent
+    cache.put("c", "m", "C", 10)
+    assert cache.get("b", "m") is None and cache.get("c", "m") == "C"
+    cache.put("d", "m", "D", 95)  # past the byte bound: the older entries go
+    assert cache.stats()["bytes"] <= 100 and cache.get("d", "m") == "D"
+    cache.put("huge", "m", "H", 101)
+    assert cache.get("huge", "m") is None
+    cache.invalidate("d")
+    assert cache.get("d", "m") is None and cache.stats()["entries"] == 0

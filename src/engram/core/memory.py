@@ -409,6 +409,8 @@ class Memory(EpisodicVerbs):
             "by_kind": dict(sorted(by_kind.items())),
             "superseded": superseded,
             "embedder": self.embedder.identity if self.embedder else None,
+            # The store's bounded vector cache (entries, bytes, bounds, hit rate), where it has one.
+            "cache": getattr(self.store, "cache_stats", dict)(),
         }
 
     # -- re-embedding (engram reindex) ----------------------------------------------------

@@ -12,10 +12,9 @@ cannot reach (WAL segments not yet recycled, backups, replicas) is listed in doc
 
 from __future__ import annotations
 
+import os
 import random
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -31,6 +30,7 @@ from engram.errors import (
     require,
 )
 from engram.store.base import Filter, Placement
+from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
@@ -44,11 +44,13 @@ from engram.store.sql import (
 from engram.types import Item, dumps
 
 psycopg = require("psycopg", "postgres")
+psycopg_pool = require("psycopg_pool", "postgres")
 pgvector_psycopg = require("pgvector.psycopg", "postgres")
 
 T = TypeVar("T")
 CONNECT_TIMEOUT_S = 10
-CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
+POOL_SIZE = 10  # connections per store (per process) unless ENGRAM_PG_POOL says otherwise
+POOL_TIMEOUT_S = 30.0  # how long a caller waits for a free pooled connection before StoreBusy
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
@@ -120,26 +122,30 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
 
 
 class PostgresStore:
-    """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`)."""
+    """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`).
 
-    def __init__(self, url: str) -> None:
+    Queries run on a pool of connections (psycopg_pool), so threads sharing one store run them
+    concurrently: at most `pool_size` at once (ENGRAM_PG_POOL, default POOL_SIZE); a caller that
+    waits longer than `pool_timeout` seconds for a free connection gets StoreBusy.
+    """
+
+    def __init__(self, url: str, *, pool_size: int | None = None, pool_timeout: float = POOL_TIMEOUT_S) -> None:
         self._dsn = url
         self.url = safe_url(url)
-        self._lock = threading.RLock()
-        self._vector_cache: OrderedDict[tuple[str, str], tuple[int, list[str], np.ndarray]] = OrderedDict()
-        self._conn: Any = None
+        self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
+        self.pool_size = pool_size or _pool_size_from_env()
+        self._pool_timeout = pool_timeout
+        self._pool: Any = None
         conn = self._open()
         try:
             self._migrate(conn)
-            pgvector_psycopg.register_vector(conn)
-        except BaseException:
+        finally:
             conn.close()
-            raise
-        self._conn = conn
+        self._pool = self._new_pool()
 
     # -- connection -----------------------------------------------------------------------
-    def _open(self) -> Any:
-        """A new autocommit connection, or StoreUnavailable saying what to check."""
+    def _options(self) -> dict[str, Any]:
+        """Connection options: autocommit, plus a connect timeout and application name unless the URL sets them."""
         options: dict[str, Any] = {"autocommit": True}
         try:
             given = psycopg.conninfo.conninfo_to_dict(self._dsn)
@@ -150,33 +156,39 @@ class PostgresStore:
             options["connect_timeout"] = CONNECT_TIMEOUT_S
         if "application_name" not in given:
             options["application_name"] = "engram"
+        return options
+
+    def _open(self) -> Any:
+        """A new autocommit connection (for migrations), or StoreUnavailable saying what to check."""
         try:
-            return psycopg.connect(self._dsn, **options)
+            return psycopg.connect(self._dsn, **self._options())
         except psycopg.Error as exc:
             raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
 
-    def _connection(self) -> Any:
-        if self._conn is None:
-            raise StoreUnavailable(f"store {self.url} is closed")
-        if self._conn.closed or self._conn.broken:
-            self._reconnect()
-        return self._conn
+    def _new_pool(self) -> Any:
+        """The connection pool: one connection opened now, up to `pool_size` on demand."""
+        pool = psycopg_pool.ConnectionPool(
+            self._dsn, kwargs=self._options(), min_size=1, max_size=self.pool_size, open=False,
+            configure=pgvector_psycopg.register_vector, timeout=self._pool_timeout,
+            name=f"engram-{id(self):x}", max_idle=300,
+        )
+        try:
+            pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except psycopg_pool.PoolTimeout as exc:
+            pool.close()
+            raise StoreUnavailable(f"cannot connect to {self.url}: no connection within {CONNECT_TIMEOUT_S} s;"
+                                   " check that the server is running and accepts connections") from exc
+        return pool
 
-    def _reconnect(self) -> None:
-        old, self._conn = self._conn, None
-        if old is not None:
-            old.close()
-        conn = self._open()
-        pgvector_psycopg.register_vector(conn)
-        self._conn = conn
-        self._vector_cache.clear()
+    def cache_stats(self) -> dict[str, float | int]:
+        """The vector cache's entries, bytes, bounds and hit rate, and the pool's size."""
+        return {**self._vector_cache.stats(), "pool_size": self.pool_size}
 
     def close(self) -> None:
-        """Close the connection (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        """Close the pool's connections (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
 
     def __enter__(self) -> "PostgresStore":
         return self
@@ -226,47 +238,56 @@ class PostgresStore:
             ) from exc
 
     def _run(self, work: Callable[[Any], T], *, write: bool) -> T:
-        """Run `work(conn)` (in one transaction when it writes), retrying when that is safe.
+        """Run `work(conn)` on a pooled connection (in one transaction when it writes), retrying when safe.
 
         Safe: a deadlock or serialization failure (the server rolled it back), and a connection
         lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
         """
-        with self._lock:
-            lost_once = False
-            for attempt in range(RETRIES):
-                conn = self._connection()
-                stage = "work"
-                try:
+        pool = self._pool
+        if pool is None:
+            raise StoreUnavailable(f"store {self.url} is closed")
+        lost_once = False
+        for attempt in range(RETRIES):
+            conn: Any = None
+            stage = "work"
+            try:
+                with pool.connection() as conn:
                     if not write:
                         return work(conn)
                     with conn.transaction():
                         result = work(conn)
                         stage = "commit"
                     return result
-                except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
-                    if attempt == RETRIES - 1:
-                        raise StoreBusy(f"{self.url}: still conflicting with other writers after"
-                                        f" {RETRIES} tries: {_first_line(exc)}") from exc
-                    time.sleep(min(0.5, 0.01 * 2**attempt) * (0.5 + random.random()))
-                except psycopg.OperationalError as exc:
-                    if not (conn.closed or conn.broken):
-                        raise _translate(exc, self.url) from exc
-                    if stage == "commit":
-                        raise StoreUnavailable(
-                            f"lost the connection to {self.url} while committing: the write may or may not"
-                            " have been saved; check, then retry"
-                        ) from exc
-                    if lost_once:
-                        raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
-                    lost_once = True
-                    self._reconnect()
-                except psycopg.Error as exc:
+            except psycopg_pool.PoolTimeout as exc:
+                raise StoreBusy(
+                    f"{self.url}: all {self.pool_size} pooled connections stayed busy for {self._pool_timeout:g} s:"
+                    " raise the pool size (ENGRAM_PG_POOL) or run fewer concurrent callers per process") from exc
+            except psycopg_pool.PoolClosed as exc:
+                raise StoreUnavailable(f"store {self.url} is closed") from exc
+            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
+                if attempt == RETRIES - 1:
+                    raise StoreBusy(f"{self.url}: still conflicting with other writers after"
+                                    f" {RETRIES} tries: {_first_line(exc)}") from exc
+                time.sleep(min(0.5, 0.01 * 2**attempt) * (0.5 + random.random()))
+            except psycopg.OperationalError as exc:
+                if conn is not None and not (conn.closed or conn.broken):
                     raise _translate(exc, self.url) from exc
-                except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form: nothing was sent
-                    bad = exc.object[exc.start:exc.end]
-                    raise StoreError(f"{self.url}: text with an unpaired surrogate ({bad!r}) cannot be stored;"
-                                     " nothing was written") from exc
-            raise StoreBusy(f"{self.url}: gave up after {RETRIES} tries")  # pragma: no cover
+                if stage == "commit":
+                    raise StoreUnavailable(
+                        f"lost the connection to {self.url} while committing: the write may or may not"
+                        " have been saved; check, then retry"
+                    ) from exc
+                if lost_once:
+                    raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
+                lost_once = True
+                pool.check()  # drop every idle connection that died with this one (a server restart)
+            except psycopg.Error as exc:
+                raise _translate(exc, self.url) from exc
+            except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form: nothing was sent
+                bad = exc.object[exc.start:exc.end]
+                raise StoreError(f"{self.url}: text with an unpaired surrogate ({bad!r}) cannot be stored;"
+                                 " nothing was written") from exc
+        raise StoreBusy(f"{self.url}: gave up after {RETRIES} tries")  # pragma: no cover
 
     def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
         def work(conn: Any) -> list[tuple[Any, ...]]:
@@ -386,9 +407,8 @@ class PostgresStore:
         def work(conn: Any) -> tuple[list[str], np.ndarray]:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
             version = row[0] if row else 0
-            cached = self._vector_cache.get((subject, model))
+            cached = self._vector_cache.get(subject, model)
             if cached and cached[0] == version:
-                self._vector_cache.move_to_end((subject, model))
                 return cached[1], cached[2]
             with conn.cursor(binary=True) as cur:
                 # vector_send gives each vector's wire bytes: one NumPy view for all rows, no per-row objects.
@@ -399,9 +419,7 @@ class PostgresStore:
                 ).fetchall()
             ids = [r[0] for r in rows]
             matrix = _matrix([r[1] for r in rows], self.url, subject, model)
-            self._vector_cache[(subject, model)] = (version, ids, matrix)
-            while len(self._vector_cache) > CACHED_SUBJECTS:  # a shared server may hold many subjects
-                self._vector_cache.popitem(last=False)
+            self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
             return ids, matrix
 
         return self._run(work, write=False)
@@ -479,6 +497,18 @@ def _bump(conn: Any, subjects: set[str]) -> None:
     """Move the change counter of each subject (sorted: writers take the row locks in one order)."""
     for subject in sorted(subjects):
         conn.execute(BUMP, (subject,))
+
+
+def _pool_size_from_env() -> int:
+    """ENGRAM_PG_POOL (connections per store), or POOL_SIZE."""
+    raw = os.environ.get("ENGRAM_PG_POOL", "")
+    try:
+        size = int(raw) if raw else POOL_SIZE
+    except ValueError as exc:
+        raise StoreError(f"ENGRAM_PG_POOL must be a whole number of connections, not {raw!r}") from exc
+    if size < 1:
+        raise StoreError(f"ENGRAM_PG_POOL must be at least 1, not {size}")
+    return size
 
 
 def _vector(value: np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from engram.errors import (
 )
 from engram.store import migrations
 from engram.store.base import Filter, Placement
+from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
     SELECT_ITEMS,
@@ -50,7 +51,8 @@ class SQLiteStore:
         self.path = str(path)
         self.url = self.path
         self._lock = threading.RLock()
-        self._vector_cache: dict[tuple[str, str], tuple[tuple[int, int], list[str], np.ndarray]] = {}
+        # Per-subject matrices, bounded (engram.store.cache); a version read per recall keeps them fresh.
+        self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
         self._db = self._connect()
         with self._translate():
             migrations.apply(self)
@@ -248,8 +250,8 @@ class SQLiteStore:
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
-        version = (row[0][0] if row else 0, 0)
-        cached = self._vector_cache.get((subject, model))
+        version = row[0][0] if row else 0
+        cached = self._vector_cache.get(subject, model)
         if cached and cached[0] == version:
             return cached[1], cached[2]
         rows = self._read(
@@ -260,8 +262,12 @@ class SQLiteStore:
         ids = [r[0] for r in rows]
         matrix = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
                   if rows else np.zeros((0, 0), dtype=np.float32))
-        self._vector_cache[(subject, model)] = (version, ids, matrix)
+        self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
         return ids, matrix
+
+    def cache_stats(self) -> dict[str, float | int]:
+        """The vector cache's entries, bytes, bounds and hit rate."""
+        return self._vector_cache.stats()
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
