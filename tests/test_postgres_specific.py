@@ -315,3 +315,62 @@ def test_killing_the_backend_mid_write_loses_no_acknowledged_write(pg_server):
         stored = {it.id for it in store.find(SUBJECT)}
         assert set(acknowledged) <= stored  # every acknowledged write survived
         assert set(acknowledged) <= set(store.vectors(SUBJECT, "m:8")[0])
+
+
+def _conversation_memory(url: str, turns: int, subjects: int = 2) -> Memory:
+    """A Memory holding `turns` turns per subject in sessions of 10, some superseded later."""
+    mem = Memory(url, embedder=HashingEmbedder(64))
+    topics = ["hiking", "coffee", "python", "berlin", "guitar", "garden", "chess", "sailing", "bread", "jazz"]
+    for s in range(subjects):
+        mem.remember_many(f"user:{s}", [
+            {"text": f"Turn {n}: talked about {topics[n % 10]} and {topics[(n * 7) % 10]} with friend {n % 13}",
+             "session": f"s{n // 10}", "event_at": 1_000_000.0 + n}
+            for n in range(turns)])
+    return mem
+
+
+QUESTIONS = ["what about hiking and coffee", "friend 7 chess", "berlin jazz garden", "python bread",
+             "sailing with friend 3", "who talked about guitar", "coffee", "turn 42"]
+
+
+def test_server_side_vector_search_equals_the_exact_path_below_the_crossover(pg_server):
+    from engram.core import ranking
+    from engram.core.recall import search
+    from engram.store import Filter
+    from engram.store.base import SearchesVectors
+
+    with _conversation_memory(fresh_database(pg_server), 240) as mem:
+        assert isinstance(mem.store, SearchesVectors)
+        for where in (Filter(), Filter(since=1_000_100.0), Filter(kinds=("fact",))):
+            for question in QUESTIONS:
+                args = (mem.store, mem.embedder, "user:1", question, 10, where, ranking.Weights(), 2_000_000.0)
+                server = search(*args)
+                exact = search(*args, exact_vectors=True)  # the whole matrix, scanned in NumPy
+                assert [h.id for h in server] == [h.id for h in exact], (question, where)
+                assert [h.score for h in server] == pytest.approx([h.score for h in exact], abs=1e-5)
+                assert all(h.components == pytest.approx(e.components, abs=1e-5) for h, e in zip(server, exact))
+
+
+def test_server_side_search_never_reads_the_matrix(pg_server, monkeypatch):
+    with _conversation_memory(fresh_database(pg_server), 60, subjects=1) as mem:
+        def refuse(*_: object) -> None:
+            raise AssertionError("recall pulled the subject's vector matrix")
+
+        monkeypatch.setattr(mem.store, "vectors", refuse)
+        hits = mem.recall("user:0", "friend 7 chess", k=5)
+        assert len(hits) == 5 and all(h.item.subject == "user:0" for h in hits)
+
+
+def test_answer_names_write_order_neighbours_and_their_cosines(pg_server):
+    with _conversation_memory(fresh_database(pg_server), 30, subjects=1) as mem:
+        ids, matrix = mem.store.vectors("user:0", mem.embedder.identity)
+        query = matrix[5]
+        answer = mem.store.nearest("user:0", mem.embedder.identity, query, 3, [ids[0], ids[29]])
+        assert answer.count == 30 and answer.nearest[0] == ids[5]
+        exact = matrix @ query
+        assert answer.mean == pytest.approx(float(exact.mean()), abs=1e-6)
+        assert answer.std == pytest.approx(float(exact.std()), abs=1e-6)
+        assert answer.minimum == pytest.approx(float(exact.min()), abs=1e-6)
+        assert answer.around[ids[0]] == (None, ids[1]) and answer.around[ids[29]] == (ids[28], None)
+        assert answer.around[ids[5]] == (ids[4], ids[6])
+        assert all(answer.cosines[i] == pytest.approx(float(exact[ids.index(i)]), abs=1e-6) for i in answer.cosines)

@@ -171,3 +171,34 @@ class Store(Protocol):
 
     def close(self) -> None:
         """Release connections; scrub the write-ahead log where the backend has one."""
+
+
+@dataclass(frozen=True)
+class NearestAnswer:
+    """A store's answer to one nearest-neighbour query over a subject's vectors (see SearchesVectors).
+
+    `count`, `mean`, `std` and `minimum` describe the cosines of every vector of the subject under
+    the model (exact, or estimated from a sample past the store's crossover). `nearest` lists the
+    n most similar item ids, best first. `cosines` holds the cosine of each nearest id, of each id
+    asked for, and of their write-order neighbours; `around[id]` = (previous id, next id) in the
+    subject's write order (None at either end) for every nearest or asked-for id that has a vector.
+    """
+
+    count: int
+    mean: float
+    std: float
+    minimum: float
+    nearest: tuple[str, ...]
+    cosines: Mapping[str, float]
+    around: Mapping[str, tuple[str | None, str | None]]
+
+
+@runtime_checkable
+class SearchesVectors(Protocol):
+    """Capability: the store answers nearest-neighbour queries itself (PostgreSQL with pgvector),
+    so recall never pulls a subject's vector matrix. Recall asks for it with isinstance."""
+
+    def nearest(self, subject: str, model: str, vector: np.ndarray, n: int, also: Sequence[str],
+                where: Filter | None = None) -> NearestAnswer:
+        """The n nearest vectors of `subject` under `model` (among items passing `where`, when given),
+        subject-wide cosine statistics, and cosines and write-order neighbours of `also` too."""

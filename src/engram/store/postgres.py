@@ -29,7 +29,7 @@ from engram.errors import (
     StoreUnavailable,
     require,
 )
-from engram.store.base import Filter, Placement
+from engram.store.base import Filter, NearestAnswer, Placement
 from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
@@ -44,11 +44,20 @@ from engram.store.sql import (
 from engram.types import Item, dumps
 
 psycopg = require("psycopg", "postgres")
+require("psycopg.sql", "postgres")
 psycopg_pool = require("psycopg_pool", "postgres")
 pgvector_psycopg = require("pgvector.psycopg", "postgres")
 
 T = TypeVar("T")
 CONNECT_TIMEOUT_S = 10
+#: Subjects with more vectors than this are searched through the model's HNSW index (pgvector);
+#: up to it, by an exact scan in the server. The write that takes a subject past it builds the index.
+EXACT_MAX_ROWS = 10_000
+#: Vectors sampled (by their stored random draw) for the cosine statistics past the crossover.
+SAMPLE = 4096
+#: HNSW search breadth: at least this, and at least the number of neighbours asked for.
+EF_SEARCH = 200
+HNSW_MAX_DIM = 2000  # pgvector indexes `vector` columns of at most 2,000 dimensions
 POOL_SIZE = 10  # connections per store (per process) unless ENGRAM_PG_POOL says otherwise
 POOL_TIMEOUT_S = 30.0  # how long a caller waits for a free pooled connection before StoreBusy
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
@@ -118,6 +127,17 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE TABLE subject_versions (subject text PRIMARY KEY, version bigint NOT NULL)",
         ],
     ),
+    (
+        "vector search in the server: write-order and sample indexes",
+        [
+            # Write order per subject (neighbours of a hit are read through it), and a uniform
+            # random draw per vector: a subject's first SAMPLE rows by draw are a fixed random sample.
+            "ALTER TABLE vectors ADD COLUMN draw double precision NOT NULL DEFAULT random()",
+            "CREATE INDEX vectors_order ON vectors(subject, model, item_seq)",
+            "CREATE INDEX vectors_draw ON vectors(subject, model, draw)",
+            "DROP INDEX vectors_subject",
+        ],
+    ),
 ]
 
 
@@ -136,6 +156,7 @@ class PostgresStore:
         self.pool_size = pool_size or _pool_size_from_env()
         self._pool_timeout = pool_timeout
         self._pool: Any = None
+        self._indexes: dict[str, tuple[str, int]] = {}  # model -> its HNSW index (name, dimension)
         conn = self._open()
         try:
             self._migrate(conn)
@@ -325,7 +346,10 @@ class PostgresStore:
                 _bump(conn, {by_id[i].subject for _, _, i in wanted})
             return placements
 
-        return self._run(work, write=True)
+        placements = self._run(work, write=True)
+        if vectors:
+            self._index_if_large({item.subject for item in items}, model or "")
+        return placements
 
     def _insert(self, conn: Any, items: Sequence[Item]) -> list[Placement]:
         """Insert in one pipelined batch; an item that hit a unique index names the current duplicate."""
@@ -362,6 +386,8 @@ class PostgresStore:
 
         if vectors:
             self._run(work, write=True)
+            self._index_if_large({r[0] for r in self._read(
+                "SELECT DISTINCT subject FROM items WHERE id = ANY(%s)", (list(vectors),))}, model)
 
     def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         bad = set(changes) - UPDATABLE
@@ -423,6 +449,150 @@ class PostgresStore:
             return ids, matrix
 
         return self._run(work, write=False)
+
+    # -- vector search in the server (SearchesVectors) ------------------------------------
+    def nearest(self, subject: str, model: str, vector: np.ndarray, n: int, also: Sequence[str],
+                where_: Filter | None = None) -> NearestAnswer:
+        """The subject's n nearest vectors, cosine statistics, and cosines and neighbours of `also`.
+
+        Up to EXACT_MAX_ROWS vectors (or with a filter): one exact scan in the server, every
+        statistic exact. Past it, when the model's HNSW index exists: the nearest come from the
+        index (iterative scan, so the subject filter still yields n rows), the statistics from the
+        subject's SAMPLE rows of lowest random draw. Only the rows asked about cross the wire."""
+        query = _vector(vector)
+
+        def work(conn: Any) -> NearestAnswer:
+            count = conn.execute("SELECT count(*) FROM vectors WHERE subject = %s AND model = %s",
+                                 (subject, model)).fetchone()[0]
+            if not count:
+                return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
+            index = None if where_ is not None or count <= EXACT_MAX_ROWS else self._hnsw_index(conn, model)
+            if index is None:
+                stats, top = self._exact_top(conn, subject, model, query, n, where_)
+            else:
+                stats, top = self._indexed_top(conn, subject, model, query, n, index)
+            cosines, around = self._around(conn, subject, model, query, [*top, *also])
+            return NearestAnswer(int(count), *stats, nearest=tuple(top), cosines=cosines, around=around)
+
+        return self._run(work, write=True)  # one transaction: SET LOCAL applies to the index scan only
+
+    def _exact_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
+                   where_: Filter | None) -> tuple[tuple[float, float, float], list[str]]:
+        """Exact statistics and top n from one scan of the subject's vectors in the server."""
+        clause, params = where(subject, where_, POSTGRES) if where_ is not None else ("true", [])
+        joined = "JOIN items i ON i.seq = s.item_seq" if where_ is not None else ""
+        rows = conn.execute(
+            "WITH s AS MATERIALIZED (SELECT item_seq, item_id, 1 - (vec <=> %s) AS cos FROM vectors"
+            " WHERE subject = %s AND model = %s),"
+            " st AS (SELECT avg(cos) AS mean, stddev_pop(cos) AS sd, min(cos) AS low FROM s)"
+            " SELECT st.mean, st.sd, st.low, t.item_id FROM st LEFT JOIN LATERAL"
+            f" (SELECT s.item_id, s.cos, s.item_seq FROM s {joined} WHERE {clause}"
+            "  ORDER BY s.cos DESC, s.item_seq LIMIT %s) t ON true ORDER BY t.cos DESC, t.item_seq",
+            (query, subject, model, *params, int(n)),
+        ).fetchall()
+        first = rows[0]
+        return (float(first[0]), float(first[1] or 0.0), float(first[2])), [r[3] for r in rows if r[3] is not None]
+
+    def _indexed_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
+                     index: tuple[str, int]) -> tuple[tuple[float, float, float], list[str]]:
+        """Top n through the model's HNSW index; statistics from the subject's fixed random sample."""
+        _, dim = index
+        if len(query) != dim:
+            raise StoreError(f"{self.url}: a {len(query)}-dimension query against {model}'s {dim}-dimension"
+                             " vectors: run `engram reindex`")
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
+                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)", (str(max(EF_SEARCH, n)),))
+        literal = psycopg.sql.Literal(model).as_string(conn).replace("%", "%%")  # a % would read as a placeholder
+        typed = f"(vec::vector({dim}))"
+        rows = conn.execute(
+            f"SELECT item_id FROM (SELECT item_id, {typed} <=> %s::vector({dim}) AS d FROM vectors"
+            f" WHERE model = {literal} AND subject = %s ORDER BY {typed} <=> %s::vector({dim}) LIMIT %s) t"
+            " ORDER BY d",
+            (query, subject, query, int(n)),
+        ).fetchall()
+        stats = conn.execute(
+            "SELECT avg(cos), stddev_pop(cos), min(cos) FROM (SELECT 1 - (vec <=> %s) AS cos FROM vectors"
+            " WHERE subject = %s AND model = %s ORDER BY draw LIMIT %s) s",
+            (query, subject, model, SAMPLE),
+        ).fetchone()
+        return (float(stats[0]), float(stats[1] or 0.0), float(stats[2])), [r[0] for r in rows]
+
+    def _around(self, conn: Any, subject: str, model: str, query: np.ndarray,
+                ids: Sequence[str]) -> tuple[dict[str, float], dict[str, tuple[str | None, str | None]]]:
+        """Cosines of `ids` and of their write-order neighbours (through the (subject, model, item_seq) index)."""
+        rows = conn.execute(
+            "SELECT v.item_id, 1 - (v.vec <=> %s), p.item_id, 1 - (p.vec <=> %s), x.item_id, 1 - (x.vec <=> %s)"
+            " FROM items i JOIN vectors v ON v.item_seq = i.seq AND v.model = %s"
+            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
+            "  AND item_seq < v.item_seq ORDER BY item_seq DESC LIMIT 1) p ON true"
+            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
+            "  AND item_seq > v.item_seq ORDER BY item_seq LIMIT 1) x ON true"
+            " WHERE i.id = ANY(%s) AND i.subject = %s",
+            (query, query, query, model, subject, model, subject, model, list(dict.fromkeys(ids)), subject),
+        ).fetchall()
+        cosines: dict[str, float] = {}
+        around: dict[str, tuple[str | None, str | None]] = {}
+        for item_id, cos, prev_id, prev_cos, next_id, next_cos in rows:
+            cosines[item_id] = float(cos)
+            if prev_id is not None:
+                cosines[prev_id] = float(prev_cos)
+            if next_id is not None:
+                cosines[next_id] = float(next_cos)
+            around[item_id] = (prev_id, next_id)
+        return cosines, around
+
+    def _hnsw_index(self, conn: Any, model: str) -> tuple[str, int] | None:
+        """(name, dimension) of the model's HNSW index, if it exists (remembered once seen)."""
+        known = self._indexes.get(model)
+        if known is not None:
+            return known
+        row = conn.execute(
+            "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
+            " WHERE c.relkind = 'i' AND c.relname = %s", (_index_name(model),)).fetchone()
+        if row is None or not (row[1] or "").isdigit():
+            return None
+        self._indexes[model] = (row[0], int(row[1]))
+        return self._indexes[model]
+
+    def index_vectors(self, model: str) -> bool:
+        """Build the model's HNSW index (once; every subject's vectors of that model, one dimension).
+
+        Called by the write that takes a subject past EXACT_MAX_ROWS. False (and recall stays
+        exact) when the vectors have more than HNSW_MAX_DIM dimensions; StoreUnavailable saying
+        what to grant when the user may not create indexes."""
+
+        def work(conn: Any) -> bool:
+            if self._hnsw_index(conn, model) is not None:
+                return True
+            row = conn.execute("SELECT min(vector_dims(vec)), max(vector_dims(vec)) FROM vectors WHERE model = %s",
+                               (model,)).fetchone()
+            if row[0] is None or row[0] != row[1] or row[0] > HNSW_MAX_DIM:
+                return False
+            name, dim, literal = _index_name(model), int(row[0]), psycopg.sql.Literal(model).as_string(conn)
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw ((vec::vector({dim}))"
+                         f" vector_cosine_ops) WHERE model = {literal}")
+            conn.execute(f"COMMENT ON INDEX {name} IS '{dim}'")  # the dimension, read back by _hnsw_index
+            return True
+
+        try:
+            return self._run(work, write=True)
+        except StoreUnavailable as exc:
+            if "must own" in str(exc):
+                raise StoreUnavailable(
+                    f"{self.url}: cannot build the HNSW index for {model} ({exc}); recall keeps scanning exactly."
+                    " Grant this user ownership of the vectors table, or have its owner run"
+                    f" `engram` once with the same URL") from exc
+            raise
+
+    def _index_if_large(self, subjects: set[str], model: str) -> None:
+        """After a write: build the model's index when one of `subjects` has passed the crossover."""
+        if not model or model in self._indexes or not subjects:
+            return
+        rows = self._read("SELECT count(*) FROM vectors WHERE model = %s AND subject = ANY(%s)"
+                          " GROUP BY subject HAVING count(*) > %s LIMIT 1", (model, sorted(subjects), EXACT_MAX_ROWS))
+        if rows:
+            self.index_vectors(model)
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
@@ -497,6 +667,13 @@ def _bump(conn: Any, subjects: set[str]) -> None:
     """Move the change counter of each subject (sorted: writers take the row locks in one order)."""
     for subject in sorted(subjects):
         conn.execute(BUMP, (subject,))
+
+
+def _index_name(model: str) -> str:
+    """The HNSW index of one embedder identity (a hash: identities hold any characters)."""
+    import hashlib
+
+    return "vectors_hnsw_" + hashlib.sha256(model.encode("utf-8")).hexdigest()[:16]
 
 
 def _pool_size_from_env() -> int:
