@@ -374,3 +374,31 @@ def test_answer_names_write_order_neighbours_and_their_cosines(pg_server):
         assert answer.around[ids[0]] == (None, ids[1]) and answer.around[ids[29]] == (ids[28], None)
         assert answer.around[ids[5]] == (ids[4], ids[6])
         assert all(answer.cosines[i] == pytest.approx(float(exact[ids.index(i)]), abs=1e-6) for i in answer.cosines)
+
+
+def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, monkeypatch):
+    """recall@10 of the index path against an exact scan, one subject among 8 (iterative scan)."""
+    import engram.store.postgres as postgres
+
+    monkeypatch.setattr(postgres, "EXACT_MAX_ROWS", 500)  # a small crossover: the test builds in seconds
+    rng = np.random.default_rng(7)
+    with PostgresStore(fresh_database(pg_server)) as store:
+        for s in range(8):
+            items = [make(f"item {i} of subject {s}", subject=f"user:{s}") for i in range(1000)]
+            vecs = rng.normal(size=(1000, 48)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            store.put(items, {it.id: v for it, v in zip(items, vecs)}, model="m:48")
+        assert "m:48" in store._indexes  # the write past the crossover built the index
+        ids, matrix = store.vectors("user:3", "m:48")
+        found = []
+        for _ in range(40):
+            query = rng.normal(size=48).astype(np.float32)
+            query /= np.linalg.norm(query)
+            exact = {ids[i] for i in np.argsort(-(matrix @ query))[:10]}
+            answer = store.nearest("user:3", "m:48", query, 10, [])
+            assert len(answer.nearest) == 10 and set(answer.nearest) <= set(ids)  # the subject's rows only
+            found.append(len(exact & set(answer.nearest)) / 10)
+        assert float(np.mean(found)) >= 0.95
+        sampled = store.nearest("user:3", "m:48", query, 10, [])
+        cosines = matrix @ query  # statistics from the stored sample (all 1000 rows: SAMPLE is larger)
+        assert sampled.mean == pytest.approx(float(cosines.mean()), abs=1e-5)

@@ -12,6 +12,7 @@ cannot reach (WAL segments not yet recycled, backups, replicas) is listed in doc
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import time
@@ -157,6 +158,7 @@ class PostgresStore:
         self._pool_timeout = pool_timeout
         self._pool: Any = None
         self._indexes: dict[str, tuple[str, int]] = {}  # model -> its HNSW index (name, dimension)
+        self._indexes_refused: set[str] = set()  # models whose index this user may not build
         conn = self._open()
         try:
             self._migrate(conn)
@@ -500,16 +502,20 @@ class PostgresStore:
         if len(query) != dim:
             raise StoreError(f"{self.url}: a {len(query)}-dimension query against {model}'s {dim}-dimension"
                              " vectors: run `engram reindex`")
+        # enable_sort off: the only plan left that yields rows by distance is the HNSW index scan
+        # (without it the planner may sort the subject's rows, an exact scan of a large subject).
         conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
-                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)", (str(max(EF_SEARCH, n)),))
+                     " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                     " set_config('enable_sort', 'off', true)", (str(max(EF_SEARCH, n)),))
         literal = psycopg.sql.Literal(model).as_string(conn).replace("%", "%%")  # a % would read as a placeholder
         typed = f"(vec::vector({dim}))"
         rows = conn.execute(
-            f"SELECT item_id FROM (SELECT item_id, {typed} <=> %s::vector({dim}) AS d FROM vectors"
-            f" WHERE model = {literal} AND subject = %s ORDER BY {typed} <=> %s::vector({dim}) LIMIT %s) t"
-            " ORDER BY d",
+            f"SELECT item_id, {typed} <=> %s::vector({dim}) AS d FROM vectors"
+            f" WHERE model = {literal} AND subject = %s ORDER BY {typed} <=> %s::vector({dim}) LIMIT %s",
             (query, subject, query, int(n)),
         ).fetchall()
+        rows.sort(key=lambda r: r[1])  # relaxed order: the index may return near-ties slightly out of order
+        conn.execute("SELECT set_config('enable_sort', 'on', true)")
         stats = conn.execute(
             "SELECT avg(cos), stddev_pop(cos), min(cos) FROM (SELECT 1 - (vec <=> %s) AS cos FROM vectors"
             " WHERE subject = %s AND model = %s ORDER BY draw LIMIT %s) s",
@@ -581,18 +587,22 @@ class PostgresStore:
             if "must own" in str(exc):
                 raise StoreUnavailable(
                     f"{self.url}: cannot build the HNSW index for {model} ({exc}); recall keeps scanning exactly."
-                    " Grant this user ownership of the vectors table, or have its owner run"
-                    f" `engram` once with the same URL") from exc
+                    " Have the owner of the vectors table build it once: open the store as that user and call"
+                    f" index_vectors({model!r}) (see docs/production.md)") from exc
             raise
 
     def _index_if_large(self, subjects: set[str], model: str) -> None:
         """After a write: build the model's index when one of `subjects` has passed the crossover."""
-        if not model or model in self._indexes or not subjects:
+        if not model or model in self._indexes or model in self._indexes_refused or not subjects:
             return
         rows = self._read("SELECT count(*) FROM vectors WHERE model = %s AND subject = ANY(%s)"
                           " GROUP BY subject HAVING count(*) > %s LIMIT 1", (model, sorted(subjects), EXACT_MAX_ROWS))
         if rows:
-            self.index_vectors(model)
+            try:
+                self.index_vectors(model)
+            except StoreUnavailable as exc:  # the write itself is saved: say so, and keep recall exact
+                self._indexes_refused.add(model)
+                logging.getLogger(__name__).warning("%s", exc)
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
