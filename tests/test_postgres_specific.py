@@ -402,3 +402,17 @@ def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, mon
         sampled = store.nearest("user:3", "m:48", query, 10, [])
         cosines = matrix @ query  # statistics from the stored sample (all 1000 rows: SAMPLE is larger)
         assert sampled.mean == pytest.approx(float(cosines.mean()), abs=1e-5)
+
+
+def test_an_older_database_gets_its_folded_copy_on_open(pg_server):
+    url = fresh_database(pg_server)
+    item = make("Wohnt in der Hauptstraße 5")
+    with PostgresStore(url) as store:
+        store.put([item])
+    with psycopg.connect(url, autocommit=True) as conn:  # back to the schema before the folded copy
+        conn.execute("ALTER TABLE items DROP COLUMN folded")
+        conn.execute("DELETE FROM migrations WHERE version = 3")
+    with PostgresStore(url) as store:
+        from engram.store import Filter
+
+        assert [it.id for it in store.find(SUBJECT, Filter(contains="STRASSE"))] == [item.id]

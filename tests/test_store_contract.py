@@ -278,3 +278,45 @@ def test_bounded_cache_drops_least_recently_used_and_invalidates_a_subject():
     assert cache.get("huge", "m") is None
     cache.invalidate("d")
     assert cache.get("d", "m") is None and cache.stats()["entries"] == 0
+
+
+# One text rule (engram.text.fold) on every backend: (stored text, needle, should match).
+TEXT_RULE = [
+    ("Wohnt in der Hauptstraße 5", "strasse", True),  # ß folds to ss
+    ("Wohnt in der HAUPTSTRASSE 5", "straße", True),
+    ("İstanbul trip planned", "i̇stanbul", True),  # İ folds to i + combining dot above
+    ("İstanbul trip planned", "istanbul", False),  # ... which is not a plain i: accents are significant
+    ("ıssız ada", "ISSIZ", False),  # dotless ı is its own letter
+    ("ΟΔΥΣΣΕΥΣ sailed", "οδυσσευς", True),  # capital sigma folds to σ ...
+    ("Οδυσσεύς sailed", "ΟΔΥΣΣΕΎΣ", True),  # ... and final ς does too
+    ("Ｔｏｋｙｏ office", "tokyo", True),  # full-width letters fold to ASCII
+    ("Café au lait", "cafe\u0301", True),  # composed é equals e + combining acute
+    ("Cafe\u0301 noir", "CAFÉ", True),
+    ("Café au lait", "cafe au", False),  # but é is not e
+]
+
+
+@pytest.mark.parametrize("text, needle, found", TEXT_RULE)
+def test_one_text_rule_for_contains_on_every_backend(store, text, needle, found):
+    item = make(text, metadata={"note": text})
+    other = make("nothing to see here")
+    store.put([item, other])
+    hits = [it.id for it in store.find(SUBJECT, Filter(contains=needle, include_superseded=True))]
+    assert hits == ([item.id] if found else [])
+    assert Filter(contains=needle).accepts(item) is found  # the same rule in Python
+
+
+def test_text_rule_reaches_metadata_after_an_update(store):
+    item = make("a plain fact")
+    store.put([item])
+    store.update([item.id], {"metadata": {"city": "Straße"}})
+    assert [it.id for it in store.find(SUBJECT, Filter(contains="STRASSE"))] == [item.id]
+    store.update([item.id], {"metadata": {}})
+    assert store.find(SUBJECT, Filter(contains="strasse")) == []
+
+
+def test_dedupe_folds_like_matches():
+    from engram.validate import content_hash as h
+
+    assert h("Hauptstraße") == h("HAUPTSTRASSE") and h("Café") == h("cafe\u0301") and h("Ｔｏｋｙｏ") == h("tokyo")
+    assert h("Café") != h("cafe")

@@ -76,12 +76,11 @@ def _validity(f: Filter, it: Item) -> bool:
 def _contains(f: Filter, it: Item) -> bool:
     if not f.contains:
         return True
-    from engram.store.sql import SEARCHED_COLUMNS, needles
-    from engram.types import dumps
+    from engram.store.sql import SEARCHED_COLUMNS, folded_copy, needles
+    from engram.text import fold
 
-    fields = [dumps(dict(it.metadata)) if c == "metadata" else (getattr(it, c) or "") for c in SEARCHED_COLUMNS]
-    haystack = "\n".join(fields).casefold()
-    return any(n.casefold() in haystack for n in needles(f.contains))
+    haystack = folded_copy({c: getattr(it, c) for c in SEARCHED_COLUMNS})
+    return any(fold(n) in haystack for n in needles(f.contains))
 
 
 _CHECKS: tuple[tuple[Callable[[Filter], bool], Callable[[Filter, Item], bool]], ...] = (

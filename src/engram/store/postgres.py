@@ -35,6 +35,8 @@ from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
+    SEARCHED_COLUMNS,
+    folded_copy,
     UPDATABLE,
     find_query,
     item_row,
@@ -65,8 +67,8 @@ RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so 
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
-    f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe) VALUES"
-    f" ({', '.join('%s::jsonb' if c == 'metadata' else '%s' for c in COLUMNS)}, %s)"
+    f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe, folded) VALUES"
+    f" ({', '.join('%s::jsonb' if c == 'metadata' else '%s' for c in COLUMNS)}, %s, %s)"
     " ON CONFLICT DO NOTHING RETURNING seq"
 )
 UPSERT_VECTOR = (
@@ -137,6 +139,13 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX vectors_order ON vectors(subject, model, item_seq)",
             "CREATE INDEX vectors_draw ON vectors(subject, model, draw)",
             "DROP INDEX vectors_subject",
+        ],
+    ),
+    (
+        "folded copy of the searched fields (engram.text.fold), filled in Python",
+        [
+            # NULL until filled: `_migrate` folds the rows of an older database right after this step.
+            "ALTER TABLE items ADD COLUMN folded text",
         ],
     ),
 ]
@@ -239,6 +248,8 @@ class PostgresStore:
                         conn.execute(statement)
                     conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (%s, %s, %s)",
                                  (version, name, time.time()))
+                if current < len(MIGRATIONS):
+                    _refold(conn, "folded IS NULL", [])
         except psycopg.Error as exc:
             raise _translate(exc, self.url) from exc
 
@@ -355,14 +366,14 @@ class PostgresStore:
 
     def _insert(self, conn: Any, items: Sequence[Item]) -> list[Placement]:
         """Insert in one pipelined batch; an item that hit a unique index names the current duplicate."""
-        rows = [item_row(item) for item in items]
+        rows = [(*item_row(item), _folded(item)) for item in items]
         created = []
         with conn.cursor() as cur:
             cur.executemany(INSERT_ITEM, rows, returning=True)
             for _ in rows:
                 created.append(cur.fetchone() is not None)
                 cur.nextset()
-        return [Placement(item.id, True) if ok else self._existing(conn, item, row[-1])
+        return [Placement(item.id, True) if ok else self._existing(conn, item, row[-2])
                 for item, row, ok in zip(items, rows, created)]
 
     def _existing(self, conn: Any, item: Item, dedupe: str | None) -> Placement:
@@ -400,7 +411,14 @@ class PostgresStore:
         values = [dumps(dict(v)) if k == "metadata" else v for k, v in changes.items()]
         assignments = ", ".join(f"{k} = %s::jsonb" if k == "metadata" else f"{k} = %s" for k in changes)
         sql = f"UPDATE items SET {assignments} WHERE seq IN ({_LOCK_IN_ORDER})"
-        return self._run(lambda conn: conn.execute(sql, (*values, list(ids))).rowcount, write=True)
+
+        def work(conn: Any) -> int:
+            count: int = conn.execute(sql, (*values, list(ids))).rowcount
+            if set(changes) & set(SEARCHED_COLUMNS):  # the folded copy follows the fields it is made of
+                _refold(conn, "id = ANY(%s)", [list(ids)])
+            return count
+
+        return self._run(work, write=True)
 
     def touch(self, ids: Sequence[str], now: float) -> None:
         """Count one access to each item."""
@@ -677,6 +695,30 @@ def _bump(conn: Any, subjects: set[str]) -> None:
     """Move the change counter of each subject (sorted: writers take the row locks in one order)."""
     for subject in sorted(subjects):
         conn.execute(BUMP, (subject,))
+
+
+def _folded(item: Item) -> str:
+    """The folded copy of an item's searched fields (engram.text.fold, computed here, not in SQL)."""
+    return folded_copy({c: getattr(item, c) for c in SEARCHED_COLUMNS})
+
+
+def _refold(conn: Any, condition: str, params: Sequence[Any]) -> None:
+    """Recompute the folded copy of the rows matching `condition` (after an update, or a migration)."""
+    columns = ", ".join("metadata::text" if c == "metadata" else c for c in SEARCHED_COLUMNS)
+    with conn.cursor() as cur:
+        rows = cur.execute(f"SELECT seq, {columns} FROM items WHERE {condition}", params or None).fetchall()
+        values = [(folded_copy(_searched_row(r[1:])), r[0]) for r in rows]
+        if values:
+            cur.executemany("UPDATE items SET folded = %s WHERE seq = %s", values)
+
+
+def _searched_row(row: Sequence[Any]) -> dict[str, Any]:
+    """A row of SEARCHED_COLUMNS as values for folded_copy (metadata parsed, so Engram's JSON is rebuilt)."""
+    import json
+
+    values = dict(zip(SEARCHED_COLUMNS, row))
+    values["metadata"] = json.loads(values["metadata"] or "{}")
+    return values
 
 
 def _index_name(model: str) -> str:

@@ -38,6 +38,7 @@ from engram.store.sql import (
     supersede_runs,
     where,
 )
+from engram.text import fold
 from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
@@ -321,7 +322,8 @@ class SQLiteStore:
 
 
 def _casefold(value: Any) -> Any:
-    return value.casefold() if isinstance(value, str) else value
+    """SQL `casefold(x)`: Engram's one text rule (engram.text.fold), the same as PostgreSQL's folded copy."""
+    return fold(value) if isinstance(value, str) else value
 
 
 def _column_value(key: str, value: Any) -> Any:
