@@ -34,8 +34,8 @@ class Retriever(Protocol):
     def close(self) -> None: ...
 
 
-def make_retriever(name: str, path: Path, embedder: str | None) -> Retriever:
-    """A fresh retriever of kind `name` whose store lives at `path`."""
+def make_retriever(name: str, path: Path | str, embedder: str | None) -> Retriever:
+    """A fresh retriever of kind `name` whose store lives at `path` (a SQLite file or a postgresql:// URL)."""
     if name == "overlap":
         return OverlapRetriever()
     if name not in RETRIEVERS:
@@ -46,7 +46,7 @@ def make_retriever(name: str, path: Path, embedder: str | None) -> Retriever:
 class EngramRetriever:
     """Engram's recall (`hybrid`, the default) or one of its signals alone (`bm25`, `dense`)."""
 
-    def __init__(self, mode: str, path: Path, embedder: str | None) -> None:
+    def __init__(self, mode: str, path: Path | str, embedder: str | None) -> None:
         from engram.core.memory import Memory
 
         self.mode = mode
@@ -90,7 +90,7 @@ class EngramRetriever:
             "weights": dataclasses.asdict(self.weights),
             "candidates": CANDIDATES,
             "shortlist": SHORTLIST,
-            "store": "sqlite",
+            "store": "postgresql" if str(self.memory.store.url).startswith("postgres") else "sqlite",
         }
 
     def close(self) -> None:

@@ -157,8 +157,15 @@ def run(
     limit: int | None = None,
     folder: str | Path | None = None,
     echo: Callable[[str], None] | None = None,
+    store: str | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark with one retriever; the JSON-ready result (see the module docstring)."""
+    """Run the benchmark with one retriever; the JSON-ready result (see the module docstring).
+
+    `store`: a postgresql:// URL to run on PostgreSQL instead, one fresh database per conversation
+    (created on that server and dropped afterwards)."""
+    from engram.bench.scratch import check_server, scratch_store, store_kind
+
+    check_server(store)
     conversations = load(path)[:limit] if limit else load(path)
     from engram.tokens import TiktokenCounter
 
@@ -171,27 +178,29 @@ def run(
     rejected = 0
     with tempfile.TemporaryDirectory(prefix="engram-locomo-", dir=folder) as tmp:
         for conv in conversations:
-            engine: Retriever = make_retriever(retriever, Path(tmp) / f"{_safe(conv.id)}.db", embedder)
-            try:
-                t0 = time.perf_counter()
-                engine.ingest(conv)
-                ingest_s += time.perf_counter() - t0
-                turns += len(conv.turns)
-                now = conv.last_time
-                for q in conv.questions:
-                    if not q.evidence:
-                        continue
+            with scratch_store(store, Path(tmp), _safe(conv.id)) as url:
+                engine: Retriever = make_retriever(retriever, url, embedder)
+                try:
                     t0 = time.perf_counter()
-                    ranked = engine.search(q.text, max(KS), now)
-                    latencies.append((time.perf_counter() - t0) * 1000)
-                    scored.append((q.category, score_question([d for d, _ in ranked], q.evidence)))
-                    tokens.append(sum(counter.count(text) for _, text in ranked[:TOKENS_K]))
-            finally:
-                rejected += int(engine.config().get("rejected_turns", 0))
-                engine.close()
+                    engine.ingest(conv)
+                    ingest_s += time.perf_counter() - t0
+                    turns += len(conv.turns)
+                    now = conv.last_time
+                    for q in conv.questions:
+                        if not q.evidence:
+                            continue
+                        t0 = time.perf_counter()
+                        ranked = engine.search(q.text, max(KS), now)
+                        latencies.append((time.perf_counter() - t0) * 1000)
+                        scored.append((q.category, score_question([d for d, _ in ranked], q.evidence)))
+                        tokens.append(sum(counter.count(text) for _, text in ranked[:TOKENS_K]))
+                finally:
+                    rejected += int(engine.config().get("rejected_turns", 0))
+                    engine.close()
             if echo:
                 echo(f"{conv.id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
     result = _result(path, retriever, engine, conversations, scored, latencies, tokens, turns, ingest_s)
+    result["config"]["store"] = store_kind(store)
     if "rejected_turns" in result["config"]:
         result["config"]["rejected_turns"] = rejected
     return result

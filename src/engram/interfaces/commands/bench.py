@@ -35,17 +35,21 @@ def bench() -> None:
 @click.option("--limit", type=int, default=None, help="Only the first N conversations.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
               help="Folder for the temporary stores (default: the system temp dir).")
+@click.option("--store", "server", default=None, metavar="URL",
+              help="Run on PostgreSQL: a postgresql:// URL whose user may create databases; one fresh"
+                   " database per conversation, dropped afterwards.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def locomo(ctx: click.Context, data: str, retriever: str, limit: int | None, folder: str | None,
-           as_json: bool) -> None:
+           server: str | None, as_json: bool) -> None:
     """Evidence recall R@k on LoCoMo: one store per conversation, questions asked raw."""
     from engram.bench import locomo as bench_locomo
     from engram.bench.report import category_table, locomo_table
 
     embedder = (ctx.find_root().obj or {}).get("embedder")
     echo = None if as_json else click.echo
-    result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo)
+    result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo,
+                              store=server)
     if as_json:
         click.echo(json.dumps(result))
         return
