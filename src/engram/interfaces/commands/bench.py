@@ -1,4 +1,4 @@
-"""`engram bench locomo|latency|ann|concurrency`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|latency|ann|concurrency|tenants`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -56,6 +56,38 @@ def locomo(ctx: click.Context, data: str, retriever: str, limit: int | None, fol
     click.echo(locomo_table({retriever: result}))
     click.echo("")
     click.echo(category_table(result))
+
+
+@bench.command()
+@click.option("--subjects", default=1000, show_default=True, help="Subjects (tenants) in the store.")
+@click.option("--items", default=1000, show_default=True, help="Items per subject.")
+@click.option("--clients", default=1, show_default=True, help="Threads sharing one Memory, recalling at once.")
+@click.option("--store", "server", default=None, metavar="URL",
+              help="A postgresql:// server: the bench creates its own database there and drops it after.")
+@click.option("--db", "db", default=None, help="Use (and keep) this store instead; filled only if empty.")
+@click.option("--recalls", default=4000, show_default=True, help="Timed recalls (after the warm-up).")
+@click.option("--warmup", default=1000, show_default=True, help="Recalls before timing and the warm RSS.")
+@click.option("--embed-limit", default=20_000, show_default=True,
+              help="Stores larger than this get fitted MiniLM-like vectors instead of embedded text.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def tenants(ctx: click.Context, subjects: int, items: int, clients: int, server: str | None, db: str | None,
+            recalls: int, warmup: int, embed_limit: int, folder: str | None, as_json: bool) -> None:
+    """Recall p50/p95, recalls/s and RSS with many subjects in one store and many client threads."""
+    from engram.bench import tenants as bench_tenants
+
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    result = bench_tenants.run(subjects, items, clients, server=server, db=db, embedder=embedder,
+                               embed_limit=embed_limit, recalls=recalls, warmup=warmup, folder=folder,
+                               echo=None if as_json else click.echo)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"{result['store']}: {subjects} subjects x {items} items, {clients} client(s):"
+               f" recall p50 {result['recall_ms']['p50']} ms, p95 {result['recall_ms']['p95']} ms,"
+               f" {result['recalls_per_s']} recalls/s, RSS warm {result['rss_mb']['warm']} MiB,"
+               f" end {result['rss_mb']['end']} MiB")
 
 
 @bench.command()
