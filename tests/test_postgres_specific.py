@@ -109,7 +109,9 @@ def test_concurrent_openers_migrate_once(pg_server):
         t.join()
     assert errors == []
     with psycopg.connect(url) as conn:
-        assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == 1
+        from engram.store.postgres import MIGRATIONS
+
+        assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(MIGRATIONS)  # each once
 
 
 def test_two_stores_on_one_database_see_each_others_writes(pg_server):
@@ -416,3 +418,24 @@ def test_an_older_database_gets_its_folded_copy_on_open(pg_server):
         from engram.store import Filter
 
         assert [it.id for it in store.find(SUBJECT, Filter(contains="STRASSE"))] == [item.id]
+
+
+def test_a_user_who_may_not_build_the_index_keeps_every_write_and_exact_recall(pg_server, monkeypatch, caplog):
+    import engram.store.postgres as postgres
+
+    monkeypatch.setattr(postgres, "EXACT_MAX_ROWS", 20)
+    url = fresh_database(pg_server)
+    PostgresStore(url).close()  # tables owned by the superuser
+    role = "writer_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+        admin.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    items = [make(f"fact {n} of a growing subject") for n in range(30)]
+    vectors = {it.id: np.eye(8, dtype=np.float32)[n % 8] for n, it in enumerate(items)}
+    with caplog.at_level("WARNING"), PostgresStore(url.replace("postgresql://postgres@", f"postgresql://{role}@")) as store:
+        placed = store.put(items, vectors, model="m:8")  # past the crossover: the index build is refused
+        assert all(p.created for p in placed) and store.subjects() == {SUBJECT: 30}
+        assert "index_vectors" in caplog.text and "HNSW" in caplog.text
+        answer = store.nearest(SUBJECT, "m:8", np.eye(8, dtype=np.float32)[3], 4, [])
+        assert set(answer.nearest) == {items[n].id for n in (3, 11, 19, 27)}  # exact without the index

@@ -234,8 +234,10 @@ class PostgresStore:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 self._ensure_vector(conn)
-                conn.execute("CREATE TABLE IF NOT EXISTS migrations (version integer PRIMARY KEY,"
-                             " name text NOT NULL, applied_at double precision NOT NULL)")
+                if conn.execute("SELECT to_regclass('migrations')").fetchone()[0] is None:
+                    # Only when missing: a role without CREATE may use a database someone else set up.
+                    conn.execute("CREATE TABLE migrations (version integer PRIMARY KEY,"
+                                 " name text NOT NULL, applied_at double precision NOT NULL)")
                 current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0]
                 if current > len(MIGRATIONS):
                     raise SchemaTooNew(
