@@ -71,7 +71,8 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL) run on
     # another core while SQLite runs the keyword search on this one.
     pending = (_EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, ranking.vector_query(query, names),
-                                 n, exact=exact_vectors or where.restrictive) if ids else None)
+                                 n, exact=exact_vectors or where.restrictive)
+               if ids and embedder is not None and matrix is not None else None)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:

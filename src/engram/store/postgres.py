@@ -328,7 +328,8 @@ class PostgresStore:
     def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
         def work(conn: Any) -> list[tuple[Any, ...]]:
             with conn.cursor(binary=binary) as cur:
-                return cur.execute(sql, params or None).fetchall()  # None: a literal % needs no escaping
+                rows: list[tuple[Any, ...]] = cur.execute(sql, params or None).fetchall()  # None: a literal % needs no escaping
+                return rows
 
         return self._run(work, write=False)
 
@@ -633,7 +634,7 @@ class PostgresStore:
             return 0
 
         def work(conn: Any) -> int:
-            count = conn.execute(
+            count: int = conn.execute(
                 f"DELETE FROM items WHERE subject = %s AND seq IN ({_LOCK_IN_ORDER})", (subject, list(ids))
             ).rowcount
             if count:
@@ -684,7 +685,8 @@ class PostgresStore:
 
         def work(conn: Any) -> list[tuple[Any, ...]]:
             conn.execute("SET TRANSACTION READ ONLY")
-            return conn.execute(sql, params or None).fetchall()
+            rows: list[tuple[Any, ...]] = conn.execute(sql, params or None).fetchall()
+            return rows
 
         return self._run(work, write=True)
 
