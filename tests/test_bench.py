@@ -160,3 +160,53 @@ def test_bench_concurrency_runs_and_reports_every_writer_count(tmp_path):
     rows = json.loads(result.stdout)
     assert [(r["backend"], r["writers"], r["writes"]) for r in rows] == [("sqlite", 1, 20), ("sqlite", 2, 40)]
     assert all(r["writes_per_s"] > 0 and r["recall_p95_ms"] >= r["recall_p50_ms"] for r in rows)
+
+
+def test_bench_locomo_on_postgres_matches_sqlite_and_drops_its_databases(data, pg_server):
+    import psycopg
+
+    def databases() -> set[str]:
+        with psycopg.connect(pg_server, autocommit=True) as conn:
+            return {r[0] for r in conn.execute("SELECT datname FROM pg_database")}
+
+    before = databases()
+    runs = {}
+    for store in (None, pg_server):
+        args = ["--embedder", "hashing", "bench", "locomo", "--data", str(data), "--json"]
+        out = CliRunner().invoke(cli(), args + (["--store", store] if store else []))
+        assert out.exit_code == 0, out.output
+        runs[store] = json.loads(out.output)
+    sqlite, postgres = runs[None], runs[pg_server]
+    assert set(postgres) >= CONTRACT and postgres["n"] == sqlite["n"] == 8
+    assert sqlite["config"]["store"] == "sqlite" and postgres["config"]["store"] == "postgresql"
+    assert postgres["overall"]["R@5"] == pytest.approx(sqlite["overall"]["R@5"], abs=0.01)
+    assert databases() == before  # one database per conversation, each dropped afterwards
+
+
+def test_bench_store_must_be_a_postgres_url(data):
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing", "bench", "locomo", "--data", str(data),
+                                     "--store", "mysql://x"])
+    assert out.exit_code != 0 and "postgresql://" in str(out.exception or out.output)
+
+
+TENANTS_KEYS = {"store", "subjects", "items", "clients", "recall_ms", "recalls_per_s", "rss_mb"}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_bench_tenants_small_shape_on_both_backends(backend, request):
+    from engram.bench.tenants import questions
+
+    assert len(questions()) >= 1000 and len(set(questions())) == len(questions())
+    args = ["--embedder", "hashing", "bench", "tenants", "--subjects", "6", "--items", "40", "--clients", "3",
+            "--recalls", "60", "--warmup", "20", "--embed-limit", "100", "--json"]  # 240 items: fitted vectors
+    if backend == "postgres":
+        args += ["--store", request.getfixturevalue("pg_server")]
+    out = CliRunner().invoke(cli(), args)
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert set(result) == TENANTS_KEYS
+    assert set(result["recall_ms"]) == {"p50", "p95"} and set(result["rss_mb"]) == {"warm", "end"}
+    assert result["store"] == ("postgresql" if backend == "postgres" else "sqlite")
+    assert (result["subjects"], result["items"], result["clients"]) == (6, 40, 3)
+    assert result["recalls_per_s"] > 0 and 0 < result["recall_ms"]["p50"] <= result["recall_ms"]["p95"]
+    assert result["rss_mb"]["warm"] > 0 and result["rss_mb"]["end"] > 0

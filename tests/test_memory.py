@@ -229,3 +229,13 @@ def test_remember_many_takes_per_entry_options(memory):
         memory.remember_many(U, [{"source": "no text here"}])
     with pytest.raises(InvalidInput):
         memory.remember_many(U, "a single string is not a list")
+
+
+def test_forget_deletes_the_same_rows_on_every_backend(memory):
+    memory.remember("user:1", "Lives at Hauptstraße 5")
+    memory.remember("user:1", "Visited the Ｔｏｋｙｏ office")
+    memory.remember("user:1", "Likes cafe au lait")
+    assert {it.text for it in memory.matches("user:1", "STRASSE")} == {"Lives at Hauptstraße 5"}
+    assert memory.forget("user:1", "tokyo") == 1
+    assert memory.matches("user:1", "café") == []  # accents are significant
+    assert len(memory.matches("user:1", "CAFE")) == 1

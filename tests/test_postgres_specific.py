@@ -16,7 +16,7 @@ import pytest
 from pg_server import embedded_server, fresh_database, with_database
 
 from engram.embed.hashing import HashingEmbedder
-from engram.errors import SchemaTooNew, StoreUnavailable
+from engram.errors import SchemaTooNew, StoreBusy, StoreError, StoreUnavailable
 from engram.core.memory import Memory
 from engram.store import postgres
 from engram.store.postgres import PostgresStore, safe_url
@@ -225,3 +225,231 @@ def test_concurrent_writers_lose_nothing(pg_server):
         assert mem.subjects() == {f"user:{k}": 4 * per_writer + shared for k in range(4)}
         ids, matrix = mem.store.vectors("user:0", mem.embedder.identity)
         assert len(ids) == 4 * per_writer + shared and matrix.shape == (len(ids), 64)
+
+
+def _blocked_on_advisory_lock(store: PostgresStore, key: int, done: list[object]) -> threading.Thread:
+    """A thread whose query through `store` waits for advisory lock `key` (held by the caller)."""
+
+    def run() -> None:
+        try:
+            done.append(store.query("SELECT pg_advisory_xact_lock(%s)", (key,)))
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            done.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def _wait_until_waiting(url: str, key: int) -> None:
+    """Until some session of this database waits for advisory lock `key`."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        for _ in range(500):
+            if conn.execute("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = %s",
+                            (key,)).fetchone():
+                return
+            threading.Event().wait(0.01)
+    raise AssertionError("the blocked query never reached the server")
+
+
+def test_threads_sharing_a_store_run_queries_concurrently(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url, pool_size=4) as store, psycopg.connect(url, autocommit=True) as holder:
+        item = make("Readable while another query waits")
+        store.put([item])
+        holder.execute("SELECT pg_advisory_lock(4242)")
+        done: list[object] = []
+        thread = _blocked_on_advisory_lock(store, 4242, done)
+        _wait_until_waiting(url, 4242)
+        assert store.get([item.id]) == [item]  # one connection behind a lock would wait here forever
+        assert done == []
+        holder.execute("SELECT pg_advisory_unlock(4242)")
+        thread.join(30)
+        assert done and not isinstance(done[0], BaseException)
+
+
+def test_exhausted_pool_is_store_busy_saying_what_to_raise(pg_server):
+    url = fresh_database(pg_server)
+    with PostgresStore(url, pool_size=1, pool_timeout=0.3) as store, psycopg.connect(url, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(4343)")
+        done: list[object] = []
+        thread = _blocked_on_advisory_lock(store, 4343, done)
+        _wait_until_waiting(url, 4343)
+        with pytest.raises(StoreBusy, match="ENGRAM_PG_POOL"):
+            store.find(SUBJECT)
+        holder.execute("SELECT pg_advisory_unlock(4343)")
+        thread.join(30)
+        assert store.find(SUBJECT) == []  # the pool serves again once the connection is back
+
+
+def test_pool_size_from_the_environment(pg_server, monkeypatch):
+    monkeypatch.setenv("ENGRAM_PG_POOL", "3")
+    with PostgresStore(fresh_database(pg_server)) as store:
+        assert store.pool_size == 3 and store.cache_stats()["pool_size"] == 3
+    monkeypatch.setenv("ENGRAM_PG_POOL", "many")
+    with pytest.raises(StoreError, match="ENGRAM_PG_POOL"):
+        PostgresStore(fresh_database(pg_server))
+
+
+def test_killing_the_backend_mid_write_loses_no_acknowledged_write(pg_server):
+    url = fresh_database(pg_server)
+    acknowledged: list[str] = []
+    failures: list[BaseException] = []
+    stop = threading.Event()
+    with PostgresStore(url, pool_size=2, pool_timeout=10) as store:
+        store.put([make("warm up the pool")])
+
+        def write() -> None:
+            try:
+                for n in range(100):
+                    item = make(f"Fact number {n} written while backends are being killed")
+                    try:
+                        store.put([item], {item.id: np.ones(8, dtype=np.float32) / np.sqrt(8)}, model="m:8")
+                        acknowledged.append(item.id)
+                    except BaseException as exc:  # noqa: BLE001 - checked below
+                        failures.append(exc)
+            finally:
+                stop.set()
+
+        kills = 0
+        writer = threading.Thread(target=write)
+        writer.start()
+        with psycopg.connect(url, autocommit=True) as killer:
+            while not stop.is_set():
+                kills += killer.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND application_name = 'engram'"
+                    " AND (query ILIKE 'INSERT%%' OR state = 'idle in transaction')"  # inside a write
+                ).fetchone()[0]
+                threading.Event().wait(0.02)
+        writer.join(60)
+        assert kills > 0
+        # A write that failed says so with an EngramError (the connection was lost, or none came back in time).
+        assert all(isinstance(exc, (StoreUnavailable, StoreBusy)) for exc in failures), failures
+        assert len(acknowledged) + len(failures) == 100
+        stored = {it.id for it in store.find(SUBJECT)}
+        assert set(acknowledged) <= stored  # every acknowledged write survived
+        assert set(acknowledged) <= set(store.vectors(SUBJECT, "m:8")[0])
+
+
+def _conversation_memory(url: str, turns: int, subjects: int = 2) -> Memory:
+    """A Memory holding `turns` turns per subject in sessions of 10, some superseded later."""
+    mem = Memory(url, embedder=HashingEmbedder(64))
+    topics = ["hiking", "coffee", "python", "berlin", "guitar", "garden", "chess", "sailing", "bread", "jazz"]
+    for s in range(subjects):
+        mem.remember_many(f"user:{s}", [
+            {"text": f"Turn {n}: talked about {topics[n % 10]} and {topics[(n * 7) % 10]} with friend {n % 13}",
+             "session": f"s{n // 10}", "event_at": 1_000_000.0 + n}
+            for n in range(turns)])
+    return mem
+
+
+QUESTIONS = ["what about hiking and coffee", "friend 7 chess", "berlin jazz garden", "python bread",
+             "sailing with friend 3", "who talked about guitar", "coffee", "turn 42"]
+
+
+def test_server_side_vector_search_equals_the_exact_path_below_the_crossover(pg_server):
+    from engram.core import ranking
+    from engram.core.recall import search
+    from engram.store import Filter
+    from engram.store.base import SearchesVectors
+
+    with _conversation_memory(fresh_database(pg_server), 240) as mem:
+        assert isinstance(mem.store, SearchesVectors)
+        for where in (Filter(), Filter(since=1_000_100.0), Filter(kinds=("fact",))):
+            for question in QUESTIONS:
+                args = (mem.store, mem.embedder, "user:1", question, 10, where, ranking.Weights(), 2_000_000.0)
+                server = search(*args)
+                exact = search(*args, exact_vectors=True)  # the whole matrix, scanned in NumPy
+                assert [h.id for h in server] == [h.id for h in exact], (question, where)
+                assert [h.score for h in server] == pytest.approx([h.score for h in exact], abs=1e-5)
+                assert all(h.components == pytest.approx(e.components, abs=1e-5) for h, e in zip(server, exact))
+
+
+def test_server_side_search_never_reads_the_matrix(pg_server, monkeypatch):
+    with _conversation_memory(fresh_database(pg_server), 60, subjects=1) as mem:
+        def refuse(*_: object) -> None:
+            raise AssertionError("recall pulled the subject's vector matrix")
+
+        monkeypatch.setattr(mem.store, "vectors", refuse)
+        hits = mem.recall("user:0", "friend 7 chess", k=5)
+        assert len(hits) == 5 and all(h.item.subject == "user:0" for h in hits)
+
+
+def test_answer_names_write_order_neighbours_and_their_cosines(pg_server):
+    with _conversation_memory(fresh_database(pg_server), 30, subjects=1) as mem:
+        ids, matrix = mem.store.vectors("user:0", mem.embedder.identity)
+        query = matrix[5]
+        answer = mem.store.nearest("user:0", mem.embedder.identity, query, 3, [ids[0], ids[29]])
+        assert answer.count == 30 and answer.nearest[0] == ids[5]
+        exact = matrix @ query
+        assert answer.mean == pytest.approx(float(exact.mean()), abs=1e-6)
+        assert answer.std == pytest.approx(float(exact.std()), abs=1e-6)
+        assert answer.minimum == pytest.approx(float(exact.min()), abs=1e-6)
+        assert answer.around[ids[0]] == (None, ids[1]) and answer.around[ids[29]] == (ids[28], None)
+        assert answer.around[ids[5]] == (ids[4], ids[6])
+        assert all(answer.cosines[i] == pytest.approx(float(exact[ids.index(i)]), abs=1e-6) for i in answer.cosines)
+
+
+def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, monkeypatch):
+    """recall@10 of the index path against an exact scan, one subject among 8 (iterative scan)."""
+    import engram.store.postgres as postgres
+
+    monkeypatch.setattr(postgres, "EXACT_MAX_ROWS", 500)  # a small crossover: the test builds in seconds
+    rng = np.random.default_rng(7)
+    with PostgresStore(fresh_database(pg_server)) as store:
+        for s in range(8):
+            items = [make(f"item {i} of subject {s}", subject=f"user:{s}") for i in range(1000)]
+            vecs = rng.normal(size=(1000, 48)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            store.put(items, {it.id: v for it, v in zip(items, vecs)}, model="m:48")
+        assert "m:48" in store._indexes  # the write past the crossover built the index
+        ids, matrix = store.vectors("user:3", "m:48")
+        found = []
+        for _ in range(40):
+            query = rng.normal(size=48).astype(np.float32)
+            query /= np.linalg.norm(query)
+            exact = {ids[i] for i in np.argsort(-(matrix @ query))[:10]}
+            answer = store.nearest("user:3", "m:48", query, 10, [])
+            assert len(answer.nearest) == 10 and set(answer.nearest) <= set(ids)  # the subject's rows only
+            found.append(len(exact & set(answer.nearest)) / 10)
+        assert float(np.mean(found)) >= 0.95
+        sampled = store.nearest("user:3", "m:48", query, 10, [])
+        cosines = matrix @ query  # statistics from the stored sample (all 1000 rows: SAMPLE is larger)
+        assert sampled.mean == pytest.approx(float(cosines.mean()), abs=1e-5)
+
+
+def test_an_older_database_gets_its_folded_copy_on_open(pg_server):
+    url = fresh_database(pg_server)
+    item = make("Wohnt in der Hauptstraße 5")
+    with PostgresStore(url) as store:
+        store.put([item])
+    with psycopg.connect(url, autocommit=True) as conn:  # back to the schema before the folded copy
+        conn.execute("ALTER TABLE items DROP COLUMN folded")
+        folded = next(n for n, (name, _) in enumerate(postgres.MIGRATIONS, 1) if name.startswith("folded copy"))
+        conn.execute("DELETE FROM migrations WHERE version >= %s", (folded,))
+    with PostgresStore(url) as store:
+        from engram.store import Filter
+
+        assert [it.id for it in store.find(SUBJECT, Filter(contains="STRASSE"))] == [item.id]
+
+
+def test_a_user_who_may_not_build_the_index_keeps_every_write_and_exact_recall(pg_server, monkeypatch, caplog):
+    import engram.store.postgres as postgres
+
+    monkeypatch.setattr(postgres, "EXACT_MAX_ROWS", 20)
+    url = fresh_database(pg_server)
+    PostgresStore(url).close()  # tables owned by the superuser
+    role = "writer_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+        admin.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    items = [make(f"fact {n} of a growing subject") for n in range(30)]
+    vectors = {it.id: np.eye(8, dtype=np.float32)[n % 8] for n, it in enumerate(items)}
+    with caplog.at_level("WARNING"), PostgresStore(url.replace("postgresql://postgres@", f"postgresql://{role}@")) as store:
+        placed = store.put(items, vectors, model="m:8")  # past the crossover: the index build is refused
+        assert all(p.created for p in placed) and store.subjects() == {SUBJECT: 30}
+        assert "index_vectors" in caplog.text and "HNSW" in caplog.text
+        answer = store.nearest(SUBJECT, "m:8", np.eye(8, dtype=np.float32)[3], 4, [])
+        assert set(answer.nearest) == {items[n].id for n in (3, 11, 19, 27)}  # exact without the index

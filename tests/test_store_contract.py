@@ -279,3 +279,81 @@ def test_a_scoped_store_offers_no_backend_capability(store):
 
     scoped = ScopedStore(store, SUBJECT)
     assert not any(isinstance(scoped, cap) for cap in (VectorAdmin, Scrubbable, TraceScanner, FileBackup))
+
+
+def test_vector_cache_is_bounded_and_counts_hits(store_url, monkeypatch):
+    from engram.store import open_store
+
+    monkeypatch.setenv("ENGRAM_CACHE_MB", "0.01")  # ~10 kB: room for a few small matrices only
+    bounded = open_store(store_url)
+    try:
+        for n in range(20):
+            item = make(f"fact of subject {n}", subject=f"user:{n}")
+            bounded.put([item], {item.id: unit(*range(1, 513))}, model="m:32")  # 2 kB each
+            bounded.vectors(f"user:{n}", "m:32")
+        bounded.vectors("user:19", "m:32")  # the most recent: still cached
+        stats = bounded.cache_stats()
+        assert stats["bytes"] <= stats["max_bytes"] == int(0.01 * (1 << 20))
+        assert 0 < stats["entries"] < 20
+        assert stats["hits"] >= 1 and stats["misses"] == 20 and 0 < stats["hit_rate"] < 1
+    finally:
+        bounded.close()
+
+
+def test_bounded_cache_drops_least_recently_used_and_invalidates_a_subject():
+    from engram.store.cache import BoundedCache
+
+    cache: BoundedCache[str] = BoundedCache(max_entries=2, max_bytes=100)
+    cache.put("a", "m", "A", 10)
+    cache.put("b", "m", "B", 10)
+    assert cache.get("a", "m") == "A"  # a is now the most recent
+    cache.put("c", "m", "C", 10)
+    assert cache.get("b", "m") is None and cache.get("c", "m") == "C"
+    cache.put("d", "m", "D", 95)  # past the byte bound: the older entries go
+    assert cache.stats()["bytes"] <= 100 and cache.get("d", "m") == "D"
+    cache.put("huge", "m", "H", 101)
+    assert cache.get("huge", "m") is None
+    cache.invalidate("d")
+    assert cache.get("d", "m") is None and cache.stats()["entries"] == 0
+
+
+# One text rule (engram.text.fold) on every backend: (stored text, needle, should match).
+TEXT_RULE = [
+    ("Wohnt in der Hauptstraße 5", "strasse", True),  # ß folds to ss
+    ("Wohnt in der HAUPTSTRASSE 5", "straße", True),
+    ("İstanbul trip planned", "i̇stanbul", True),  # İ folds to i + combining dot above
+    ("İstanbul trip planned", "istanbul", False),  # ... which is not a plain i: accents are significant
+    ("ıssız ada", "ISSIZ", False),  # dotless ı is its own letter
+    ("ΟΔΥΣΣΕΥΣ sailed", "οδυσσευς", True),  # capital sigma folds to σ ...
+    ("Οδυσσεύς sailed", "ΟΔΥΣΣΕΎΣ", True),  # ... and final ς does too
+    ("Ｔｏｋｙｏ office", "tokyo", True),  # full-width letters fold to ASCII
+    ("Café au lait", "cafe\u0301", True),  # composed é equals e + combining acute
+    ("Cafe\u0301 noir", "CAFÉ", True),
+    ("Café au lait", "cafe au", False),  # but é is not e
+]
+
+
+@pytest.mark.parametrize("text, needle, found", TEXT_RULE)
+def test_one_text_rule_for_contains_on_every_backend(store, text, needle, found):
+    item = make(text, metadata={"note": text})
+    other = make("nothing to see here")
+    store.put([item, other])
+    hits = [it.id for it in store.find(SUBJECT, Filter(contains=needle, include_superseded=True))]
+    assert hits == ([item.id] if found else [])
+    assert Filter(contains=needle).accepts(item) is found  # the same rule in Python
+
+
+def test_text_rule_reaches_metadata_after_an_update(store):
+    item = make("a plain fact")
+    store.put([item])
+    store.update([item.id], {"metadata": {"city": "Straße"}})
+    assert [it.id for it in store.find(SUBJECT, Filter(contains="STRASSE"))] == [item.id]
+    store.update([item.id], {"metadata": {}})
+    assert store.find(SUBJECT, Filter(contains="strasse")) == []
+
+
+def test_dedupe_folds_like_matches():
+    from engram.validate import content_hash as h
+
+    assert h("Hauptstraße") == h("HAUPTSTRASSE") and h("Café") == h("cafe\u0301") and h("Ｔｏｋｙｏ") == h("tokyo")
+    assert h("Café") != h("cafe")

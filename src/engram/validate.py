@@ -152,5 +152,7 @@ def timestamp(value: Any, what: str = "now") -> float:
 
 
 def content_hash(text: str) -> str:
-    """Hash of a text as deduplication sees it: case and whitespace do not matter."""
-    return hashlib.sha256(" ".join(text.casefold().split()).encode("utf-8")).hexdigest()[:32]
+    """Hash of a text as deduplication sees it: whitespace and what `engram.text.fold` folds do not matter."""
+    from engram.text import fold
+
+    return hashlib.sha256(" ".join(fold(text).split()).encode("utf-8")).hexdigest()[:32]

@@ -36,10 +36,10 @@ class Retriever(Protocol):
     def close(self) -> None: ...
 
 
-def make_retriever(name: str, path: Path, embedder: str | None,
+def make_retriever(name: str, path: Path | str, embedder: str | None,
                    weights: Mapping[str, float] | None = None) -> Retriever:
-    """A fresh retriever of kind `name` whose store lives at `path`; `weights` overrides terms of
-    the hybrid ranking's `Weights` (ablations: {"entity": 0.0})."""
+    """A fresh retriever of kind `name` whose store lives at `path` (a SQLite file or a postgresql://
+    URL); `weights` overrides terms of the hybrid ranking's `Weights` (ablations: {"entity": 0.0})."""
     if name == "overlap":
         return OverlapRetriever()
     if name not in RETRIEVERS:
@@ -69,7 +69,7 @@ def parse_weights(text: str | None) -> dict[str, float]:
 class EngramRetriever:
     """Engram's recall (`hybrid`, the default) or one of its signals alone (`bm25`, `dense`)."""
 
-    def __init__(self, mode: str, path: Path, embedder: str | None,
+    def __init__(self, mode: str, path: Path | str, embedder: str | None,
                  weights: Mapping[str, float] | None = None) -> None:
         from engram.core.memory import Memory
 
@@ -124,7 +124,7 @@ class EngramRetriever:
             "weights": dataclasses.asdict(self.weights),
             "candidates": CANDIDATES,
             "shortlist": SHORTLIST,
-            "store": "sqlite",
+            "store": "postgresql" if str(self.memory.store.url).startswith("postgres") else "sqlite",
         }
 
     def close(self) -> None:

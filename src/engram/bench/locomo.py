@@ -158,9 +158,16 @@ def run(
     folder: str | Path | None = None,
     echo: Callable[[str], None] | None = None,
     weights: Mapping[str, float] | None = None,
+    store: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark with one retriever; the JSON-ready result (see the module docstring).
-    `weights` overrides terms of the hybrid ranking (ablations: {"entity": 0.0})."""
+
+    `weights` overrides terms of the hybrid ranking (ablations: {"entity": 0.0}); `store`: a
+    postgresql:// URL to run on PostgreSQL instead, one fresh database per conversation (created
+    on that server and dropped afterwards)."""
+    from engram.bench.scratch import check_server, scratch_store, store_kind
+
+    check_server(store)
     conversations = load(path)[:limit] if limit else load(path)
     from engram.tokens import TiktokenCounter
 
@@ -173,27 +180,29 @@ def run(
     rejected = 0
     with tempfile.TemporaryDirectory(prefix="engram-locomo-", dir=folder) as tmp:
         for conv in conversations:
-            engine: Retriever = make_retriever(retriever, Path(tmp) / f"{_safe(conv.id)}.db", embedder, weights)
-            try:
-                t0 = time.perf_counter()
-                engine.ingest(conv)
-                ingest_s += time.perf_counter() - t0
-                turns += len(conv.turns)
-                now = conv.last_time
-                for q in conv.questions:
-                    if not q.evidence:
-                        continue
+            with scratch_store(store, Path(tmp), _safe(conv.id)) as url:
+                engine: Retriever = make_retriever(retriever, url, embedder, weights)
+                try:
                     t0 = time.perf_counter()
-                    ranked = engine.search(q.text, max(KS), now)
-                    latencies.append((time.perf_counter() - t0) * 1000)
-                    scored.append((q.category, score_question([d for d, _ in ranked], q.evidence)))
-                    tokens.append(sum(counter.count(text) for _, text in ranked[:TOKENS_K]))
-            finally:
-                rejected += int(engine.config().get("rejected_turns", 0))
-                engine.close()
+                    engine.ingest(conv)
+                    ingest_s += time.perf_counter() - t0
+                    turns += len(conv.turns)
+                    now = conv.last_time
+                    for q in conv.questions:
+                        if not q.evidence:
+                            continue
+                        t0 = time.perf_counter()
+                        ranked = engine.search(q.text, max(KS), now)
+                        latencies.append((time.perf_counter() - t0) * 1000)
+                        scored.append((q.category, score_question([d for d, _ in ranked], q.evidence)))
+                        tokens.append(sum(counter.count(text) for _, text in ranked[:TOKENS_K]))
+                finally:
+                    rejected += int(engine.config().get("rejected_turns", 0))
+                    engine.close()
             if echo:
                 echo(f"{conv.id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
     result = _result(path, retriever, engine, conversations, scored, latencies, tokens, turns, ingest_s)
+    result["config"]["store"] = store_kind(store)
     if "rejected_turns" in result["config"]:
         result["config"]["rejected_turns"] = rejected
     return result

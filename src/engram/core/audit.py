@@ -24,6 +24,7 @@ from engram import validate
 from engram.errors import InvalidInput
 from engram.store.base import Filter, Store, TraceScanner, VectorAdmin
 from engram.store.traces import TEXT_COLUMNS, count_in_file, variants
+from engram.text import fold
 from engram.types import Item, dumps
 
 if TYPE_CHECKING:
@@ -87,11 +88,11 @@ def _needle(text: Any) -> str:
 
 def _item_fields(item: Item, needle: str) -> list[str]:
     """The names of an item's fields that contain the text, case-insensitively."""
-    forms = [v.casefold() for v in variants(needle)]
+    forms = [fold(v) for v in variants(needle)]  # engram.text.fold: the rule matches and forget use
     values = {c: getattr(item, c) for c in TEXT_COLUMNS}
     values["metadata"] = dumps(dict(item.metadata))
     return [name for name, value in values.items()
-            if isinstance(value, str) and any(f in value.casefold() for f in forms)]
+            if isinstance(value, str) and any(f in fold(value) for f in forms)]
 
 
 def _place(item: Item) -> str:

@@ -25,7 +25,7 @@ from engram.core import episodic, notes
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
-from engram.store.base import VectorAdmin
+from engram.store.base import CacheReport, VectorAdmin
 from engram.core.supersede import Batch
 from engram.types import CONVERSATION, FACT, Hit, Item, Saved, iso
 
@@ -553,6 +553,8 @@ class Memory:
             "most_recalled": [{"id": i, "text": t, "access_count": n} for i, t, n in raw["most_recalled"]],
             "mean_importance": round(raw["importance_sum"] / live, 3) if live else None,
             "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
+            # The store's bounded vector cache (entries, bytes, bounds, hit rate), where it has one.
+            "cache": self.store.cache_stats() if isinstance(self.store, CacheReport) else {},
         }
 
     # -- re-embedding (engram reindex) ----------------------------------------------------

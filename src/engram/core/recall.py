@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
@@ -28,10 +28,12 @@ from engram.core import vectors as nearest
 from engram.core import names as people
 from engram.core import ranking
 from engram.embed.base import Embedder
-from engram.store.base import Filter, Store
+from engram.store.base import Filter, SearchesVectors, Store
 from engram.types import Hit, Item
 
 _WORKERS = min(8, os.cpu_count() or 1)
+#: An item's (previous, next) item in its subject's write order (None at either end, or unknown).
+Around = Callable[[str], tuple[str | None, str | None]]
 
 
 def _executor() -> ThreadPoolExecutor:
@@ -62,6 +64,8 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
 
     `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
     n = max(CANDIDATES, k)
+    if embedder is not None and isinstance(store, SearchesVectors) and not exact_vectors:
+        return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score)
     ids: list[str] = []
     names: frozenset[str] = frozenset()
     pending: Future[nearest.VectorScores] | None = None
@@ -90,6 +94,70 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     return ranking.top_k(hits, k, min_score)
 
 
+def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, subject: str, query: str, k: int,
+                     where: Filter, weights: ranking.Weights, now: float, min_score: float | None) -> list[Hit]:
+    """`search` on a store that answers nearest-neighbour queries itself (PostgreSQL + pgvector):
+    the query is embedded during the keyword search, then one call brings back the nearest ids,
+    the subject's cosine statistics, and the cosines and write-order neighbours of every pool
+    item; no vector matrix leaves the server. Fusion is the same as on the exact path."""
+    n = max(CANDIDATES, k)
+    names: frozenset[str] = frozenset()
+    embedded = query
+    if weights.entity:  # as on the exact path: the names the subject's memories use (engram.core.names)
+        book = people.book(store, subject, embedder.identity, finder.vector_ids(subject, embedder.identity))
+        names = book.mentioned(query)
+        embedded = ranking.vector_query(query, book.common(names))
+    pending = _EMBEDDING.submit(embedder.embed_one, embedded)
+    try:
+        keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+    finally:
+        vector = pending.result()
+    answer = finder.nearest(subject, embedder.identity, vector, n, list(keyword),
+                           where if where.restrictive else None)
+    cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+                           dates=ranking.query_dates(query) if weights.date else ())
+    keyword_z, keyword_floor = ranking.standardise(keyword, population=answer.count)
+    signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor)
+    if answer.count:
+        mean, std = answer.mean, max(answer.std, ranking.VECTOR_MIN_STD)
+        signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor,
+                                  vector={i: (c - mean) / std for i, c in answer.cosines.items()},
+                                  vector_floor=(answer.minimum - mean) / std)
+    pool = list(dict.fromkeys([*answer.nearest, *keyword]))
+
+    def around(item_id: str) -> tuple[str | None, str | None]:
+        return answer.around.get(item_id, (None, None))
+
+    ranked = _prerank_around(pool, signals, answer.around, weights)
+    items, found = _fetch(store, ranked, shortlist(k, names, weights), around, where)
+    signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
+                                  keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
+                                  neighbours=neighbours([it.id for it in items], around, found))
+    return ranking.top_k(ranking.fuse(items, signals, now, weights), k, min_score)
+
+
+def _prerank_around(pool: list[str], signals: ranking.Signals,
+                    around: Mapping[str, tuple[str | None, str | None]], weights: ranking.Weights) -> list[str]:
+    """`_prerank` for a store's answer: each placed item's (previous, self, next) come from `around`."""
+    placed = [i for i in pool if i in around]
+    loose = [i for i in pool if i not in around]
+    ranked: list[tuple[float, str]] = []
+    if placed:
+        window: list[list[str | None]] = [[around[i][0] for i in placed], list(placed),
+                                          [around[i][1] for i in placed]]
+        present = np.array([[j is not None for j in row] for row in window])
+        vector_z = np.array([[signals.vector.get(j, signals.vector_floor) if j else 0.0 for j in row]
+                             for row in window])
+        keyword_z = np.array([[signals.keyword.get(j, signals.keyword_floor) if j else 0.0 for j in row]
+                              for row in window])
+        scores = ranking.prerank_scores(vector_z, keyword_z, present, weights)
+        ranked = list(zip(scores.tolist(), placed))
+    floor = weights.vector * signals.vector_floor
+    ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
+    ranked.sort(key=lambda pair: pair[0], reverse=True)
+    return [i for _, i in ranked]
+
+
 def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
     """How many candidates to fetch and fully rank: SHORTLIST, or k if larger; twice k when the
     focus term will lower memories past the first places, so the named person's can fill them."""
@@ -107,10 +175,18 @@ def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: 
     position = positions(ids)
     signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
     ranked = _prerank(pool, signals, ids, position, weights)
-    items, found = _fetch(store, ranked, size, ids, position, where)
+    last = len(ids) - 1
+
+    def around(item_id: str) -> tuple[str | None, str | None]:
+        i = position.get(item_id)
+        if i is None:
+            return None, None
+        return (ids[i - 1] if i > 0 else None), (ids[i + 1] if i < last else None)
+
+    items, found = _fetch(store, ranked, size, around, where)
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
-                                  neighbours=neighbours([it.id for it in items], ids, position, found))
+                                  neighbours=neighbours([it.id for it in items], around, found))
     return ranking.fuse(items, signals, now, weights)
 
 
@@ -179,7 +255,7 @@ def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position
     return [i for _, i in ranked]
 
 
-def _fetch(store: Store, ranked: Sequence[str], size: int, ids: list[str], position: Mapping[str, int],
+def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
            where: Filter) -> tuple[list[Item], dict[str, Item]]:
     """The first `size` ranked candidates that pass the filter, and every fetched item by id."""
     items: list[Item] = []
@@ -188,7 +264,7 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, ids: list[str], posit
     while len(items) < size and cursor < len(ranked):  # a filter may reject some: fetch more
         batch = ranked[cursor : cursor + size - len(items)]
         cursor += len(batch)
-        got = {it.id: it for it in store.get(_with_neighbours(batch, ids, position)) if where.accepts(it)}
+        got = {it.id: it for it in store.get(_with_neighbours(batch, around)) if where.accepts(it)}
         found.update(got)
         items += [got[i] for i in batch if i in got]
     return items[:size], found
@@ -217,30 +293,29 @@ def positions(ids: list[str]) -> dict[str, int]:
     return mapping
 
 
-def _with_neighbours(pool: Sequence[str], ids: Sequence[str], position: Mapping[str, int]) -> list[str]:
+def _with_neighbours(pool: Sequence[str], around: Around) -> list[str]:
     """The pool plus the items written just before and after each pool item."""
     out = dict.fromkeys(pool)
-    last = len(ids) - 1
     for item_id in pool:
-        i = position.get(item_id)
-        if i is not None:
-            if i > 0:
-                out.setdefault(ids[i - 1])
-            if i < last:
-                out.setdefault(ids[i + 1])
+        before, after = around(item_id)
+        if before is not None:
+            out.setdefault(before)
+        if after is not None:
+            out.setdefault(after)
     return list(out)
 
 
-def neighbours(pool: Sequence[str], ids: Sequence[str], position: Mapping[str, int],
+def neighbours(pool: Sequence[str], around: Around,
                found: Mapping[str, Item]) -> dict[str, tuple[str | None, str | None]]:
     """(previous, next) item of the same session for each pool item that has a session."""
     out: dict[str, tuple[str | None, str | None]] = {}
     for item_id in pool:
-        item, i = found.get(item_id), position.get(item_id)
-        if item is None or i is None or item.session is None:
+        item = found.get(item_id)
+        if item is None or item.session is None:
             continue
-        before = _same_session(ids[i - 1] if i > 0 else None, item, found)
-        after = _same_session(ids[i + 1] if i + 1 < len(ids) else None, item, found)
+        previous, following = around(item_id)
+        before = _same_session(previous, item, found)
+        after = _same_session(following, item, found)
         if before or after:
             out[item_id] = (before, after)
     return out

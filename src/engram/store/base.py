@@ -77,12 +77,11 @@ def _validity(f: Filter, it: Item) -> bool:
 def _contains(f: Filter, it: Item) -> bool:
     if not f.contains:
         return True
-    from engram.store.sql import SEARCHED_COLUMNS, needles
-    from engram.types import dumps
+    from engram.store.sql import SEARCHED_COLUMNS, folded_copy, needles
+    from engram.text import fold
 
-    fields = [dumps(dict(it.metadata)) if c == "metadata" else (getattr(it, c) or "") for c in SEARCHED_COLUMNS]
-    haystack = "\n".join(fields).casefold()
-    return any(n.casefold() in haystack for n in needles(f.contains))
+    haystack = folded_copy({c: getattr(it, c) for c in SEARCHED_COLUMNS})
+    return any(fold(n) in haystack for n in needles(f.contains))
 
 
 _CHECKS: tuple[tuple[Callable[[Filter], bool], Callable[[Filter, Item], bool]], ...] = (
@@ -227,8 +226,51 @@ class TraceScanner(Protocol):
 
 
 @runtime_checkable
+class CacheReport(Protocol):
+    """Keeps a bounded in-process cache (engram.store.cache) and reports it for `Memory.stats`."""
+
+    def cache_stats(self) -> dict[str, float | int]:
+        """Entries, bytes, bounds and hit rate of the store's caches."""
+
+
+@runtime_checkable
 class FileBackup(Protocol):
     """A store kept in one local file that can copy itself while others write (`engram backup`)."""
 
     def backup(self, target: Path) -> None:
         """Copy the whole store to a new file `target` (consistent, integrity-checked)."""
+
+
+@dataclass(frozen=True)
+class NearestAnswer:
+    """A store's answer to one nearest-neighbour query over a subject's vectors (see SearchesVectors).
+
+    `count`, `mean`, `std` and `minimum` describe the cosines of every vector of the subject under
+    the model (exact, or estimated from a sample past the store's crossover). `nearest` lists the
+    n most similar item ids, best first. `cosines` holds the cosine of each nearest id, of each id
+    asked for, and of their write-order neighbours; `around[id]` = (previous id, next id) in the
+    subject's write order (None at either end) for every nearest or asked-for id that has a vector.
+    """
+
+    count: int
+    mean: float
+    std: float
+    minimum: float
+    nearest: tuple[str, ...]
+    cosines: Mapping[str, float]
+    around: Mapping[str, tuple[str | None, str | None]]
+
+
+@runtime_checkable
+class SearchesVectors(Protocol):
+    """Capability: the store answers nearest-neighbour queries itself (PostgreSQL with pgvector),
+    so recall never pulls a subject's vector matrix. Recall asks for it with isinstance."""
+
+    def nearest(self, subject: str, model: str, vector: np.ndarray, n: int, also: Sequence[str],
+                where: Filter | None = None) -> NearestAnswer:
+        """The n nearest vectors of `subject` under `model` (among items passing `where`, when given),
+        subject-wide cosine statistics, and cosines and write-order neighbours of `also` too."""
+
+    def vector_ids(self, subject: str, model: str) -> list[str]:
+        """The ids of the subject's vectors under `model` in write order (never the vectors): the
+        same list object until the subject changes, so callers can tell nothing moved."""

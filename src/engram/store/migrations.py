@@ -191,14 +191,16 @@ def _refuse_newer(store: "SQLiteStore", current: int) -> None:
         )
 
 
-def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgrade: str, ph: str) -> int:
+def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgrade: str, ph: str,
+        create_table: bool = True) -> int:
     """Apply the steps the database has not recorded yet, in order; return the schema version.
 
     `execute(sql, params=())` runs one statement on the caller's open transaction and returns a
     cursor; `ph` is the backend's parameter mark; `where` and `upgrade` go into SchemaTooNew.
     """
-    execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-            " applied_at DOUBLE PRECISION NOT NULL)")
+    if create_table:  # False when the caller knows it exists (CREATE ... IF NOT EXISTS needs CREATE rights)
+        execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                " applied_at DOUBLE PRECISION NOT NULL)")
     current = int(execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0])
     if current > len(steps):
         raise SchemaTooNew(f"{where} has schema version {current}, but this Engram knows only {len(steps)}:"

@@ -13,10 +13,10 @@ cannot reach (WAL segments not yet recycled, backups, replicas) is listed in doc
 
 from __future__ import annotations
 
+import logging
+import os
 import random
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -34,10 +34,22 @@ from engram.errors import (
 )
 from engram.store import keyword as kw
 from engram.store import migrations
-from engram.store.base import Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
+from engram.store.base import (
+    Filter,
+    NearestAnswer,
+    Placement,
+    Scrubbable,
+    Store,
+    TraceScanner,
+    Traces,
+    VectorAdmin,
+)
+from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
+    SEARCHED_COLUMNS,
+    folded_copy,
     UPDATABLE,
     counts,
     find_query,
@@ -49,11 +61,22 @@ from engram.store.sql import (
 from engram.types import Item, dumps
 
 psycopg = require("psycopg", "postgres")
+require("psycopg.sql", "postgres")
+psycopg_pool = require("psycopg_pool", "postgres")
 pgvector_psycopg = require("pgvector.psycopg", "postgres")
 
 T = TypeVar("T")
 CONNECT_TIMEOUT_S = 10
-CACHED_SUBJECTS = 64  # per-subject vector matrices kept in memory, least recently used dropped first
+#: Subjects with more vectors than this are searched through the model's HNSW index (pgvector);
+#: up to it, by an exact scan in the server. The write that takes a subject past it builds the index.
+EXACT_MAX_ROWS = 10_000
+#: Vectors sampled (by their stored random draw) for the cosine statistics past the crossover.
+SAMPLE = 4096
+#: HNSW search breadth: at least this, and at least the number of neighbours asked for.
+EF_SEARCH = 200
+HNSW_MAX_DIM = 2000  # pgvector indexes `vector` columns of at most 2,000 dimensions
+POOL_SIZE = 10  # connections per store (per process) unless ENGRAM_PG_POOL says otherwise
+POOL_TIMEOUT_S = 30.0  # how long a caller waits for a free pooled connection before StoreBusy
 RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
 #: What `traces` cannot see: the server's own files are not readable over a connection.
@@ -67,8 +90,8 @@ KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(v
 SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
-    f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe) VALUES"
-    f" ({', '.join('%s::jsonb' if c == 'metadata' else '%s' for c in COLUMNS)}, %s)"
+    f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe, folded) VALUES"
+    f" ({', '.join('%s::jsonb' if c == 'metadata' else '%s' for c in COLUMNS)}, %s, %s)"
     " ON CONFLICT DO NOTHING RETURNING seq"
 )
 UPSERT_VECTOR = (
@@ -152,36 +175,62 @@ MIGRATIONS: list[migrations.Step] = [
             )""",
         ],
     ),
+    (
+        "vector search in the server: write-order and sample indexes",
+        [
+            # Write order per subject (neighbours of a hit are read through it), and a uniform
+            # random draw per vector: a subject's first SAMPLE rows by draw are a fixed random sample.
+            "ALTER TABLE vectors ADD COLUMN draw double precision NOT NULL DEFAULT random()",
+            "CREATE INDEX vectors_order ON vectors(subject, model, item_seq)",
+            "CREATE INDEX vectors_draw ON vectors(subject, model, draw)",
+            "DROP INDEX vectors_subject",
+        ],
+    ),
+    (
+        "folded copy of the searched fields (engram.text.fold), filled in Python",
+        [
+            # NULL until filled: `_migrate` folds the rows of an older database right after this step.
+            "ALTER TABLE items ADD COLUMN folded text",
+        ],
+    ),
 ]
 
 
 class PostgresStore:
-    """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`)."""
+    """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`).
+
+    Queries run on a pool of connections (psycopg_pool), so threads sharing one store run them
+    concurrently: at most `pool_size` at once (ENGRAM_PG_POOL, default POOL_SIZE); a caller that
+    waits longer than `pool_timeout` seconds for a free connection gets StoreBusy.
+    """
 
     keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
 
-    def __init__(self, url: str, *, read_only: bool = False) -> None:
+    def __init__(self, url: str, *, read_only: bool = False, pool_size: int | None = None,
+                 pool_timeout: float = POOL_TIMEOUT_S) -> None:
         self._dsn = url
         self.url = safe_url(url)
         self.read_only = read_only  # every transaction READ ONLY; writes raise ReadOnlyStore
-        self._lock = threading.RLock()
-        self._vector_cache: OrderedDict[tuple[str, str], tuple[int, list[str], np.ndarray]] = OrderedDict()
-        self._conn: Any = None
+        self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
+        self._id_cache: BoundedCache[tuple[int, list[str]]] = BoundedCache()
+        self.pool_size = pool_size or _pool_size_from_env()
+        self._pool_timeout = pool_timeout
+        self._pool: Any = None
+        self._indexes: dict[str, tuple[str, int]] = {}  # model -> its HNSW index (name, dimension)
+        self._indexes_refused: set[str] = set()  # models whose index this user may not build
         conn = self._open()
         try:
             if read_only:
                 self._check_schema(conn)
             else:
                 self._migrate(conn)
-            pgvector_psycopg.register_vector(conn)
-        except BaseException:
+        finally:
             conn.close()
-            raise
-        self._conn = conn
+        self._pool = self._new_pool()
 
     # -- connection -----------------------------------------------------------------------
-    def _open(self) -> Any:
-        """A new autocommit connection, or StoreUnavailable saying what to check."""
+    def _options(self) -> dict[str, Any]:
+        """Connection options: autocommit, plus a connect timeout and application name unless the URL sets them."""
         options: dict[str, Any] = {"autocommit": True}
         try:
             given = psycopg.conninfo.conninfo_to_dict(self._dsn)
@@ -194,33 +243,39 @@ class PostgresStore:
             options["application_name"] = "engram"
         if self.read_only:
             options["options"] = (given.get("options", "") + " -c default_transaction_read_only=on").strip()
+        return options
+
+    def _open(self) -> Any:
+        """A new autocommit connection (for migrations), or StoreUnavailable saying what to check."""
         try:
-            return psycopg.connect(self._dsn, **options)
+            return psycopg.connect(self._dsn, **self._options())
         except psycopg.Error as exc:
             raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
 
-    def _connection(self) -> Any:
-        if self._conn is None:
-            raise StoreUnavailable(f"store {self.url} is closed")
-        if self._conn.closed or self._conn.broken:
-            self._reconnect()
-        return self._conn
+    def _new_pool(self) -> Any:
+        """The connection pool: one connection opened now, up to `pool_size` on demand."""
+        pool = psycopg_pool.ConnectionPool(
+            self._dsn, kwargs=self._options(), min_size=1, max_size=self.pool_size, open=False,
+            configure=pgvector_psycopg.register_vector, timeout=self._pool_timeout,
+            name=f"engram-{id(self):x}", max_idle=300,
+        )
+        try:
+            pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except psycopg_pool.PoolTimeout as exc:
+            pool.close()
+            raise StoreUnavailable(f"cannot connect to {self.url}: no connection within {CONNECT_TIMEOUT_S} s;"
+                                   " check that the server is running and accepts connections") from exc
+        return pool
 
-    def _reconnect(self) -> None:
-        old, self._conn = self._conn, None
-        if old is not None:
-            old.close()
-        conn = self._open()
-        pgvector_psycopg.register_vector(conn)
-        self._conn = conn
-        self._vector_cache.clear()
+    def cache_stats(self) -> dict[str, float | int]:
+        """The vector cache's entries, bytes, bounds and hit rate, and the pool's size."""
+        return {**self._vector_cache.stats(), "pool_size": self.pool_size}
 
     def close(self) -> None:
-        """Close the connection (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        """Close the pool's connections (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
 
     def __enter__(self) -> "PostgresStore":
         return self
@@ -234,10 +289,14 @@ class PostgresStore:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 self._ensure_vector(conn)
+                exists = conn.execute("SELECT to_regclass('migrations')").fetchone()[0] is not None
+                before = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0] if exists else 0
+                # A role without CREATE may use a database someone else set up: the table is created only when missing.
                 migrations.run(conn.execute, MIGRATIONS, where=self.url,
-                               upgrade="pip install -U 'engramdb[postgres]'", ph="%s")
-                if not self.read_only:
-                    kw.ensure(conn, KEYWORD)  # the keyword index after a migration, or if stale
+                               upgrade="pip install -U 'engramdb[postgres]'", ph="%s", create_table=not exists)
+                if before < len(MIGRATIONS):
+                    _refold(conn, "folded IS NULL", [])
+                kw.ensure(conn, KEYWORD)  # the keyword index after a migration, or if stale
         except psycopg.Error as exc:
             raise _translate(exc, self.url) from exc
 
@@ -274,7 +333,7 @@ class PostgresStore:
             ) from exc
 
     def _run(self, work: Callable[[Any], T], *, write: bool) -> T:
-        """Run `work(conn)` (in one transaction when it writes), retrying when that is safe.
+        """Run `work(conn)` on a pooled connection (in one transaction when it writes), retrying when safe.
 
         Safe: a deadlock or serialization failure (the server rolled it back), and a connection
         lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
@@ -282,42 +341,51 @@ class PostgresStore:
         if write and self.read_only:
             raise ReadOnlyStore(f"{self.url} is open read-only: nothing was written; reads work, writes need"
                                 " a store opened without read_only")
-        with self._lock:
-            lost_once = False
-            for attempt in range(RETRIES):
-                conn = self._connection()
-                stage = "work"
-                try:
+        pool = self._pool
+        if pool is None:
+            raise StoreUnavailable(f"store {self.url} is closed")
+        lost_once = False
+        for attempt in range(RETRIES):
+            conn: Any = None
+            stage = "work"
+            try:
+                with pool.connection() as conn:
                     if not write:
                         return work(conn)
                     with conn.transaction():
                         result = work(conn)
                         stage = "commit"
                     return result
-                except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
-                    if attempt == RETRIES - 1:
-                        raise StoreBusy(f"{self.url}: still conflicting with other writers after"
-                                        f" {RETRIES} tries: {_first_line(exc)}") from exc
-                    time.sleep(min(0.5, 0.01 * 2**attempt) * (0.5 + random.random()))
-                except psycopg.OperationalError as exc:
-                    if not (conn.closed or conn.broken):
-                        raise _translate(exc, self.url) from exc
-                    if stage == "commit":
-                        raise StoreUnavailable(
-                            f"lost the connection to {self.url} while committing: the write may or may not"
-                            " have been saved; check, then retry"
-                        ) from exc
-                    if lost_once:
-                        raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
-                    lost_once = True
-                    self._reconnect()
-                except psycopg.Error as exc:
+            except psycopg_pool.PoolTimeout as exc:
+                raise StoreBusy(
+                    f"{self.url}: all {self.pool_size} pooled connections stayed busy for {self._pool_timeout:g} s:"
+                    " raise the pool size (ENGRAM_PG_POOL) or run fewer concurrent callers per process") from exc
+            except psycopg_pool.PoolClosed as exc:
+                raise StoreUnavailable(f"store {self.url} is closed") from exc
+            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
+                if attempt == RETRIES - 1:
+                    raise StoreBusy(f"{self.url}: still conflicting with other writers after"
+                                    f" {RETRIES} tries: {_first_line(exc)}") from exc
+                time.sleep(min(0.5, 0.01 * 2**attempt) * (0.5 + random.random()))
+            except psycopg.OperationalError as exc:
+                if conn is not None and not (conn.closed or conn.broken):
                     raise _translate(exc, self.url) from exc
-                except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form: nothing was sent
-                    bad = exc.object[exc.start:exc.end]
-                    raise StoreError(f"{self.url}: text with an unpaired surrogate ({bad!r}) cannot be stored;"
-                                     " nothing was written") from exc
-            raise StoreBusy(f"{self.url}: gave up after {RETRIES} tries")  # pragma: no cover
+                if stage == "commit":
+                    raise StoreUnavailable(
+                        f"lost the connection to {self.url} while committing: the write may or may not"
+                        " have been saved; check, then retry"
+                    ) from exc
+                if lost_once:
+                    raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
+                lost_once = True
+                pool.check()  # drop every idle connection that died with this one (a server restart)
+            except psycopg.Error as exc:
+                raise _translate(exc, self.url) from exc
+            except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form: nothing was sent
+                bad = exc.object[exc.start:exc.end]
+                raise StoreError(f"{self.url}: text with an unpaired surrogate ({bad!r}) cannot be stored;"
+                                 " nothing was written") from exc
+        raise StoreBusy(f"{self.url}: gave up after {RETRIES} tries")  # pragma: no cover
 
     def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
         def work(conn: Any) -> list[tuple[Any, ...]]:
@@ -358,12 +426,15 @@ class PostgresStore:
             kw.add(conn, KEYWORD, indexed)
             return placements
 
-        return self._run(work, write=True)
+        placements = self._run(work, write=True)
+        if vectors:
+            self._index_if_large({item.subject for item in items}, model or "")
+        return placements
 
     def _insert(self, conn: Any, items: Sequence[Item], indexed: list[tuple[int, str, str]]) -> list[Placement]:
         """Insert in one pipelined batch; an item that hit a unique index names the current duplicate.
         Created items are added to `indexed` as (seq, subject, text)."""
-        rows = [item_row(item) for item in items]
+        rows = [(*item_row(item), _folded(item)) for item in items]
         created = []
         with conn.cursor() as cur:
             cur.executemany(INSERT_ITEM, rows, returning=True)
@@ -373,7 +444,7 @@ class PostgresStore:
                 if seq is not None:
                     indexed.append((int(seq[0]), item.subject, item.text))
                 cur.nextset()
-        return [Placement(item.id, True) if ok else self._existing(conn, item, row[-1])
+        return [Placement(item.id, True) if ok else self._existing(conn, item, row[-2])
                 for item, row, ok in zip(items, rows, created)]
 
     def _existing(self, conn: Any, item: Item, dedupe: str | None) -> Placement:
@@ -399,6 +470,8 @@ class PostgresStore:
 
         if vectors:
             self._run(work, write=True)
+            self._index_if_large({r[0] for r in self._read(
+                "SELECT DISTINCT subject FROM items WHERE id = ANY(%s)", (list(vectors),))}, model)
 
     def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         bad = set(changes) - UPDATABLE
@@ -409,7 +482,14 @@ class PostgresStore:
         values = [dumps(dict(v)) if k == "metadata" else v for k, v in changes.items()]
         assignments = ", ".join(f"{k} = %s::jsonb" if k == "metadata" else f"{k} = %s" for k in changes)
         sql = f"UPDATE items SET {assignments} WHERE seq IN ({_LOCK_IN_ORDER})"
-        return int(self._run(lambda conn: conn.execute(sql, (*values, list(ids))).rowcount, write=True))
+
+        def work(conn: Any) -> int:
+            count: int = conn.execute(sql, (*values, list(ids))).rowcount
+            if set(changes) & set(SEARCHED_COLUMNS):  # the folded copy follows the fields it is made of
+                _refold(conn, "id = ANY(%s)", [list(ids)])
+            return count
+
+        return self._run(work, write=True)
 
     def touch(self, ids: Sequence[str], now: float) -> None:
         """Count one access to each item."""
@@ -446,9 +526,8 @@ class PostgresStore:
         def work(conn: Any) -> tuple[list[str], np.ndarray]:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
             version = row[0] if row else 0
-            cached = self._vector_cache.get((subject, model))
+            cached = self._vector_cache.get(subject, model)
             if cached and cached[0] == version:
-                self._vector_cache.move_to_end((subject, model))
                 return cached[1], cached[2]
             with conn.cursor(binary=True) as cur:
                 # vector_send gives each vector's wire bytes: one NumPy view for all rows, no per-row objects.
@@ -459,12 +538,180 @@ class PostgresStore:
                 ).fetchall()
             ids = [r[0] for r in rows]
             matrix = _matrix([r[1] for r in rows], self.url, subject, model)
-            self._vector_cache[(subject, model)] = (version, ids, matrix)
-            while len(self._vector_cache) > CACHED_SUBJECTS:  # a shared server may hold many subjects
-                self._vector_cache.popitem(last=False)
+            self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
             return ids, matrix
 
         return self._run(work, write=False)
+
+    # -- vector search in the server (SearchesVectors) ------------------------------------
+    def vector_ids(self, subject: str, model: str) -> list[str]:
+        """The ids of the subject's vectors under `model`, in write order; the same list object
+        until the subject changes (engram.core.names syncs on it), never the vectors themselves."""
+        def work(conn: Any) -> list[str]:
+            row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
+            version = row[0] if row else 0
+            cached = self._id_cache.get(subject, model)
+            if cached and cached[0] == version:
+                return cached[1]
+            rows = conn.execute("SELECT item_id FROM vectors WHERE subject = %s AND model = %s ORDER BY item_seq",
+                                (subject, model)).fetchall()
+            ids = [r[0] for r in rows]
+            self._id_cache.put(subject, model, (version, ids), 80 * len(ids))
+            return ids
+
+        return self._run(work, write=False)
+
+    def nearest(self, subject: str, model: str, vector: np.ndarray, n: int, also: Sequence[str],
+                where: Filter | None = None) -> NearestAnswer:
+        """The subject's n nearest vectors, cosine statistics, and cosines and neighbours of `also`.
+
+        Up to EXACT_MAX_ROWS vectors (or with a filter): one exact scan in the server, every
+        statistic exact. Past it, when the model's HNSW index exists: the nearest come from the
+        index (iterative scan, so the subject filter still yields n rows), the statistics from the
+        subject's SAMPLE rows of lowest random draw. Only the rows asked about cross the wire."""
+        query = _vector(vector)
+
+        def work(conn: Any) -> NearestAnswer:
+            count = conn.execute("SELECT count(*) FROM vectors WHERE subject = %s AND model = %s",
+                                 (subject, model)).fetchone()[0]
+            if not count:
+                return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
+            index = None if where is not None or count <= EXACT_MAX_ROWS else self._hnsw_index(conn, model)
+            if index is None:
+                stats, top = self._exact_top(conn, subject, model, query, n, where)
+            else:
+                stats, top = self._indexed_top(conn, subject, model, query, n, index)
+            cosines, around = self._around(conn, subject, model, query, [*top, *also])
+            return NearestAnswer(int(count), *stats, nearest=tuple(top), cosines=cosines, around=around)
+
+        # One transaction, so SET LOCAL applies to the index scan only (a read-only store runs without).
+        return self._run(work, write=not self.read_only)
+
+    def _exact_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
+                   where_: Filter | None) -> tuple[tuple[float, float, float], list[str]]:
+        """Exact statistics and top n from one scan of the subject's vectors in the server."""
+        clause, params = where_clause(subject, where_, POSTGRES) if where_ is not None else ("true", [])
+        joined = "JOIN items i ON i.seq = s.item_seq" if where_ is not None else ""
+        rows = conn.execute(
+            "WITH s AS MATERIALIZED (SELECT item_seq, item_id, 1 - (vec <=> %s) AS cos FROM vectors"
+            " WHERE subject = %s AND model = %s),"
+            " st AS (SELECT avg(cos) AS mean, stddev_pop(cos) AS sd, min(cos) AS low FROM s)"
+            " SELECT st.mean, st.sd, st.low, t.item_id FROM st LEFT JOIN LATERAL"
+            f" (SELECT s.item_id, s.cos, s.item_seq FROM s {joined} WHERE {clause}"
+            "  ORDER BY s.cos DESC, s.item_seq LIMIT %s) t ON true ORDER BY t.cos DESC, t.item_seq",
+            (query, subject, model, *params, int(n)),
+        ).fetchall()
+        first = rows[0]
+        return (float(first[0]), float(first[1] or 0.0), float(first[2])), [r[3] for r in rows if r[3] is not None]
+
+    def _indexed_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
+                     index: tuple[str, int]) -> tuple[tuple[float, float, float], list[str]]:
+        """Top n through the model's HNSW index; statistics from the subject's fixed random sample."""
+        _, dim = index
+        if len(query) != dim:
+            raise StoreError(f"{self.url}: a {len(query)}-dimension query against {model}'s {dim}-dimension"
+                             " vectors: run `engram reindex`")
+        # enable_sort off: the only plan left that yields rows by distance is the HNSW index scan
+        # (without it the planner may sort the subject's rows, an exact scan of a large subject).
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
+                     " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                     " set_config('enable_sort', 'off', true)", (str(max(EF_SEARCH, n)),))
+        literal = psycopg.sql.Literal(model).as_string(conn).replace("%", "%%")  # a % would read as a placeholder
+        typed = f"(vec::vector({dim}))"
+        rows = conn.execute(
+            f"SELECT item_id, {typed} <=> %s::vector({dim}) AS d FROM vectors"
+            f" WHERE model = {literal} AND subject = %s ORDER BY {typed} <=> %s::vector({dim}) LIMIT %s",
+            (query, subject, query, int(n)),
+        ).fetchall()
+        rows.sort(key=lambda r: r[1])  # relaxed order: the index may return near-ties slightly out of order
+        conn.execute("SELECT set_config('enable_sort', 'on', true)")
+        stats = conn.execute(
+            "SELECT avg(cos), stddev_pop(cos), min(cos) FROM (SELECT 1 - (vec <=> %s) AS cos FROM vectors"
+            " WHERE subject = %s AND model = %s ORDER BY draw LIMIT %s) s",
+            (query, subject, model, SAMPLE),
+        ).fetchone()
+        return (float(stats[0]), float(stats[1] or 0.0), float(stats[2])), [r[0] for r in rows]
+
+    def _around(self, conn: Any, subject: str, model: str, query: np.ndarray,
+                ids: Sequence[str]) -> tuple[dict[str, float], dict[str, tuple[str | None, str | None]]]:
+        """Cosines of `ids` and of their write-order neighbours (through the (subject, model, item_seq) index)."""
+        rows = conn.execute(
+            "SELECT v.item_id, 1 - (v.vec <=> %s), p.item_id, 1 - (p.vec <=> %s), x.item_id, 1 - (x.vec <=> %s)"
+            " FROM items i JOIN vectors v ON v.item_seq = i.seq AND v.model = %s"
+            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
+            "  AND item_seq < v.item_seq ORDER BY item_seq DESC LIMIT 1) p ON true"
+            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
+            "  AND item_seq > v.item_seq ORDER BY item_seq LIMIT 1) x ON true"
+            " WHERE i.id = ANY(%s) AND i.subject = %s",
+            (query, query, query, model, subject, model, subject, model, list(dict.fromkeys(ids)), subject),
+        ).fetchall()
+        cosines: dict[str, float] = {}
+        around: dict[str, tuple[str | None, str | None]] = {}
+        for item_id, cos, prev_id, prev_cos, next_id, next_cos in rows:
+            cosines[item_id] = float(cos)
+            if prev_id is not None:
+                cosines[prev_id] = float(prev_cos)
+            if next_id is not None:
+                cosines[next_id] = float(next_cos)
+            around[item_id] = (prev_id, next_id)
+        return cosines, around
+
+    def _hnsw_index(self, conn: Any, model: str) -> tuple[str, int] | None:
+        """(name, dimension) of the model's HNSW index, if it exists (remembered once seen)."""
+        known = self._indexes.get(model)
+        if known is not None:
+            return known
+        row = conn.execute(
+            "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
+            " WHERE c.relkind = 'i' AND c.relname = %s", (_index_name(model),)).fetchone()
+        if row is None or not (row[1] or "").isdigit():
+            return None
+        self._indexes[model] = (row[0], int(row[1]))
+        return self._indexes[model]
+
+    def index_vectors(self, model: str) -> bool:
+        """Build the model's HNSW index (once; every subject's vectors of that model, one dimension).
+
+        Called by the write that takes a subject past EXACT_MAX_ROWS. False (and recall stays
+        exact) when the vectors have more than HNSW_MAX_DIM dimensions; StoreUnavailable saying
+        what to grant when the user may not create indexes."""
+
+        def work(conn: Any) -> bool:
+            if self._hnsw_index(conn, model) is not None:
+                return True
+            row = conn.execute("SELECT min(vector_dims(vec)), max(vector_dims(vec)) FROM vectors WHERE model = %s",
+                               (model,)).fetchone()
+            if row[0] is None or row[0] != row[1] or row[0] > HNSW_MAX_DIM:
+                return False
+            name, dim, literal = _index_name(model), int(row[0]), psycopg.sql.Literal(model).as_string(conn)
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw ((vec::vector({dim}))"
+                         f" vector_cosine_ops) WHERE model = {literal}")
+            conn.execute(f"COMMENT ON INDEX {name} IS '{dim}'")  # the dimension, read back by _hnsw_index
+            return True
+
+        try:
+            return self._run(work, write=True)
+        except StoreUnavailable as exc:
+            if "must own" in str(exc):
+                raise StoreUnavailable(
+                    f"{self.url}: cannot build the HNSW index for {model} ({exc}); recall keeps scanning exactly."
+                    " Have the owner of the vectors table build it once: open the store as that user and call"
+                    f" index_vectors({model!r}) (see docs/production.md)") from exc
+            raise
+
+    def _index_if_large(self, subjects: set[str], model: str) -> None:
+        """After a write: build the model's index when one of `subjects` has passed the crossover."""
+        if not model or model in self._indexes or model in self._indexes_refused or not subjects:
+            return
+        rows = self._read("SELECT count(*) FROM vectors WHERE model = %s AND subject = ANY(%s)"
+                          " GROUP BY subject HAVING count(*) > %s LIMIT 1", (model, sorted(subjects), EXACT_MAX_ROWS))
+        if rows:
+            try:
+                self.index_vectors(model)
+            except StoreUnavailable as exc:  # the write itself is saved: say so, and keep recall exact
+                self._indexes_refused.add(model)
+                logging.getLogger(__name__).warning("%s", exc)
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
@@ -478,7 +725,7 @@ class PostgresStore:
             gone = conn.execute(f"SELECT seq, subject, text FROM items WHERE subject = %s AND seq IN ({_LOCK_IN_ORDER})",
                                 (subject, list(ids))).fetchall()
             kw.remove(conn, KEYWORD, gone)
-            count = conn.execute(
+            count: int = conn.execute(
                 f"DELETE FROM items WHERE subject = %s AND seq IN ({_LOCK_IN_ORDER})", (subject, list(ids))
             ).rowcount
             if count:
@@ -555,6 +802,49 @@ def _bump(conn: Any, subjects: set[str]) -> None:
     """Move the change counter of each subject (sorted: writers take the row locks in one order)."""
     for subject in sorted(subjects):
         conn.execute(BUMP, (subject,))
+
+
+def _folded(item: Item) -> str:
+    """The folded copy of an item's searched fields (engram.text.fold, computed here, not in SQL)."""
+    return folded_copy({c: getattr(item, c) for c in SEARCHED_COLUMNS})
+
+
+def _refold(conn: Any, condition: str, params: Sequence[Any]) -> None:
+    """Recompute the folded copy of the rows matching `condition` (after an update, or a migration)."""
+    columns = ", ".join("metadata::text" if c == "metadata" else c for c in SEARCHED_COLUMNS)
+    with conn.cursor() as cur:
+        rows = cur.execute(f"SELECT seq, {columns} FROM items WHERE {condition}", params or None).fetchall()
+        values = [(folded_copy(_searched_row(r[1:])), r[0]) for r in rows]
+        if values:
+            cur.executemany("UPDATE items SET folded = %s WHERE seq = %s", values)
+
+
+def _searched_row(row: Sequence[Any]) -> dict[str, Any]:
+    """A row of SEARCHED_COLUMNS as values for folded_copy (metadata parsed, so Engram's JSON is rebuilt)."""
+    import json
+
+    values = dict(zip(SEARCHED_COLUMNS, row))
+    values["metadata"] = json.loads(values["metadata"] or "{}")
+    return values
+
+
+def _index_name(model: str) -> str:
+    """The HNSW index of one embedder identity (a hash: identities hold any characters)."""
+    import hashlib
+
+    return "vectors_hnsw_" + hashlib.sha256(model.encode("utf-8")).hexdigest()[:16]
+
+
+def _pool_size_from_env() -> int:
+    """ENGRAM_PG_POOL (connections per store), or POOL_SIZE."""
+    raw = os.environ.get("ENGRAM_PG_POOL", "")
+    try:
+        size = int(raw) if raw else POOL_SIZE
+    except ValueError as exc:
+        raise StoreError(f"ENGRAM_PG_POOL must be a whole number of connections, not {raw!r}") from exc
+    if size < 1:
+        raise StoreError(f"ENGRAM_PG_POOL must be at least 1, not {size}")
+    return size
 
 
 def _vector(value: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from engram.errors import StoreError
 from engram.store.base import Filter
+from engram.text import FIELD_SEPARATOR, fold
 from engram.types import Item, dedupe_key, dumps
 
 COLUMNS = (
@@ -38,6 +39,7 @@ class Dialect:
     json_param: Callable[[str, Any], Any]
     by_hash: str = ""  # how to make the planner use the content-hash index (SQLite has no statistics)
     succeeded: str = "1"  # 1 for an episode whose metadata says success (missing counts as success), else 0
+    folded: bool = False  # the items table holds a folded copy of the searched fields (`folded` column)
 
 
 SQLITE = Dialect(
@@ -53,11 +55,12 @@ SQLITE = Dialect(
 POSTGRES = Dialect(
     ph="%s",
     row_order="i.seq",
-    contains=lambda col, ph: f"strpos(lower(coalesce({col}::text, '')), lower({ph})) > 0",
+    contains=lambda col, ph: f"strpos({col}, {ph}) > 0",  # on the folded copy, with a folded needle
     # Equality, not containment (`@>` would match [1] inside [1, 2]); a missing key equals null.
     json_equals=lambda ph: f"coalesce(i.metadata -> {ph}::text, 'null'::jsonb) = {ph}::jsonb",
     json_param=lambda key, value: (key, dumps(value)),
     succeeded="CASE WHEN i.metadata -> 'success' = 'false'::jsonb THEN 0 ELSE 1 END",
+    folded=True,
 )
 
 
@@ -106,7 +109,10 @@ def where_clause(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[
             add("i.valid_to IS NULL")
         else:
             add(f"i.valid_from <= {d.ph} AND (i.valid_to IS NULL OR i.valid_to > {d.ph})", f.as_of, f.as_of)
-    if f.contains:
+    if f.contains and d.folded:
+        forms = list(dict.fromkeys(fold(needle) for needle in needles(f.contains)))
+        add("(" + " OR ".join(d.contains("i.folded", d.ph) for _ in forms) + ")", *forms)
+    elif f.contains:
         tests = [(column, needle) for column in SEARCHED_COLUMNS for needle in needles(f.contains)]
         add("(" + " OR ".join(d.contains(f"i.{column}", d.ph) for column, _ in tests) + ")",
             *(needle for _, needle in tests))
@@ -150,6 +156,22 @@ def supersede_runs(items: Sequence[Item], supersede: Mapping[str, str] | None) -
             runs.append((olds.get(item.id, []), []))
         runs[-1][1].append(item)
     return runs
+
+
+def searched_fields(values: Mapping[str, Any]) -> list[str]:
+    """The fields a `contains` match reads, in SEARCHED_COLUMNS order (metadata as Engram's JSON)."""
+    out = []
+    for column in SEARCHED_COLUMNS:
+        value = values.get(column)
+        if column == "metadata":
+            value = value if isinstance(value, str) else dumps(dict(value or {}))
+        out.append(value or "")
+    return out
+
+
+def folded_copy(values: Mapping[str, Any]) -> str:
+    """The folded copy of an item's searched fields that stores compare needles against."""
+    return fold(FIELD_SEPARATOR.join(searched_fields(values)))
 
 
 def item_row(item: Item) -> tuple[Any, ...]:

@@ -31,6 +31,7 @@ from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
 from engram.store.base import FileBackup, Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
+from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
     SELECT_ITEMS,
@@ -43,6 +44,7 @@ from engram.store.sql import (
     supersede_runs,
     where_clause,
 )
+from engram.text import fold
 from engram.types import Item
 
 BUSY_TIMEOUT_MS = 5000
@@ -66,7 +68,8 @@ class SQLiteStore:
         self.path = str(path)
         self.url = self.path
         self._lock = threading.RLock()
-        self._vector_cache: dict[tuple[str, str], tuple[tuple[int, int], list[str], np.ndarray]] = {}
+        # Per-subject matrices, bounded (engram.store.cache); a version read per recall keeps them fresh.
+        self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
         self._check_file()
         unwritable = _unwritable(self.path)
         self.read_only: bool = bool(unwritable) if read_only is None else read_only
@@ -329,8 +332,8 @@ class SQLiteStore:
 
     def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
         row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
-        version = (row[0][0] if row else 0, 0)
-        cached = self._vector_cache.get((subject, model))
+        version = row[0][0] if row else 0
+        cached = self._vector_cache.get(subject, model)
         if cached and cached[0] == version:
             return cached[1], cached[2]
         rows = self._read(
@@ -341,8 +344,12 @@ class SQLiteStore:
         ids = [r[0] for r in rows]
         matrix = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
                   if rows else np.zeros((0, 0), dtype=np.float32))
-        self._vector_cache[(subject, model)] = (version, ids, matrix)
+        self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
         return ids, matrix
+
+    def cache_stats(self) -> dict[str, float | int]:
+        """The vector cache's entries, bytes, bounds and hit rate."""
+        return self._vector_cache.stats()
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
@@ -464,7 +471,8 @@ def _unwritable(path: str) -> str | None:
 
 
 def _casefold(value: Any) -> Any:
-    return value.casefold() if isinstance(value, str) else value
+    """SQL `casefold(x)`: Engram's one text rule (engram.text.fold), the same as PostgreSQL's folded copy."""
+    return fold(value) if isinstance(value, str) else value
 
 
 def _column_value(key: str, value: Any) -> Any:

@@ -1,4 +1,4 @@
-"""`engram bench locomo|suite|latency|ann|concurrency`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|suite|latency|ann|concurrency|tenants`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -37,10 +37,13 @@ def bench() -> None:
 @click.option("--limit", type=int, default=None, help="Only the first N conversations.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
               help="Folder for the temporary stores (default: the system temp dir).")
+@click.option("--store", "server", default=None, metavar="URL",
+              help="Run on PostgreSQL: a postgresql:// URL whose user may create databases; one fresh"
+                   " database per conversation, dropped afterwards.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, limit: int | None,
-           folder: str | None, as_json: bool) -> None:
+           folder: str | None, server: str | None, as_json: bool) -> None:
     """Evidence recall R@k on LoCoMo: one store per conversation, questions asked raw."""
     from engram.bench import locomo as bench_locomo
     from engram.bench.baselines import parse_weights
@@ -49,7 +52,7 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
     embedder = (ctx.find_root().obj or {}).get("embedder")
     echo = None if as_json else click.echo
     result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo,
-                              weights=parse_weights(weights))
+                              weights=parse_weights(weights), store=server)
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -105,6 +108,38 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
     if "case_stable" in result["retrievers"].get("hybrid", {}):
         click.echo(f"\nhybrid case_stable (same top 3 as written / lower / Capitalised): "
                    f"{result['retrievers']['hybrid']['case_stable']:.3f}")
+
+
+@bench.command()
+@click.option("--subjects", default=1000, show_default=True, help="Subjects (tenants) in the store.")
+@click.option("--items", default=1000, show_default=True, help="Items per subject.")
+@click.option("--clients", default=1, show_default=True, help="Threads sharing one Memory, recalling at once.")
+@click.option("--store", "server", default=None, metavar="URL",
+              help="A postgresql:// server: the bench creates its own database there and drops it after.")
+@click.option("--db", "db", default=None, help="Use (and keep) this store instead; filled only if empty.")
+@click.option("--recalls", default=4000, show_default=True, help="Timed recalls (after the warm-up).")
+@click.option("--warmup", default=1000, show_default=True, help="Recalls before timing and the warm RSS.")
+@click.option("--embed-limit", default=20_000, show_default=True,
+              help="Stores larger than this get fitted MiniLM-like vectors instead of embedded text.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def tenants(ctx: click.Context, subjects: int, items: int, clients: int, server: str | None, db: str | None,
+            recalls: int, warmup: int, embed_limit: int, folder: str | None, as_json: bool) -> None:
+    """Recall p50/p95, recalls/s and RSS with many subjects in one store and many client threads."""
+    from engram.bench import tenants as bench_tenants
+
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    result = bench_tenants.run(subjects, items, clients, server=server, db=db, embedder=embedder,
+                               embed_limit=embed_limit, recalls=recalls, warmup=warmup, folder=folder,
+                               echo=None if as_json else click.echo)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"{result['store']}: {subjects} subjects x {items} items, {clients} client(s):"
+               f" recall p50 {result['recall_ms']['p50']} ms, p95 {result['recall_ms']['p95']} ms,"
+               f" {result['recalls_per_s']} recalls/s, RSS warm {result['rss_mb']['warm']} MiB,"
+               f" end {result['rss_mb']['end']} MiB")
 
 
 @bench.command()
