@@ -17,6 +17,7 @@ from engram.core import recall
 from engram.bench.latency import QUESTIONS, sentences
 from engram.embed import get_embedder
 from engram.core.memory import Memory
+from engram.store.base import Filter, SearchesVectors
 
 SUBJECT = "user:ann"
 CROSSOVER = 200
@@ -105,16 +106,36 @@ def test_forgotten_memories_leave_the_index(big: Memory) -> None:
 
 
 def test_a_restrictive_filter_scans_exactly(big: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a filter that rejects some items the vector side is an exact scan among the passing
+    items: the in-process index is bypassed (SQLite), or the server scans exactly under the
+    filter instead of using its HNSW index (PostgreSQL). Either way the hits equal the exact path's."""
+    question = "Which database does the team use?"
     assert nearest.prepare(big.store, SUBJECT, big.embedder.identity)
-    calls = []
-    real = nearest.scores
+    calls: list[object] = []
+    if isinstance(big.store, SearchesVectors):
+        real_nearest = big.store.nearest
 
-    def spy(*args, **kwargs):
-        result = real(*args, **kwargs)
-        calls.append(type(result))
-        return result
+        def spy_server(*args, **kwargs):
+            calls.append(kwargs.get("where", args[5] if len(args) > 5 else None))
+            return real_nearest(*args, **kwargs)
 
-    monkeypatch.setattr(nearest, "scores", spy)
-    big.recall(SUBJECT, "Which database does the team use?", k=5, kinds=["fact"])
-    big.recall(SUBJECT, "Which database does the team use?", k=5)
-    assert calls == [nearest.ExactScores, nearest.ApproximateScores]
+        monkeypatch.setattr(big.store, "nearest", spy_server)
+    else:
+        real = nearest.scores
+
+        def spy(*args, **kwargs):
+            result = real(*args, **kwargs)
+            calls.append(type(result))
+            return result
+
+        monkeypatch.setattr(nearest, "scores", spy)
+    filtered = big.recall(SUBJECT, question, k=5, kinds=["fact"])
+    big.recall(SUBJECT, question, k=5)
+    if isinstance(big.store, SearchesVectors):
+        assert len(calls) == 2 and isinstance(calls[0], Filter) and calls[0].restrictive and calls[1] is None
+    else:
+        assert calls == [nearest.ExactScores, nearest.ApproximateScores]
+    where = big._filter(kinds=["fact"])
+    exact = recall.search(big.store, big.embedder, SUBJECT, question, 5, where, big.weights, time.time(),
+                          exact_vectors=True)
+    assert [h.id for h in filtered] == [h.id for h in exact]
