@@ -36,7 +36,7 @@ import numpy as np
 from engram import validate
 from engram.errors import InvalidInput, StoreError, StoreFull
 from engram.store.base import FileBackup, Filter
-from engram.types import CONVERSATION, Item, iso
+from engram.types import CONVERSATION, Item, embedded_text, iso
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
@@ -250,13 +250,9 @@ def _vectors(mem: "Memory", items: Iterable[Item], given: dict[str, np.ndarray])
     """Vectors for every searchable item: the exported ones when they fit, else embedded now."""
     if mem.embedder is None:
         return {}
-    wanted = [it for it in items if it.kind != CONVERSATION]
+    wanted = [it for it in items if embedded_text(it) is not None]
     vectors = {it.id: given[it.id] for it in wanted if it.id in given and given[it.id].shape == (mem.embedder.dim,)}
-    missing = [it for it in wanted if it.id not in vectors]
-    texts = list(dict.fromkeys(it.text for it in missing))
-    if texts:
-        by_text = dict(zip(texts, mem.embedder.embed(texts)))
-        vectors.update({it.id: by_text[it.text] for it in missing})
+    vectors.update(mem._vectors_for([it for it in wanted if it.id not in vectors]))
     return vectors
 
 
