@@ -310,12 +310,18 @@ class Memory:
                  category: str | None = None, session: str | None = None, agent: str = "",
                  metadata: Mapping[str, Any] | None = None) -> str | None:
         """Why a write must not be stored, or None: every stored string passes the secret filter and
-        the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said."""
+        the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said.
+
+        The instruction filter reads sentences, at a cost that grows with the length (about 12 µs a
+        character), so of a store item or memory file (any length) it reads the first
+        MAX_INDEX_CHARS characters and the index text; the secret filter reads all of it."""
         from engram.safety.screen import refusal, strings
 
         labels = [source, key, category, session, agent, *strings(metadata)]
         parts = labels if kind == CONVERSATION else [text, *labels]
-        return refusal(parts, secrets=self.secret_filter, instructions=self.instruction_filter)
+        read = [text[: validate.MAX_INDEX_CHARS], *labels] if kind in VERBATIM_KINDS and kind != CONVERSATION else None
+        return refusal(parts, secrets=self.secret_filter, instructions=self.instruction_filter,
+                       instruction_parts=read)
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the
