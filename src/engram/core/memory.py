@@ -58,6 +58,13 @@ def _store_or_path(db: str | os.PathLike[str] | Store | None) -> tuple[Store | N
     return db, None
 
 
+def _windows(text: str, size: int = 1000, overlap: int = 200) -> list[str]:
+    """The first MAX_INDEX_CHARS characters of `text` in windows of `size` that overlap by
+    `overlap` (a phrase shorter than that is whole in one of them)."""
+    head = text[: validate.MAX_INDEX_CHARS]
+    return [head[i : i + size] for i in range(0, max(1, len(head) - overlap), size - overlap)]
+
+
 def _ids(ids: Any) -> list[str]:
     if not isinstance(ids, (list, tuple, set, frozenset)) or not all(isinstance(i, str) and i for i in ids):
         raise InvalidInput("ids must be a list of item ids")
@@ -312,14 +319,19 @@ class Memory:
         """Why a write must not be stored, or None: every stored string passes the secret filter and
         the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said.
 
-        The instruction filter reads sentences, at a cost that grows with the length (about 12 µs a
-        character), so of a store item or memory file (any length) it reads the first
-        MAX_INDEX_CHARS characters and the index text; the secret filter reads all of it."""
+        The instruction filter reads sentences, at a cost that grows faster than the length, so of a
+        store item or memory file (any length) it reads the first MAX_INDEX_CHARS characters of the
+        text and of its index text, in overlapping windows; the secret filter reads all of it."""
         from engram.safety.screen import refusal, strings
 
         labels = [source, key, category, session, agent, *strings(metadata)]
         parts = labels if kind == CONVERSATION else [text, *labels]
-        read = [text[: validate.MAX_INDEX_CHARS], *labels] if kind in VERBATIM_KINDS and kind != CONVERSATION else None
+        read = None
+        if kind in VERBATIM_KINDS and kind != CONVERSATION:
+            index = (metadata or {}).get(EMBEDDED)
+            others = [source, key, category, session, agent,
+                      *strings({k: v for k, v in (metadata or {}).items() if k != EMBEDDED})]
+            read = [*_windows(text), *(_windows(index) if isinstance(index, str) else []), *others]
         return refusal(parts, secrets=self.secret_filter, instructions=self.instruction_filter,
                        instruction_parts=read)
 
