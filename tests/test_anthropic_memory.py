@@ -166,3 +166,30 @@ def test_concurrent_inserts_into_one_file_lose_no_line(tool):
     assert errors == []
     lines = tool.files()["/memories/log.md"].text.splitlines()
     assert sorted(lines) == sorted(f"w{n}-{i}" for n in range(4) for i in range(5))
+
+
+def test_the_async_tool_runs_under_the_async_runner(anthropic_server, memory):
+    import asyncio
+
+    from engram.integrations.anthropic_memory import EngramAsyncMemoryTool
+
+    tool = EngramAsyncMemoryTool(memory, subject=SUBJECT)
+    anthropic_server.enqueue(
+        Response(200, anthropic_message(tool_calls=({"id": "toolu_a", "name": "memory", "input": {
+            "command": "create", "path": "/memories/a.md", "file_text": "async note\n"}},))),
+        Response(200, anthropic_message(tool_calls=({"id": "toolu_b", "name": "memory", "input": {
+            "command": "view", "path": "/memories/a.md"}},))),
+        Response(200, anthropic_message("Done.")))
+
+    async def run():
+        client = anthropic.AsyncAnthropic(base_url=anthropic_server.base_url, api_key=API_KEY, max_retries=0)
+        runner = client.beta.messages.tool_runner(model="claude-test", max_tokens=512, tools=[tool],
+                                                  betas=[MEMORY_BETA], messages=[{"role": "user", "content": "Note."}])
+        last = await runner.until_done()
+        await client.close()
+        return last
+
+    assert asyncio.run(run()).content[0].text == "Done."
+    viewed = anthropic_server.bodies(ANTHROPIC_MESSAGES)[-1]["messages"][-1]["content"][0]
+    assert text(viewed) == "Here's the content of /memories/a.md with line numbers:\n     1\tasync note\n     2\t"
+    assert tool.tool.files()["/memories/a.md"].text == "async note\n"

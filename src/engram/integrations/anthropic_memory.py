@@ -17,6 +17,7 @@ Results and error texts follow the SDK's own local-filesystem backend.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import posixpath
 import random
@@ -32,7 +33,11 @@ from engram.types import MEMORY_FILE, Item
 
 require("anthropic.lib.tools", "anthropic")
 
-from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError  # noqa: E402 (after the check naming the extra)
+from anthropic.lib.tools import (  # noqa: E402 (after the check that names the extra to install)
+    BetaAbstractMemoryTool,
+    BetaAsyncAbstractMemoryTool,
+    ToolError,
+)
 from anthropic.types.beta import (  # noqa: E402
     BetaCacheControlEphemeralParam,
     BetaMemoryTool20250818CreateCommand,
@@ -46,7 +51,7 @@ from anthropic.types.beta import (  # noqa: E402
 if TYPE_CHECKING:
     from engram.core.memory import Memory
 
-__all__ = ["ROOT", "EngramMemoryTool", "ToolError"]
+__all__ = ["ROOT", "EngramAsyncMemoryTool", "EngramMemoryTool", "ToolError"]
 
 ROOT = "/memories"
 LINE_WIDTH = 6  # line numbers as the SDK's local backend prints them
@@ -260,6 +265,38 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         return "All memory cleared"
 
 
-if TYPE_CHECKING:  # mypy checks the class against the SDK's abstract one
-    def _conforms(tool: EngramMemoryTool) -> BetaAbstractMemoryTool:
-        return tool
+class EngramAsyncMemoryTool(BetaAsyncAbstractMemoryTool):
+    """The same tool for `AsyncAnthropic`'s tool runner: each command runs on a worker thread."""
+
+    def __init__(self, memory: "Memory | str | os.PathLike[str]", *, subject: str,
+                 cache_control: BetaCacheControlEphemeralParam | None = None) -> None:
+        super().__init__(cache_control=cache_control)
+        self.tool = EngramMemoryTool(memory, subject=subject)
+        self.memory, self.subject = self.tool.memory, self.tool.subject
+
+    async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return await asyncio.to_thread(self.tool.view, command)
+
+    async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return await asyncio.to_thread(self.tool.create, command)
+
+    async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return await asyncio.to_thread(self.tool.str_replace, command)
+
+    async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return await asyncio.to_thread(self.tool.insert, command)
+
+    async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return await asyncio.to_thread(self.tool.delete, command)
+
+    async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return await asyncio.to_thread(self.tool.rename, command)
+
+    async def clear_all_memory(self) -> str:
+        return await asyncio.to_thread(self.tool.clear_all_memory)
+
+
+if TYPE_CHECKING:  # mypy checks the classes against the SDK's abstract ones
+    def _conforms(tool: EngramMemoryTool, async_tool: EngramAsyncMemoryTool) -> tuple[
+            BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool]:
+        return tool, async_tool
