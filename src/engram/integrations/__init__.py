@@ -2,7 +2,7 @@
 
     engram.integrations.langgraph          EngramStore, a LangGraph BaseStore     engramdb[langgraph]
     engram.integrations.openai_agents      EngramSession, an OpenAI Agents SDK Session   engramdb[openai-agents]
-    engram.integrations.anthropic_memory   EngramMemoryTool, Anthropic's memory tool     engramdb[anthropic]
+    engram.integrations.anthropic_memory   EngramMemoryTool (and EngramAsyncMemoryTool), Claude's memory tool   engramdb[anthropic]
     engram.integrations.langchain          EngramRetriever and the memory tools for LangChain   engramdb[langchain]
 
 Each takes an `engram.Memory` (or a database path or URL) first and uses only Memory's public
