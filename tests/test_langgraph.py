@@ -451,3 +451,18 @@ def test_a_state_graph_saves_in_one_thread_and_finds_it_in_another(which, engram
     if which == "engram":
         [item] = engram_store.memory.items(subject_for(("memories", "u1")), kinds=[STORE_ITEM])
         assert json.loads(item.text) == {"text": "The user's dog is a border collie named Rex."}
+
+
+def test_an_export_and_import_carries_the_store_with_its_index(tmp_path):
+    from engram.core.portable import export, import_
+
+    with Memory(str(tmp_path / "a.db"), embedder="hashing") as mem:
+        store = EngramStore(mem, index={"fields": ["text"]})
+        store.put(("m", "u"), "big", {"text": "a long note\n" * 50_000})
+        store.put(("m", "u"), "dog", {"text": "The dog is called Rex."})
+        export(mem, tmp_path / "out.jsonl")
+    with Memory(str(tmp_path / "b.db"), embedder="hashing") as mem:
+        import_(mem, tmp_path / "out.jsonl")
+        copy = EngramStore(mem, index={"fields": ["text"]})
+        assert copy.get(("m", "u"), "big").value == {"text": "a long note\n" * 50_000}
+        assert copy.search(("m",), query="dog Rex", limit=1)[0].key == "dog"

@@ -315,13 +315,15 @@ class Memory:
 
     def _refusal(self, text: str, kind: str, *, source: str = "", key: str | None = None,
                  category: str | None = None, session: str | None = None, agent: str = "",
-                 metadata: Mapping[str, Any] | None = None) -> str | None:
+                 metadata: Mapping[str, Any] | None = None, secrets: bool = True,
+                 instructions: bool = True) -> str | None:
         """Why a write must not be stored, or None: every stored string passes the secret filter and
         the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said.
 
         The instruction filter reads sentences, at a cost that grows faster than the length, so of a
         store item or memory file (any length) it reads the first MAX_INDEX_CHARS characters of the
-        text and of its index text, in overlapping windows; the secret filter reads all of it."""
+        text and of its index text, in overlapping windows; the secret filter reads all of it.
+        `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import)."""
         from engram.safety.screen import refusal, strings
 
         labels = [source, key, category, session, agent, *strings(metadata)]
@@ -332,8 +334,8 @@ class Memory:
             others = [source, key, category, session, agent,
                       *strings({k: v for k, v in (metadata or {}).items() if k != EMBEDDED})]
             read = [*_windows(text), *(_windows(index) if isinstance(index, str) else []), *others]
-        return refusal(parts, secrets=self.secret_filter, instructions=self.instruction_filter,
-                       instruction_parts=read)
+        return refusal(parts, secrets=self.secret_filter and secrets,
+                       instructions=self.instruction_filter and instructions, instruction_parts=read)
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the

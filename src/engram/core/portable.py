@@ -36,7 +36,7 @@ import numpy as np
 from engram import validate
 from engram.errors import InvalidInput, StoreError, StoreFull
 from engram.store.base import FileBackup, Filter
-from engram.types import CONVERSATION, Item, embedded_text, iso
+from engram.types import Item, embedded_text, iso
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
@@ -155,12 +155,9 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str], *, allow_secr
 
 def _refusal(mem: "Memory", item: Item, *, allow_secrets: bool, allow_instructions: bool) -> str | None:
     """Why an imported item must not be stored: the same check as a write (Memory._refusal)."""
-    from engram.safety.screen import refusal, strings
-
-    labels = [item.source, item.key, item.category, item.session, item.agent, *strings(item.metadata)]
-    parts = labels if item.kind == CONVERSATION else [item.text, *labels]
-    return refusal(parts, secrets=mem.secret_filter and not allow_secrets,
-                   instructions=mem.instruction_filter and not allow_instructions)
+    return mem._refusal(item.text, item.kind, source=item.source, key=item.key, category=item.category,
+                        session=item.session, agent=item.agent, metadata=item.metadata,
+                        secrets=not allow_secrets, instructions=not allow_instructions)
 
 
 def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[int, Item, np.ndarray | None]]]:
