@@ -5,6 +5,8 @@ The conventions (docs/architecture.md, "Examples that run"):
 - A page runs in a fresh directory. Its Python blocks share one namespace; its console blocks
   share one bash session in the same directory, so `memory.db` written by a Python block is the
   file `$ engram --db memory.db ...` reads, and `export`, variables and `cd` carry over.
+  `$ENGRAM_DOCS_REPO` is the checkout (for a page that runs its scripts), `engram` and `python`
+  are this checkout's.
 - A ```python block with `>>>` prompts is a doctest session (stdlib doctest, ELLIPSIS on): every
   output shown is checked. A block without prompts is a script: it must run without error and
   print nothing (an output worth showing is shown as a session, so it is checked).
@@ -169,7 +171,7 @@ class Shell:
     def run(self, command: str) -> tuple[str, int]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         # stdin from /dev/null unless the command redirects it itself, so nothing reads this script.
-        self.proc.stdin.write(f"{{ {command}\n}} < /dev/null 2>&1\necho; echo {self.marker} $?\n".encode())
+        self.proc.stdin.write(f"{{ {command}\n}} < /dev/null 2>&1\n__status=$?; echo; echo {self.marker} $__status\n".encode())
         self.proc.stdin.flush()
         data = b""
         deadline = time.monotonic() + HANG_GUARD_S

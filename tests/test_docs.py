@@ -25,6 +25,7 @@ def test_page_examples_run_as_shown(page: Path, tmp_path: Path, request: pytest.
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # this checkout's engram
+    env["ENGRAM_DOCS_REPO"] = str(ROOT)  # for a page that runs the checkout's scripts (examples/)
     if PG_VARIABLE in page.read_text(encoding="utf-8"):
         from pg_server import fresh_database
 
