@@ -70,9 +70,9 @@ def get_llm(spec: str | None = None) -> LLM | None:
 
 
 __all__ = [
-    "AnthropicLLM",
     "DEFAULT_MAX_TOOL_ROUNDS",
     "LLM",
+    "AnthropicLLM",
     "OpenAILLM",
     "Reply",
     "Request",

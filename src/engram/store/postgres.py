@@ -35,10 +35,12 @@ from engram.errors import (
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store.base import (
+    CacheReport,
     Filter,
     NearestAnswer,
     Placement,
     Scrubbable,
+    SearchesVectors,
     Store,
     TraceScanner,
     Traces,
@@ -912,5 +914,5 @@ def _translate(exc: BaseException, url: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner]:
-        return s, s, s, s
+    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, SearchesVectors, CacheReport]:
+        return s, s, s, s, s, s

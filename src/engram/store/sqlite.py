@@ -30,7 +30,17 @@ from engram.errors import (
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
-from engram.store.base import FileBackup, Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
+from engram.store.base import (
+    CacheReport,
+    FileBackup,
+    Filter,
+    Placement,
+    Scrubbable,
+    Store,
+    TraceScanner,
+    Traces,
+    VectorAdmin,
+)
 from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
@@ -525,5 +535,5 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup]:
-        return s, s, s, s, s
+    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport]:
+        return s, s, s, s, s, s
