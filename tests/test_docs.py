@@ -9,6 +9,7 @@ run in one bash session per page in a fresh directory. A block that cannot run h
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -40,3 +41,24 @@ def test_most_examples_run() -> None:
     skipped = [b for b in shown if b.not_run]
     table = "\n".join(f"{b.page.name}:{b.line}: {b.not_run}" for b in skipped)
     assert len(skipped) <= 0.2 * len(shown), f"{len(skipped)} of {len(shown)} examples do not run:\n{table}"
+
+
+def _prose(page: Path) -> str:
+    """The page without its fenced blocks."""
+    return re.sub(r"^\s*```.*?^\s*```\s*$", "", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+
+
+def test_tests_and_files_the_pages_name_exist() -> None:
+    """A page that says "tested by tests/test_x.py::test_y" names a test that is there, and the
+    source files it points to exist (a rename must update the docs)."""
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").glob("test_*.py"))
+    missing = []
+    for page in PAGES:
+        prose = _prose(page)
+        for name in re.findall(r"\b(test_\w+)\b(?![*.]|\.\.\.)", prose):
+            if not (ROOT / "tests" / f"{name}.py").exists() and not re.search(rf"def {name}\b", tests):
+                missing.append(f"{page.name}: {name}")
+        for path in re.findall(r"\b((?:src/)?engram/[\w/]+\.py|tests/\w+\.py|benchmarks/\w+\.py|examples/\w+\.py)\b", prose):
+            if not (ROOT / path).exists() and not (ROOT / "src" / path).exists():
+                missing.append(f"{page.name}: {path}")
+    assert missing == []
