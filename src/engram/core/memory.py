@@ -386,7 +386,7 @@ class Memory:
         found = self.store.find(validate.subject(subject), Filter(kinds=(validate.kind(kind),), key=key), limit=1)
         return found[0] if found else None
 
-    def vectors(self, subject: str) -> tuple[list[str], np.ndarray]:
+    def vectors(self, subject: str) -> tuple[Sequence[str], np.ndarray]:
         """The stored vectors of a subject under this Memory's embedder: (ids, unit rows); empty without one."""
         if self.embedder is None:
             return [], np.zeros((0, 0), dtype=np.float32)

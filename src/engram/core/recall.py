@@ -29,6 +29,7 @@ from engram.core import names as people
 from engram.core import ranking
 from engram.embed.base import Embedder
 from engram.store.base import Filter, SearchesVectors, Store
+from engram.store.rows import RowIds
 from engram.types import Hit, Item
 
 _WORKERS = min(8, os.cpu_count() or 1)
@@ -66,7 +67,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     n = max(CANDIDATES, k)
     if embedder is not None and isinstance(store, SearchesVectors) and not exact_vectors:
         return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score)
-    ids: list[str] = []
+    ids: Sequence[str] = []
     names: frozenset[str] = frozenset()
     pending: Future[nearest.VectorScores] | None = None
     if embedder is not None:
@@ -166,7 +167,7 @@ def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
     return max(SHORTLIST, k)
 
 
-def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
+def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
           allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
           size: int, cues: ranking.Signals) -> list[Hit]:
     """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
@@ -190,7 +191,7 @@ def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: 
     return ranking.fuse(items, signals, now, weights)
 
 
-def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
+def _signals(ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
              allowed: np.ndarray | None, weights: ranking.Weights) -> tuple[ranking.Signals, list[str]]:
     """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
     keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
@@ -207,7 +208,7 @@ def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, f
 class _ZView(Mapping[str, float]):
     """Read-only id -> cosine z-score over the whole subject, computed on demand (no O(n) copy)."""
 
-    def __init__(self, ids: list[str], cosines: nearest.VectorScores, mean: float, std: float) -> None:
+    def __init__(self, ids: Sequence[str], cosines: nearest.VectorScores, mean: float, std: float) -> None:
         self._ids, self._pos = ids, positions(ids)
         self._cosines, self._mean, self._std = cosines, mean, std
 
@@ -225,7 +226,7 @@ class _ZView(Mapping[str, float]):
         return len(self._ids)
 
 
-def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.ndarray | None:
+def _allowed(store: Store, subject: str, where: Filter, ids: Sequence[str]) -> np.ndarray | None:
     """For a restrictive filter, which vectors may be candidates (None: any current item may)."""
     if not len(ids) or not where.restrictive:
         return None
@@ -233,7 +234,7 @@ def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.nd
     return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))
 
 
-def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position: Mapping[str, int],
+def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], position: Mapping[str, int],
              weights: ranking.Weights) -> list[str]:
     """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
     placed = [i for i in pool if i in position]
@@ -270,7 +271,7 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
     return items[:size], found
 
 
-def vector_scan(store: Store, embedder: Embedder, subject: str, ids: list[str], matrix: np.ndarray, query: str,
+def vector_scan(store: Store, embedder: Embedder, subject: str, ids: Sequence[str], matrix: np.ndarray, query: str,
                 n: int, *, exact: bool = False) -> nearest.VectorScores:
     """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
     subject's ANN index past the crossover (engram.core.vectors)."""
@@ -278,11 +279,14 @@ def vector_scan(store: Store, embedder: Embedder, subject: str, ids: list[str], 
     return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
 
 
-_POSITIONS: dict[int, tuple[list[str], dict[str, int]]] = {}
+_POSITIONS: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
 
 
-def positions(ids: list[str]) -> dict[str, int]:
-    """Each id's index in `ids`, cached while the store hands back the same (cached) list."""
+def positions(ids: Sequence[str]) -> Mapping[str, int]:
+    """Each id's index in `ids`: a cached store snapshot's own map (engram.store.rows), else a map
+    cached while the store hands back the same list."""
+    if isinstance(ids, RowIds):
+        return ids.positions()
     cached = _POSITIONS.get(id(ids))
     if cached is not None and cached[0] is ids:
         return cached[1]

@@ -93,7 +93,7 @@ class ScopedStore:
         self.check(subject, "read")
         return self.inner.keyword(subject, terms, where, limit)
 
-    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
+    def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         self.check(subject, "read")
         return self.inner.vectors(subject, model)
 

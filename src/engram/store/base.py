@@ -155,8 +155,11 @@ class Store(Protocol):
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
         """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`."""
 
-    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
-        """All vectors of one subject under `model` (any validity): ids in write order, unit rows."""
+    def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
+        """All vectors of one subject under `model` (any validity): ids in write order, unit rows.
+
+        The same two objects until the subject changes (callers may key caches on them); never
+        changed afterwards (a backend that grows its cache hands out a new snapshot instead)."""
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         """Delete items everywhere they are held (row, keyword index, vectors) and scrub freed space."""
@@ -271,6 +274,6 @@ class SearchesVectors(Protocol):
         """The n nearest vectors of `subject` under `model` (among items passing `where`, when given),
         subject-wide cosine statistics, and cosines and write-order neighbours of `also` too."""
 
-    def vector_ids(self, subject: str, model: str) -> list[str]:
+    def vector_ids(self, subject: str, model: str) -> Sequence[str]:
         """The ids of the subject's vectors under `model` in write order (never the vectors): the
         same list object until the subject changes, so callers can tell nothing moved."""
