@@ -272,7 +272,7 @@ def test_access_counts_do_not_reload_the_vector_cache(store):
     a = make("an item that gets recalled often")
     store.put([a], {a.id: unit(1, 0)}, model="m:2")
     _, first = store.vectors(SUBJECT, "m:2")
-    store.touch([a.id], 5000.0)
+    store.touch({a.id: (1, 5000.0)})
     _, again = store.vectors(SUBJECT, "m:2")
     assert again is first  # the cached matrix: no vector changed
     assert store.get([a.id])[0].access_count == 1

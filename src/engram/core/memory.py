@@ -23,6 +23,7 @@ from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.core import episodic, notes
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
+from engram.core.accesses import AccessLog
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, VectorAdmin
@@ -100,6 +101,8 @@ class Memory:
         self.instruction_filter = self.settings.instruction_filter
         self.auto_supersede = auto_supersede
         self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
+        # Recall's access counts, written later in one transaction (engram.core.accesses).
+        self._accesses = AccessLog(self.store)
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -149,9 +152,19 @@ class Memory:
         return self.store.read_only
 
     def close(self) -> None:
-        """Close the store (and scrub the SQLite write-ahead log); drop its in-memory ANN indexes."""
-        nearest.forget_store(self.store)
-        self.store.close()
+        """Write buffered access counts, close the store (and scrub the SQLite write-ahead log),
+        drop its in-memory ANN indexes. If the counts cannot be written the store is still
+        closed, and the error is raised."""
+        try:
+            self._accesses.close()
+        finally:
+            nearest.forget_store(self.store)
+            self.store.close()
+
+    def flush_accesses(self) -> int:
+        """Write the access counts recall has recorded but not yet written (engram.core.accesses);
+        returns how many items were updated. Recall itself never writes."""
+        return self._accesses.flush()
 
     def __enter__(self) -> "Memory":
         return self
@@ -269,6 +282,7 @@ class Memory:
         updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede)."""
         explicit = dict(supersede or {})
         self.require_embedder()
+        self._accesses.flush_quietly()  # recorded access counts go with the next write
         vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
         batch = Batch(self.store, self.embedder, checked, vectors)
@@ -342,7 +356,7 @@ class Memory:
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         if hits and not self.read_only:  # a read-only store records no access counts
-            self.store.touch([h.id for h in hits], at)
+            self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
@@ -419,6 +433,10 @@ class Memory:
         `metadata` replaces the item's metadata as a whole (read it, change it, write it back).
         """
         ids = _ids(ids)
+        if access_count is not None:
+            self._accesses.flush()  # buffered counts first, so the count set here is final
+        else:
+            self._accesses.flush_quietly()
         changes: dict[str, Any] = {}
         if importance is not None:
             changes["importance"] = validate.weight(importance, "importance")
@@ -498,6 +516,7 @@ class Memory:
 
     def _delete(self, subject: str, ids: list[str]) -> int:
         """Delete from the store, then from this process's ANN indexes (engram.core.vectors)."""
+        self._accesses.flush_quietly()
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
         return count
@@ -529,6 +548,8 @@ class Memory:
         that recall can return (saved conversations are left out of them).
         """
         names = [validate.subject(subject)] if subject else None
+        if len(self._accesses):
+            self._accesses.flush_quietly()  # the access figures include every recall so far
         raw = self.store.counts(names)
         episodes = raw["episodes"]
 

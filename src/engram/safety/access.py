@@ -119,8 +119,9 @@ class ScopedStore:
             self.check(subject, "read")
         return self.inner.counts(list(self.subjects()) if subjects is None else subjects)
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        self.inner.touch([it.id for it in self.get(ids)], now)
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        readable = {it.id for it in self.get(list(accesses))}
+        self.inner.touch({i: seen for i, seen in accesses.items() if i in readable})
 
     def close(self) -> None:
         self.inner.close()

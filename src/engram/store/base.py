@@ -137,8 +137,10 @@ class Store(Protocol):
     def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         """Set fields (validity, importance, confidence, access stats, metadata) on items."""
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        """Count one access to each item (access stats only: no vector or text changes)."""
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        """Add recorded accesses, item id -> (how many, time of the last), in one transaction: each
+        item's `access_count` grows by that many and `last_accessed` becomes that time (access
+        stats only: no vector or text changes; ids of deleted items are ignored)."""
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         """Items by id, in the order asked; missing ids are left out."""

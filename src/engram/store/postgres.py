@@ -517,12 +517,16 @@ class PostgresStore:
 
         return self._run(work, write=True)
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        """Count one access to each item."""
-        if ids:
-            sql = (f"UPDATE items SET access_count = access_count + 1, last_accessed = %s"
-                   f" WHERE seq IN ({_LOCK_IN_ORDER})")
-            self._run(lambda conn: conn.execute(sql, (now, list(ids))), write=True)
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        """Add recorded accesses (id -> (count, last time)) in one statement, rows locked in seq order."""
+        if not accesses:
+            return
+        ids = sorted(accesses)
+        sql = ("UPDATE items i SET access_count = i.access_count + a.n, last_accessed = a.at"
+               " FROM unnest(%s::text[], %s::int[], %s::float8[]) AS a(id, n, at)"
+               f" WHERE i.id = a.id AND i.seq IN ({_LOCK_IN_ORDER})")
+        params = (ids, [int(accesses[i][0]) for i in ids], [float(accesses[i][1]) for i in ids], ids)
+        self._run(lambda conn: conn.execute(sql, params), write=True)
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         if not ids:

@@ -325,16 +325,13 @@ class SQLiteStore:
                 total += db.execute(f"UPDATE items SET {assignments} WHERE id = ?", (*values, item_id)).rowcount
         return total
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        """Count one access to each item."""
-        if not ids:
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        """Add recorded accesses (id -> (count, last time)) in one transaction."""
+        if not accesses:
             return
-        marks = ", ".join("?" * len(ids))
         with self.transaction() as db:
-            db.execute(
-                f"UPDATE items SET access_count = access_count + 1, last_accessed = ? WHERE id IN ({marks})",
-                (now, *ids),
-            )
+            db.executemany("UPDATE items SET access_count = access_count + ?, last_accessed = ? WHERE id = ?",
+                           [(int(n), float(at), item_id) for item_id, (n, at) in sorted(accesses.items())])
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         if not ids:
