@@ -24,6 +24,8 @@ from engram.embed.base import Embedder
 from engram.core import episodic, notes
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound
 from engram.core.accesses import AccessLog
+from engram.core.queries import QueryCache
+from engram.core.steps import Steps
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, VectorAdmin
@@ -78,9 +80,12 @@ class Memory:
         principal: str | None = None,
         auto_supersede: bool = True,
         read_only: bool | None = None,
+        query_cache: int | None = None,
     ) -> None:
         """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
-        records no access counts); None (the default) does so when the SQLite file cannot be written."""
+        records no access counts); None (the default) does so when the SQLite file cannot be written.
+        `query_cache` bounds the query embeddings kept for repeated queries (0: none; default 1024,
+        ENGRAM_QUERY_CACHE)."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -89,6 +94,7 @@ class Memory:
             recency=recency,
             half_life_days=half_life_days,
             instruction_filter=instruction_filter,
+            query_cache=query_cache,
         )
         self.store: Store = given if given is not None else open_store(self.settings.db, read_only=read_only)
         self.principal = principal
@@ -103,6 +109,9 @@ class Memory:
         self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
         # Recall's access counts, written later in one transaction (engram.core.accesses).
         self._accesses = AccessLog(self.store)
+        # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
+        self.query_cache = QueryCache(self.settings.query_cache)
+        self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -352,11 +361,17 @@ class Memory:
                             else validate.weight(half_life_days, "half_life_days")),
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
-        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score)
+        steps = self._steps
+        if steps is not None:
+            steps.lap("validate")
+        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
+                      queries=self.query_cache, steps=steps)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         if hits and not self.read_only:  # a read-only store records no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
+        if steps is not None:
+            steps.lap("hits")
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
@@ -576,6 +591,8 @@ class Memory:
             "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
             # The store's bounded vector cache (entries, bytes, bounds, hit rate), where it has one.
             "cache": self.store.cache_stats() if isinstance(self.store, CacheReport) else {},
+            # Query embeddings kept for repeated queries (engram.core.queries).
+            "query_cache": self.query_cache.stats(),
         }
 
     # -- re-embedding (engram reindex) ----------------------------------------------------

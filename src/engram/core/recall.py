@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -27,6 +28,8 @@ import numpy as np
 from engram.core import vectors as nearest
 from engram.core import names as people
 from engram.core import ranking
+from engram.core.queries import QueryCache
+from engram.core.steps import Steps
 from engram.embed.base import Embedder
 from engram.store.base import Filter, SearchesVectors, Store
 from engram.store.rows import RowIds
@@ -60,18 +63,23 @@ FOCUS_SHORTLIST = 2  # with the focus term at work, k times this many are fetche
 
 def search(store: Store, embedder: Embedder | None, subject: str, query: str, k: int, where: Filter,
            weights: ranking.Weights, now: float, min_score: float | None = None, *,
-           exact_vectors: bool = False) -> list[Hit]:
+           exact_vectors: bool = False, queries: QueryCache | None = None, steps: Steps | None = None) -> list[Hit]:
     """The k best hits for `query` in one subject, with every score component.
 
-    `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
+    `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two);
+    `queries` keeps query embeddings for repeated queries (engram.core.queries); `steps` times
+    each step (engram.core.steps)."""
     n = max(CANDIDATES, k)
     if embedder is not None and isinstance(store, SearchesVectors) and not exact_vectors:
-        return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score)
+        return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score,
+                                queries, steps)
     ids: Sequence[str] = []
     names: frozenset[str] = frozenset()
     pending: Future[nearest.VectorScores] | None = None
     if embedder is not None:
         ids, matrix = store.vectors(subject, embedder.identity)
+        if steps is not None:
+            steps.lap("vectors")
         if ids:
             # With the entity term on, the names the subject's memories use (engram.core.names) go
             # to it, and the common ones (a conversation's speakers) leave the embedded query.
@@ -80,23 +88,34 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                 book = people.book(store, subject, embedder.identity, ids)
                 names = book.mentioned(query)
                 embedded = ranking.vector_query(query, book.common(names))
+            if steps is not None:
+                steps.lap("names")
             # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
             # run on another core while SQLite runs the keyword search on this one.
             pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, embedded, n,
-                                        exact=exact_vectors or where.restrictive)
+                                        exact=exact_vectors or where.restrictive, queries=queries, steps=steps)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+        if steps is not None:
+            steps.lap("keyword")
     finally:
         cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
+    if steps is not None:
+        steps.lap("wait")
     allowed = _allowed(store, subject, where, ids)
     cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
-    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues)
-    return ranking.top_k(hits, k, min_score)
+    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues,
+                 steps)
+    top = ranking.top_k(hits, k, min_score)
+    if steps is not None:
+        steps.lap("top_k")
+    return top
 
 
 def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, subject: str, query: str, k: int,
-                     where: Filter, weights: ranking.Weights, now: float, min_score: float | None) -> list[Hit]:
+                     where: Filter, weights: ranking.Weights, now: float, min_score: float | None,
+                     queries: QueryCache | None = None, steps: Steps | None = None) -> list[Hit]:
     """`search` on a store that answers nearest-neighbour queries itself (PostgreSQL + pgvector):
     the query is embedded during the keyword search, then one call brings back the nearest ids,
     the subject's cosine statistics, and the cosines and write-order neighbours of every pool
@@ -108,13 +127,21 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
         book = people.book(store, subject, embedder.identity, finder.vector_ids(subject, embedder.identity))
         names = book.mentioned(query)
         embedded = ranking.vector_query(query, book.common(names))
-    pending = _EMBEDDING.submit(embedder.embed_one, embedded)
+    if steps is not None:
+        steps.lap("names")
+    pending = _EMBEDDING.submit(embed_query, embedder, embedded, queries, steps)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+        if steps is not None:
+            steps.lap("keyword")
     finally:
         vector = pending.result()
+    if steps is not None:
+        steps.lap("wait")
     answer = finder.nearest(subject, embedder.identity, vector, n, list(keyword),
                            where if where.restrictive else None)
+    if steps is not None:
+        steps.lap("nearest")
     cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
     keyword_z, keyword_floor = ranking.standardise(keyword, population=answer.count)
@@ -130,11 +157,21 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
         return answer.around.get(item_id, (None, None))
 
     ranked = _prerank_around(pool, signals, answer.around, weights)
+    if steps is not None:
+        steps.lap("prerank")
     items, found = _fetch(store, ranked, shortlist(k, names, weights), around, where)
+    if steps is not None:
+        steps.lap("fetch")
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
                                   neighbours=neighbours([it.id for it in items], around, found))
-    return ranking.top_k(ranking.fuse(items, signals, now, weights), k, min_score)
+    hits = ranking.fuse(items, signals, now, weights)
+    if steps is not None:
+        steps.lap("fuse")
+    top = ranking.top_k(hits, k, min_score)
+    if steps is not None:
+        steps.lap("top_k")
+    return top
 
 
 def _prerank_around(pool: list[str], signals: ranking.Signals,
@@ -169,7 +206,7 @@ def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
 
 def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
           allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
-          size: int, cues: ranking.Signals) -> list[Hit]:
+          size: int, cues: ranking.Signals, steps: Steps | None = None) -> list[Hit]:
     """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
 
     `cues` carries what fusion reads from the query text (names, "When", dates)."""
@@ -177,6 +214,8 @@ def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keywo
     signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
     ranked = _prerank(pool, signals, ids, position, weights)
     last = len(ids) - 1
+    if steps is not None:
+        steps.lap("prerank")
 
     def around(item_id: str) -> tuple[str | None, str | None]:
         i = position.get(item_id)
@@ -185,10 +224,15 @@ def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keywo
         return (ids[i - 1] if i > 0 else None), (ids[i + 1] if i < last else None)
 
     items, found = _fetch(store, ranked, size, around, where)
+    if steps is not None:
+        steps.lap("fetch")
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
                                   neighbours=neighbours([it.id for it in items], around, found))
-    return ranking.fuse(items, signals, now, weights)
+    hits = ranking.fuse(items, signals, now, weights)
+    if steps is not None:
+        steps.lap("fuse")
+    return hits
 
 
 def _signals(ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
@@ -272,11 +316,26 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
 
 
 def vector_scan(store: Store, embedder: Embedder, subject: str, ids: Sequence[str], matrix: np.ndarray, query: str,
-                n: int, *, exact: bool = False) -> nearest.VectorScores:
+                n: int, *, exact: bool = False, queries: QueryCache | None = None,
+                steps: Steps | None = None) -> nearest.VectorScores:
     """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
     subject's ANN index past the crossover (engram.core.vectors)."""
-    vector = embedder.embed_one(query)
-    return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
+    vector = embed_query(embedder, query, queries, steps)
+    started = time.perf_counter() if steps is not None else 0.0
+    found = nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
+    if steps is not None:
+        steps.add("scan", (time.perf_counter() - started) * 1000.0)
+    return found
+
+
+def embed_query(embedder: Embedder, query: str, queries: QueryCache | None = None,
+                steps: Steps | None = None) -> np.ndarray:
+    """The query's vector: from the query cache when one is given (engram.core.queries)."""
+    started = time.perf_counter() if steps is not None else 0.0
+    vector = queries.embed(embedder, query) if queries is not None else embedder.embed_one(query)
+    if steps is not None:
+        steps.add("embed", (time.perf_counter() - started) * 1000.0)
+    return vector
 
 
 _POSITIONS: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
