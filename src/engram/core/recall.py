@@ -213,15 +213,16 @@ def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keywo
     position = positions(ids)
     signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
     ranked = _prerank(pool, signals, ids, position, weights)
-    last = len(ids) - 1
+    count, last = len(ids), len(ids) - 1
+    rows, row_of = _shared(ids, position)
     if steps is not None:
         steps.lap("prerank")
 
     def around(item_id: str) -> tuple[str | None, str | None]:
-        i = position.get(item_id)
-        if i is None:
+        i = row_of.get(item_id, count)
+        if i >= count:
             return None, None
-        return (ids[i - 1] if i > 0 else None), (ids[i + 1] if i < last else None)
+        return (rows[i - 1] if i > 0 else None), (rows[i + 1] if i < last else None)
 
     items, found = _fetch(store, ranked, size, around, where)
     if steps is not None:
@@ -244,7 +245,8 @@ def _signals(ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[st
         return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
     mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
     closest = cosines.nearest(n, allowed)
-    pool = list(dict.fromkeys([*(ids[i] for i in closest), *keyword]))
+    rows = ids.shared()[0] if isinstance(ids, RowIds) else ids  # rows below len(ids): this snapshot's
+    pool = list(dict.fromkeys([*(rows[i] for i in closest.tolist()), *keyword]))
     return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std), keyword_floor=keyword_floor,
                            vector_floor=(cosines.minimum - mean) / std), pool
 
@@ -281,23 +283,33 @@ def _allowed(store: Store, subject: str, where: Filter, ids: Sequence[str]) -> n
 def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], position: Mapping[str, int],
              weights: ranking.Weights) -> list[str]:
     """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
-    placed = [i for i in pool if i in position]
-    loose = [i for i in pool if i not in position]  # keyword hits without a vector
+    n = len(ids)
+    rows, row_of = _shared(ids, position)
+    placed = [i for i in pool if row_of.get(i, n) < n]
+    loose = [i for i in pool if row_of.get(i, n) >= n]  # keyword hits without a vector
     ranked: list[tuple[float, str]] = []
     if placed and isinstance(signals.vector, _ZView):
-        at = np.array([position[i] for i in placed])
+        at = np.array([row_of[i] for i in placed])
         # Each pool item with its two write-order neighbours: rows (previous, self, next).
         window = np.stack([at - 1, at, at + 1])
-        valid = (window >= 0) & (window < len(ids))
-        window = np.clip(window, 0, len(ids) - 1)
+        valid = (window >= 0) & (window < n)
+        window = np.clip(window, 0, n - 1)
         vector_z = signals.vector.at(window.ravel()).reshape(window.shape)
-        keyword_z = np.array([signals.keyword.get(ids[j], signals.keyword_floor) for j in window.ravel()])
+        keyword, floor = signals.keyword, signals.keyword_floor
+        keyword_z = np.array([keyword.get(rows[j], floor) for j in window.ravel().tolist()])
         scores = ranking.prerank_scores(vector_z, keyword_z.reshape(window.shape), valid, weights)
         ranked = list(zip(scores.tolist(), placed))
     floor = weights.vector * signals.vector_floor
     ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
     ranked.sort(key=lambda pair: pair[0], reverse=True)
     return [i for _, i in ranked]
+
+
+def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[str], Mapping[str, int]]:
+    """A list to read ids by row and a plain id -> row map, for hot loops: a store snapshot's own
+    (engram.store.rows; they may hold rows past len(ids), which callers leave out), else `ids`
+    and `position` themselves."""
+    return ids.shared() if isinstance(ids, RowIds) else (ids, position)
 
 
 def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,

@@ -97,6 +97,11 @@ class RowIds(Sequence[str]):
         """Each id's row, as a mapping over these ids only (shared with every snapshot: no copy)."""
         return Positions(self._base.positions(), self._n)
 
+    def shared(self) -> tuple[list[str], dict[str, int]]:
+        """The list and id -> row map behind this snapshot, for hot loops: later appends extend
+        both, so only rows below `len(self)` belong to it (callers check)."""
+        return self._base.ids, self._base.positions()
+
     def extends(self, older: Sequence[str]) -> bool | None:
         """True when `older` is a shorter or equal snapshot of the same list (these ids only add to
         it); None when that cannot be told without comparing the ids (another list)."""
