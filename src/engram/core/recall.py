@@ -265,6 +265,12 @@ class _ZView(Mapping[str, float]):
     def __getitem__(self, key: str) -> float:
         return float((self._cosines.at(np.array([self._pos[key]]))[0] - self._mean) / self._std)
 
+    def get(self, key: str, default: float | None = None) -> float | None:  # type: ignore[override]  # Mapping.get, without a KeyError per miss
+        row = self._pos.get(key)
+        if row is None:
+            return default
+        return float((self._cosines.at(np.array([row]))[0] - self._mean) / self._std)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 
@@ -284,7 +290,7 @@ def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], posi
              weights: ranking.Weights) -> list[str]:
     """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
     n = len(ids)
-    rows, row_of = _shared(ids, position)
+    _, row_of = _shared(ids, position)
     placed = [i for i in pool if row_of.get(i, n) < n]
     loose = [i for i in pool if row_of.get(i, n) >= n]  # keyword hits without a vector
     ranked: list[tuple[float, str]] = []
@@ -295,14 +301,27 @@ def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], posi
         valid = (window >= 0) & (window < n)
         window = np.clip(window, 0, n - 1)
         vector_z = signals.vector.at(window.ravel()).reshape(window.shape)
-        keyword, floor = signals.keyword, signals.keyword_floor
-        keyword_z = np.array([keyword.get(rows[j], floor) for j in window.ravel().tolist()])
+        keyword_z = _keyword_at(signals.keyword, signals.keyword_floor, row_of, n, window.ravel())
         scores = ranking.prerank_scores(vector_z, keyword_z.reshape(window.shape), valid, weights)
         ranked = list(zip(scores.tolist(), placed))
     floor = weights.vector * signals.vector_floor
     ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
     ranked.sort(key=lambda pair: pair[0], reverse=True)
     return [i for _, i in ranked]
+
+
+def _keyword_at(keyword: Mapping[str, float], floor: float, row_of: Mapping[str, int], n: int,
+                rows: np.ndarray) -> np.ndarray:
+    """The keyword z-score of the item at each of `rows` (`floor` where it has none), vectorised:
+    the keyword hits by row, looked up with one sorted search."""
+    hits = sorted((r, z) for i, z in keyword.items() if (r := row_of.get(i, n)) < n)
+    if not hits:
+        return np.full(rows.shape, floor, dtype=np.float64)
+    hit_rows = np.array([r for r, _ in hits], dtype=np.int64)
+    hit_z = np.array([z for _, z in hits], dtype=np.float64)
+    at = np.minimum(np.searchsorted(hit_rows, rows), len(hits) - 1)
+    found: np.ndarray = np.where(hit_rows[at] == rows, hit_z[at], floor)
+    return found
 
 
 def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[str], Mapping[str, int]]:
@@ -314,14 +333,20 @@ def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[s
 
 def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
            where: Filter) -> tuple[list[Item], dict[str, Item]]:
-    """The first `size` ranked candidates that pass the filter, and every fetched item by id."""
+    """The first `size` ranked candidates that pass the filter, and every fetched item by id:
+    those, and the write-order neighbours of each that has a session (the only ones whose
+    neighbours lend context: see `neighbours`), fetched in a second read when there are any."""
     items: list[Item] = []
     found: dict[str, Item] = {}
     cursor = 0
     while len(items) < size and cursor < len(ranked):  # a filter may reject some: fetch more
         batch = ranked[cursor : cursor + size - len(items)]
         cursor += len(batch)
-        got = {it.id: it for it in store.get(_with_neighbours(batch, around)) if where.accepts(it)}
+        got = {it.id: it for it in store.get(batch) if where.accepts(it)}
+        wanted = [other for i in batch if i in got and got[i].session is not None for other in around(i)
+                  if other is not None and other not in got and other not in found]
+        if wanted:
+            got.update((it.id, it) for it in store.get(list(dict.fromkeys(wanted))) if where.accepts(it))
         found.update(got)
         items += [got[i] for i in batch if i in got]
     return items[:size], found
@@ -366,18 +391,6 @@ def positions(ids: Sequence[str]) -> Mapping[str, int]:
     mapping = {item_id: i for i, item_id in enumerate(ids)}
     _POSITIONS[id(ids)] = (ids, mapping)
     return mapping
-
-
-def _with_neighbours(pool: Sequence[str], around: Around) -> list[str]:
-    """The pool plus the items written just before and after each pool item."""
-    out = dict.fromkeys(pool)
-    for item_id in pool:
-        before, after = around(item_id)
-        if before is not None:
-            out.setdefault(before)
-        if after is not None:
-            out.setdefault(after)
-    return list(out)
 
 
 def neighbours(pool: Sequence[str], around: Around,

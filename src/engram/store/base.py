@@ -54,7 +54,10 @@ class Filter:
 
     def accepts(self, item: Item) -> bool:
         """The same test in Python, for candidates that came from a vector scan."""
-        return all(check(self, item) for check in self._checks)
+        for check in self._checks:  # noqa: SIM110  # a loop, not all(genexpr): recall asks this ~100 times a call
+            if not check(self, item):
+                return False
+        return True
 
     @functools.cached_property
     def _checks(self) -> tuple[Callable[[Filter, Item], bool], ...]:
