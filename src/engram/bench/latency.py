@@ -128,15 +128,18 @@ def _item(subject: str, text: str, now: float) -> Item:
                 valid_from=now, content_hash=content_hash(text))
 
 
-def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int, steps: bool = False) -> dict[str, Any]:
     """p50/p95 of Memory.recall (k=10) after a warm-up pass that loads the vector cache, and the
-    same for `engram.core.recall.search` alone (`search_p50`/`search_p95`: no access-count write)."""
+    same for `engram.core.recall.search` alone (`search_p50`/`search_p95`), both with the query
+    cache off; `repeated`: the same questions again with it on, and its hit rate; `steps`
+    (engram.bench.steps): where one recall's time goes, and the layer's own cost."""
+    from engram.bench.steps import recall_steps
     from engram.core.recall import search
 
     def ask(q: str) -> None:
         search(mem.store, mem.embedder, subject, q, 10, mem._filter(), mem.weights, time.time())
 
-    out: dict[str, float] = {}
+    out: dict[str, Any] = {}
     for prefix, call in (("", lambda q: mem.recall(subject, q, k=10)), ("search_", ask)):
         for q in queries:
             call(q)
@@ -149,7 +152,31 @@ def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> 
         out.update({prefix + key: value for key, value in percentiles(samples).items() if key != "mean"})
     out.update(time_steps(mem, subject, queries, rounds))
     out.update(keyword_figures(mem, subject, queries, rounds))
+    out["repeated"] = repeated_queries(mem, subject, queries, rounds)
+    if steps:
+        out["steps"] = recall_steps(mem, subject, queries, rounds)
     return out
+
+
+def repeated_queries(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+    """Memory.recall p50/p95 with the query cache on, each question asked `rounds` times, and the
+    cache's hit rate over those calls (what an agent that re-asks gets; apart from the figures above)."""
+    from engram.core.queries import QueryCache
+
+    saved = mem.query_cache
+    mem.query_cache = QueryCache(max(1024, len(queries)))
+    try:
+        samples = []
+        for _ in range(rounds):
+            for q in queries:
+                t0 = time.perf_counter()
+                mem.recall(subject, q, k=10)
+                samples.append((time.perf_counter() - t0) * 1000)
+        stats = mem.query_cache.stats()
+    finally:
+        mem.query_cache = saved
+    p = percentiles(samples)
+    return {"p50": p["p50"], "p95": p["p95"], "hit_rate": stats["hit_rate"]}
 
 
 FTS5_TABLE = "bench_fts5"
@@ -275,8 +302,9 @@ def run(
     echo: Callable[[str], None] | None = None,
     store_file: str | Path | None = None,
     small_subject: int = 1_000,
+    steps: bool = False,
 ) -> dict[str, Any]:
-    """Measure everything; returns a JSON-ready dict."""
+    """Measure everything; returns a JSON-ready dict (`steps`: each recall step's p50, per size)."""
     from engram.embed import get_embedder
     from engram.core.memory import Memory
 
@@ -291,7 +319,7 @@ def run(
             say(f"write: {out['write']}")
         for size in sizes:
             out["recall"].append(_measure_subject(Memory, model, root / f"s{size}.db", size, embed_limit, rounds,
-                                                  vectors))
+                                                  vectors, steps))
             say(f"recall at {size}: {out['recall'][-1]}")
         if store_size:
             path = Path(store_file) if store_file else root / "store.db"
@@ -302,9 +330,9 @@ def run(
 
 
 def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: int,
-                     rounds: int, vectors: Callable[[int], np.ndarray]) -> dict[str, Any]:
+                     rounds: int, vectors: Callable[[int], np.ndarray], steps: bool = False) -> dict[str, Any]:
     now = time.time()
-    with memory_cls(str(path), embedder=model) as mem:
+    with memory_cls(str(path), embedder=model, query_cache=0) as mem:
         t0 = time.perf_counter()
         if size <= embed_limit:
             texts = sentences(size, seed=size)
@@ -315,7 +343,7 @@ def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_l
         fill_s = time.perf_counter() - t0
         row = {"items": size, "vectors": "embedded" if size <= embed_limit else VECTORS,
                "fill_s": round(fill_s, 1), **ann_figures(mem, SUBJECT, QUESTIONS),
-               **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+               **time_recall(mem, SUBJECT, QUESTIONS, rounds, steps)}
     return row
 
 
@@ -333,7 +361,7 @@ def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_
             complete = sum(mem.store.subjects().values()) == total
         for suffix in ("", "-wal", "-shm") if not complete else ():
             Path(str(path) + suffix).unlink(missing_ok=True)  # a build cut short: start again
-    with memory_cls(str(path), embedder=model) as mem:
+    with memory_cls(str(path), embedder=model, query_cache=0) as mem:
         t0 = time.perf_counter()
         if sum(mem.store.subjects().values()) != total:
             others = total - subject_size - small

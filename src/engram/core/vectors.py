@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from engram.core import ann
+from engram.store.rows import extends
 
 #: Rows sampled to estimate the mean, spread and minimum cosine over a large subject.
 SAMPLE = 4096
@@ -185,8 +186,8 @@ def _sync(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarray) -> 
     """Bring the index up to the store's rows: add appended rows, drop deleted ones.
 
     False when the rows changed in a way that needs a rebuild (which has been started)."""
-    old = list(entry.ids or [])
-    if list(ids[: len(old)]) == old:  # rows were only appended
+    old = entry.ids or []
+    if extends(old, ids):  # rows were only appended (O(1) for two snapshots of a store's cached rows)
         added = np.arange(len(old), len(ids))
         survivors = entry.keys
     else:
