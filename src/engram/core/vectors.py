@@ -158,6 +158,7 @@ class _Entry:
     caught_up: int = 0  # rows a loaded index took (added, replaced or removed) to match the store
     changes: int = 0  # rows added or removed since the last save
     saved_at: float = 0.0
+    save_s: float = 0.0  # how long the last save took
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def rows(self, found: np.ndarray) -> np.ndarray:
@@ -403,7 +404,9 @@ def _save_locked(entry: _Entry, store: Any, subject: str, model: str) -> bool:
             if sqlite_ann.version(store, subject) != before:
                 continue
             entry.index.stamp = str(before)
+            started = time.perf_counter()
             entry.index.save(entry.home)
+            entry.save_s = round(time.perf_counter() - started, 2)
             entry.changes, entry.saved_at = 0, time.monotonic()
             return True
     return False
@@ -519,4 +522,5 @@ def status(store: Any, subject: str, model: str) -> dict[str, Any]:
         return {"ready": index is not None, "origin": entry.origin, "caught_up": entry.caught_up,
                 "live": len(index) if index is not None else 0,
                 "tombstones": index.tombstones if index is not None else 0, "unsaved": entry.changes,
+                "save_s": entry.save_s,
                 "file": str(entry.home) if entry.home is not None else None}
