@@ -306,3 +306,15 @@ def test_a_read_only_store_loads_the_index_and_writes_nothing(saved: str, minilm
         assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
         assert nearest.status(mem.store, SUBJECT, minilm.identity)["origin"] == "loaded"
     assert {p: p.stat().st_mtime_ns for p in files(saved)} == before
+
+
+def test_an_index_with_many_tombstones_is_rebuilt_at_load(saved: str, minilm) -> None:
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert mem.forget_ids(SUBJECT, mem.store.vectors(SUBJECT, minilm.identity)[0][:110]) == 110
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["live"], state["tombstones"]) == (490, 110)  # 110 > 20% of 490
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["origin"], state["live"], state["tombstones"]) == ("built", 490, 0)

@@ -22,8 +22,8 @@ saved file (checked for hnswlib, Voyager and usearch). `remove` therefore first 
 node's vector in place with fresh random noise (which also relinks the node as noise), then
 marks it deleted: after `remove` a search never returns the key, and after `save` no 16-byte run
 of the forgotten vector is in the files. What stays is a tombstone: the integer key and a noise
-vector in a graph slot. Tombstones cost space and a little speed, never content; `compact()`
-rebuilds the graph from the live vectors and drops them.
+vector in a graph slot. Tombstones cost space and a little speed, never content; a saved index
+with too many is rebuilt from the store when it is next loaded (engram.core.vectors).
 
 Files (`save`/`load`): two per index. `<name>` (the header) holds a magic line, a JSON header
 (format version, model, dimension, the caller's `stamp`, the payload's name, length and
@@ -35,7 +35,7 @@ at any point leaves a header that names a complete payload. `load` checks every 
 `StoreCorrupt`, `SchemaTooNew` or `EmbedderMismatch`; the index is derived data, so the recovery
 is always: delete the files and rebuild from the database.
 
-An `AnnIndex` serialises its own operations with a lock (so `compact` blocks searches).
+An `AnnIndex` serialises its own operations with a lock.
 """
 
 from __future__ import annotations
@@ -199,17 +199,6 @@ class AnnIndex:
             if not len(ids):
                 return np.zeros((0, self.dim), dtype=np.float32)
             return np.asarray(self._index.get_vectors(ids.tolist()), dtype=np.float32).reshape(len(ids), self.dim)
-
-    def compact(self, *, threads: int = 1) -> None:
-        """Rebuild the graph from the live vectors, dropping every tombstone."""
-        with self._lock:
-            live = self.keys()
-            vectors = self.vectors(live)
-            fresh = AnnIndex(self.model, self.dim, m=self.m, ef_construction=self.ef_construction,
-                             ef_search=self.ef_search)
-            for start in range(0, len(live), 10_000):
-                fresh.add(live[start : start + 10_000], vectors[start : start + 10_000], threads=threads)
-            self._index, self._tombstones, self._digests = fresh._index, set(), fresh._digests
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the index: a new payload next to `path`, then the header at `path` (atomically),

@@ -64,8 +64,10 @@ BUILD_CHUNK = 10_000
 #: A saved index is saved again once this many rows changed since, or this long after a change.
 SAVE_AFTER_CHANGES = 1_000
 SAVE_AFTER_SECONDS = 300.0
-#: A loaded index with more than this share of its rows out of date is rebuilt, not caught up.
+#: A loaded index with more than this share of its rows out of date, or of tombstones (forgotten
+#: rows' noise slots), is rebuilt from the store instead of caught up.
 REBUILD_SHARE = 0.5
+TOMBSTONE_SHARE = 0.2
 
 log = logging.getLogger(__name__)
 
@@ -244,10 +246,7 @@ def _start(entry: _Entry, store: Any, subject: str, model: str, threads: int = 1
         rows = _read(store, subject, model)
         if rows is None or len(rows.ids) <= ann.EXACT_MAX_ITEMS:
             return
-        index, caught = None, 0
-        if entry.home is not None:
-            with ann_files.locked(entry.home.parent, exclusive=False):
-                index, caught = _load(entry.home, model, rows, threads)
+        index, caught = _load(entry.home, model, rows, threads) if entry.home is not None else (None, 0)
         origin = "built" if index is None else "loaded"
         if index is None:
             index = _build(model, rows, threads)
@@ -276,16 +275,25 @@ def _build(model: str, rows: _Rows, threads: int) -> ann.AnnIndex:
     return index
 
 
-def _load(home: Path, model: str, rows: _Rows, threads: int = 1) -> tuple[ann.AnnIndex | None, int]:
-    """The saved index caught up with `rows`, and how many rows that took; (None, 0) when there is
-    no usable file (missing, damaged, another format or model) or it is too far behind."""
+def _open(home: Path, model: str, dim: int) -> ann.AnnIndex | None:
+    """The saved index, or None when there is no usable file (missing, damaged, another format or
+    model: it is rebuilt, and the new save replaces the file)."""
     try:
-        index = ann.AnnIndex.load(home, model=model, dim=int(rows.matrix.shape[1]))
+        return ann.AnnIndex.load(home, model=model, dim=dim)
     except NotFound:
-        return None, 0
+        return None
     except (StoreCorrupt, SchemaTooNew, EmbedderMismatch) as exc:
         log.warning("rebuilding the ANN index: %s", exc)
-        return None, 0
+        return None
+
+
+def _catch_up(index: ann.AnnIndex, rows: _Rows, threads: int = 1) -> int | None:
+    """Bring a loaded index to `rows`: add each row whose key it lacks or whose vector digest
+    differs, remove each key the store no longer holds. Returns how many rows that took, or None
+    (nothing changed) when more than REBUILD_SHARE of them would, or the index holds more than
+    TOMBSTONE_SHARE tombstones: a rebuild is then cheaper, and drops them."""
+    if index.tombstones > TOMBSTONE_SHARE * max(len(index), 1):
+        return None
     saved, digests = index.digests()
     held = np.isin(rows.keys, saved)
     same = np.zeros(len(rows.keys), dtype=bool)
@@ -293,12 +301,25 @@ def _load(home: Path, model: str, rows: _Rows, threads: int = 1) -> tuple[ann.An
     fresh = np.flatnonzero(~same)
     gone = saved[~np.isin(saved, rows.keys)]
     if len(fresh) + len(gone) > REBUILD_SHARE * max(len(rows.keys), 1):
-        return None, 0
+        return None
     index.remove(gone)
     for start in range(0, len(fresh), BUILD_CHUNK):
         chunk = fresh[start : start + BUILD_CHUNK]
         index.add(rows.keys[chunk], rows.matrix[chunk], threads=threads)
-    return index, int(len(fresh) + len(gone))
+    return int(len(fresh) + len(gone))
+
+
+def _load(home: Path, model: str, rows: _Rows, threads: int = 1, *, lock: bool = True) -> tuple[ann.AnnIndex | None, int]:
+    """The saved index caught up with `rows` and how many rows that took, or (None, 0). The
+    folder's shared lock is held while the files are read (not during the catch-up), unless
+    the caller holds the exclusive one (`lock=False`)."""
+    if lock:
+        with ann_files.locked(home.parent, exclusive=False):
+            index = _open(home, model, int(rows.matrix.shape[1]))
+    else:
+        index = _open(home, model, int(rows.matrix.shape[1]))
+    caught = _catch_up(index, rows, threads) if index is not None else None
+    return (index, caught) if index is not None and caught is not None else (None, 0)
 
 
 def _install(entry: _Entry, index: ann.AnnIndex, rows: _Rows, origin: str, caught: int) -> None:
@@ -459,7 +480,7 @@ def _scrub(store: Any, subject: str, model: str) -> None:
             rows = _read(store, subject, model)
             keep = rows is not None and len(rows.ids) > ann.EXACT_MAX_ITEMS and ann.available()
             if keep and rows is not None and entry.index is None and entry.home.exists():
-                index, caught = _load(entry.home, model, rows)
+                index, caught = _load(entry.home, model, rows, lock=False)
                 if index is not None:
                     _install(entry, index, rows, "loaded", caught)
             if keep and rows is not None and entry.index is not None \
