@@ -297,7 +297,7 @@ def _catch_up(index: ann.AnnIndex, rows: _Rows, threads: int = 1) -> int | None:
     saved, digests = index.digests()
     held = np.isin(rows.keys, saved)
     same = np.zeros(len(rows.keys), dtype=bool)
-    same[held] = digests[np.searchsorted(saved, rows.keys[held])] == ann.digest(rows.matrix[held])
+    same[held] = digests[np.searchsorted(saved, rows.keys[held])] == ann.digest(rows.matrix)[held]  # no matrix copy
     fresh = np.flatnonzero(~same)
     gone = saved[~np.isin(saved, rows.keys)]
     if len(fresh) + len(gone) > REBUILD_SHARE * max(len(rows.keys), 1):
