@@ -161,6 +161,7 @@ class _Entry:
     changes: int = 0  # rows added or removed since the last save
     saved_at: float = 0.0
     save_s: float = 0.0  # how long the last save took
+    ready_s: float = 0.0  # how long the last load or build took, from reading the rows to serving
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def rows(self, found: np.ndarray) -> np.ndarray:
@@ -243,6 +244,7 @@ def _start(entry: _Entry, store: Any, subject: str, model: str, threads: int = 1
     generation = entry.generation
 
     def job() -> None:
+        started = time.perf_counter()
         rows = _read(store, subject, model)
         if rows is None or len(rows.ids) <= ann.EXACT_MAX_ITEMS:
             return
@@ -254,6 +256,7 @@ def _start(entry: _Entry, store: Any, subject: str, model: str, threads: int = 1
             if entry.generation != generation:  # rows were deleted meanwhile: never serve them
                 return
             _install(entry, index, rows, origin, caught)
+            entry.ready_s = round(time.perf_counter() - started, 2)
         if entry.changes and _saves(entry, store):
             _save(entry, store, subject, model)
 
@@ -543,5 +546,5 @@ def status(store: Any, subject: str, model: str) -> dict[str, Any]:
         return {"ready": index is not None, "origin": entry.origin, "caught_up": entry.caught_up,
                 "live": len(index) if index is not None else 0,
                 "tombstones": index.tombstones if index is not None else 0, "unsaved": entry.changes,
-                "save_s": entry.save_s,
+                "save_s": entry.save_s, "ready_s": entry.ready_s,
                 "file": str(entry.home) if entry.home is not None else None}
