@@ -180,6 +180,22 @@ def test_bench_latency_builds_a_big_store_once_then_reuses_it(tmp_path):
     assert second["store"]["items_in_store"] == 400 and kept.stat().st_mtime_ns >= stamp
 
 
+def test_bench_latency_past_the_crossover_reports_the_saved_index(tmp_path, monkeypatch):
+    from engram.core import ann
+
+    monkeypatch.setattr(ann, "EXACT_MAX_ITEMS", 200)
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "latency", "--sizes", "400",
+                                     "--store-size", "0", "--embed-limit", "100", "--write-n", "0",
+                                     "--rounds", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    row = json.loads(out.output)["recall"][0]
+    assert row["ann"] is True and row["keyword_recall10_vs_exact"] == 1.0
+    assert 0.0 <= row["vector_recall10"] <= 1.0 and 0.0 <= row["recall10_vs_exact"] <= 1.0
+    assert row["exact_ms"]["p95"] > 0 and row["ann_ms"]["p95"] > 0 and row["saved"]["file_mb"] > 0
+    assert (row["reopen"]["origin"], row["reopen"]["caught_up"]) == ("loaded", 0)  # no rebuild
+    assert row["reopen"]["index_ready_s"] >= row["reopen"]["load_s"] > 0 and row["forget"]["forget_one_s"] >= 0
+
+
 def test_bench_concurrency_runs_and_reports_every_writer_count(tmp_path):
     from click.testing import CliRunner
 
