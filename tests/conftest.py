@@ -81,3 +81,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many examples of each docs page ran (tests/test_docs.py)."""
+    from docblocks import summary
+
+    lines = summary()
+    if lines:
+        terminalreporter.section("docs examples run")
+        for line in lines:
+            terminalreporter.write_line(line)

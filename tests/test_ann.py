@@ -6,6 +6,7 @@ MiniLM model. No timing assertions (timings live in `engram.bench.ann`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram.core.ann import MAGIC, AnnIndex
+from engram.core.ann import MAGIC, AnnIndex, delete_files, digest, payloads, read_header
 from engram.errors import EmbedderMismatch, InvalidInput, MissingDependency, NotFound, SchemaTooNew, StoreCorrupt
 
 MODEL = "test-model:64"
@@ -31,16 +32,29 @@ def exact_top(matrix: np.ndarray, query: np.ndarray, k: int) -> list[int]:
 
 
 def header(path: Path) -> tuple[dict, int, bytes]:
-    """The JSON header of a saved index, where it ends, and the whole file."""
+    """The JSON header of a saved index, where it ends, and the whole header file."""
     data = path.read_bytes()
     size = struct.unpack(">I", data[len(MAGIC) : len(MAGIC) + 4])[0]
     return json.loads(data[len(MAGIC) + 4 : len(MAGIC) + 4 + size]), len(MAGIC) + 4 + size, data
 
 
+def rewrite_header(path: Path, head: dict) -> None:
+    """Write `head` into a header file with a valid checksum (to test what load does with it)."""
+    _, end, data = header(path)
+    body = json.dumps(head).encode()
+    data = MAGIC + struct.pack(">I", len(body)) + body + data[end:-32]
+    path.write_bytes(data + hashlib.sha256(data).digest())
+
+
 def in_file(path: Path, vector: np.ndarray) -> bool:
-    """Whether any run of 4 consecutive floats of `vector` is in the file (not only the whole)."""
-    data, raw = path.read_bytes(), vector.astype(np.float32).tobytes()
-    return any(raw[i : i + 16] in data for i in range(0, len(raw) - 15, 4))
+    """Whether any run of 4 consecutive floats of `vector` is in the index's files (header and
+    every payload; not only the whole vector)."""
+    raw = vector.astype(np.float32).tobytes()
+    for file in [path, *payloads(path)]:
+        data = file.read_bytes()
+        if any(raw[i : i + 16] in data for i in range(0, len(raw) - 15, 4)):
+            return True
+    return False
 
 
 @pytest.fixture
@@ -101,7 +115,41 @@ def test_remove_hides_the_key_and_overwrites_its_vector(index: AnnIndex, vectors
     index.save(path)
     assert not in_file(path, vectors[42])
     assert in_file(path, vectors[43])
-    assert not path.with_name("s.ann.tmp").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.ann", read_header(path)[0]["payload"]]  # old payload gone
+
+
+def test_save_writes_a_header_and_one_payload(index: AnnIndex, tmp_path: Path) -> None:
+    path = tmp_path / "s.ann"
+    index.save(path)
+    first = payloads(path)
+    index.save(path)
+    assert len(first) == 1 and len(payloads(path)) == 1 and payloads(path) != first
+    head, keys, digests, tombs = read_header(path)
+    assert np.array_equal(digests, index.digests()[1])
+    assert head["payload"] == payloads(path)[0].name and head["payload_bytes"] == payloads(path)[0].stat().st_size
+    assert keys.tolist() == list(range(1500)) and not len(tombs)
+    assert delete_files(path) == 2 and not list(tmp_path.iterdir())
+
+
+def test_digests_follow_each_key_s_latest_vector(index: AnnIndex, vectors: np.ndarray, tmp_path: Path) -> None:
+    keys, digests = index.digests()
+    assert keys.tolist() == list(range(1500)) and np.array_equal(digests, digest(vectors))
+    index.add([8], vectors[9:10])
+    index.remove([3])
+    keys, digests = index.digests()
+    assert 3 not in keys.tolist() and digests[keys.tolist().index(8)] == digest(vectors[9:10])[0]
+    index.save(tmp_path / "s.ann")
+    loaded = AnnIndex.load(tmp_path / "s.ann", model=MODEL, dim=DIM)
+    assert all(np.array_equal(a, b) for a, b in zip(loaded.digests(), index.digests()))
+
+
+def test_digest_is_exact_and_sees_any_change(vectors: np.ndarray) -> None:
+    assert np.array_equal(digest(vectors[:10]), digest(vectors[:10].copy()))
+    changed = vectors[:10].copy()
+    changed[4, 17] = np.nextafter(changed[4, 17], np.float32(2))  # the smallest change a float allows
+    assert (digest(changed) != digest(vectors[:10])).tolist() == [i == 4 for i in range(10)]
+    odd = unit(3, dim=7)
+    assert digest(odd).shape == (3,) and len(set(digest(odd).tolist())) == 3
 
 
 def test_remove_survives_save_and_load(index: AnnIndex, vectors: np.ndarray, tmp_path: Path) -> None:
@@ -132,14 +180,12 @@ def test_vectors_returns_stored_rows_and_refuses_removed_keys(index: AnnIndex, v
         index.vectors([9, 2])
 
 
-def test_compact_drops_tombstones_and_keeps_answers(index: AnnIndex, vectors: np.ndarray, tmp_path: Path) -> None:
+def test_header_counts_live_keys_and_tombstones(index: AnnIndex, vectors: np.ndarray, tmp_path: Path) -> None:
     index.remove(list(range(100)))
-    index.compact()
-    assert index.tombstones == 0 and len(index) == len(vectors) - 100
-    assert index.search(vectors[500], 1)[0].tolist() == [500]
     index.save(tmp_path / "c.ann")
-    head = header(tmp_path / "c.ann")[0]
-    assert head["tombstones"] == [] and head["live"] == len(vectors) - 100
+    head, keys, _, tombs = read_header(tmp_path / "c.ann")
+    assert head["tombstones"] == 100 == len(tombs) and head["live"] == len(vectors) - 100 == len(keys)
+    assert tombs.tolist() == list(range(100)) and not set(keys.tolist()) & set(range(100))
 
 
 def test_bad_inputs_are_invalid_input(index: AnnIndex) -> None:
@@ -169,9 +215,11 @@ def test_load_rejects_another_model_or_dimension(saved: Path) -> None:
         AnnIndex.load(saved, model=MODEL, dim=384)
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "append", "magic", "header"])
-def test_load_rejects_a_damaged_file(saved: Path, damage: str) -> None:
-    data = bytearray(saved.read_bytes())
+@pytest.mark.parametrize("part", ["header", "payload"])
+@pytest.mark.parametrize("damage", ["flip", "truncate", "append", "magic", "json"])
+def test_load_rejects_a_damaged_file(saved: Path, part: str, damage: str) -> None:
+    file = saved if part == "header" else payloads(saved)[0]
+    data = bytearray(file.read_bytes())
     if damage == "flip":
         data[len(data) // 2] ^= 0xFF
     elif damage == "truncate":
@@ -182,16 +230,28 @@ def test_load_rejects_a_damaged_file(saved: Path, damage: str) -> None:
         data[:4] = b"JUNK"
     else:
         data[len(MAGIC) + 5] = ord("#")
-    saved.write_bytes(bytes(data))
+    file.write_bytes(bytes(data))
     with pytest.raises(StoreCorrupt, match="delete it; it is rebuilt from the database"):
         AnnIndex.load(saved, model=MODEL, dim=DIM)
 
 
+@pytest.mark.parametrize("change", ["missing payload", "foreign payload", "live count", "key tables"])
+def test_load_rejects_a_header_that_does_not_describe_its_payload(saved: Path, change: str) -> None:
+    head = header(saved)[0]
+    if change == "missing payload":
+        payloads(saved)[0].unlink()
+    elif change == "foreign payload":
+        rewrite_header(saved, {**head, "payload": "../elsewhere.voy"})
+    elif change == "live count":
+        rewrite_header(saved, {**head, "live": head["live"] - 1, "tombstones": 2})  # same table size
+    else:
+        rewrite_header(saved, {**head, "live": head["live"] + 1})
+    with pytest.raises(StoreCorrupt, match="delete it"):
+        AnnIndex.load(saved, model=MODEL, dim=DIM)
+
+
 def test_load_rejects_a_newer_format(saved: Path) -> None:
-    head, end, data = header(saved)
-    head["format"] = 99
-    body = json.dumps(head).encode()
-    saved.write_bytes(MAGIC + struct.pack(">I", len(body)) + body + data[end:])
+    rewrite_header(saved, {**header(saved)[0], "format": 99})
     with pytest.raises(SchemaTooNew, match="format 99"):
         AnnIndex.load(saved, model=MODEL, dim=DIM)
 

@@ -135,6 +135,37 @@ def test_bench_latency_runs_small_and_draws_a_plot(tmp_path):
         assert row["keyword_ms"]["p50"] > 0 and row["fts5_ms"]["p95"] > 0 and 0 <= row["top10_vs_fts5"] <= 1
 
 
+def test_bench_latency_steps_account_for_the_recall(tmp_path):
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "latency", "--sizes", "200",
+                                     "--store-size", "0", "--write-n", "0", "--rounds", "2", "--steps", "--json"])
+    assert out.exit_code == 0, out.output
+    row = json.loads(out.output)["recall"][0]
+    steps = row["steps"]
+    assert {"validate", "vectors", "names", "keyword", "wait", "prerank", "fetch", "fuse", "top_k", "hits",
+            "embed", "scan", "recall", "layer", "fetch_sql", "fetch_objects"} <= set(steps)
+    main_thread = sum(steps[s] for s in ("validate", "vectors", "names", "keyword", "wait", "prerank", "fetch",
+                                        "fuse", "top_k", "hits"))
+    assert 0 < steps["layer"] <= steps["recall"] and main_thread <= steps["recall"] * 1.5  # p50s: roughly additive
+    assert {"fuse_all", "entity", "session", "recency"} <= set(steps["terms"])
+    assert 0 <= row["repeated"]["hit_rate"] <= 1 and row["repeated"]["hit_rate"] > 0.4  # questions asked twice
+
+
+def test_bench_writes_compares_remember_with_the_embedder(tmp_path):
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "writes", "--sizes", "100,400",
+                                     "--embed-limit", "200", "--writes", "20", "--batch", "60", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert [r["items"] for r in result["single"]] == [100, 400]
+    assert [r["vectors"] for r in result["single"]] == ["embedded", "fitted"]
+    for row in result["single"]:
+        assert row["writes"] == 20 and row["remember_per_s"] > 0 and row["embedder_per_s"] > 0
+        assert row["ratio"] == pytest.approx(row["remember_per_s"] / row["embedder_per_s"], rel=0.02, abs=0.002)
+    assert result["batch"]["n"] == 60 and result["batch"]["remember_many_per_s"] > 0
+    table = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "writes", "--sizes", "50",
+                                       "--writes", "5", "--batch", "0"])
+    assert table.exit_code == 0 and "| 50 | embedded |" in table.output and "load average" in table.output
+
+
 def test_bench_latency_builds_a_big_store_once_then_reuses_it(tmp_path):
     kept = tmp_path / "big.db"
     args = ["--embedder", "hashing:64", "bench", "latency", "--sizes", "50", "--store-size", "400",
@@ -147,6 +178,22 @@ def test_bench_latency_builds_a_big_store_once_then_reuses_it(tmp_path):
 
     assert sqlite3.connect(kept).execute("SELECT count(*) FROM items").fetchone()[0] == 400  # not filled twice
     assert second["store"]["items_in_store"] == 400 and kept.stat().st_mtime_ns >= stamp
+
+
+def test_bench_latency_past_the_crossover_reports_the_saved_index(tmp_path, monkeypatch):
+    from engram.core import ann
+
+    monkeypatch.setattr(ann, "EXACT_MAX_ITEMS", 200)
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "latency", "--sizes", "400",
+                                     "--store-size", "0", "--embed-limit", "100", "--write-n", "0",
+                                     "--rounds", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    row = json.loads(out.output)["recall"][0]
+    assert row["ann"] is True and row["keyword_recall10_vs_exact"] == 1.0
+    assert 0.0 <= row["vector_recall10"] <= 1.0 and 0.0 <= row["recall10_vs_exact"] <= 1.0
+    assert row["exact_ms"]["p95"] > 0 and row["ann_ms"]["p95"] > 0 and row["saved"]["file_mb"] > 0
+    assert (row["reopen"]["origin"], row["reopen"]["caught_up"]) == ("loaded", 0)  # no rebuild
+    assert row["reopen"]["index_ready_s"] >= row["reopen"]["load_s"] > 0 and row["forget"]["forget_one_s"] >= 0
 
 
 def test_bench_concurrency_runs_and_reports_every_writer_count(tmp_path):

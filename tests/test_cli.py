@@ -1,13 +1,18 @@
-"""The CLI's JSON contracts (DESIGN.md §4) and its error handling, on real SQLite files."""
+"""The CLI's JSON contracts (docs/cli.md, whose examples tests/test_docs.py runs) and its error
+handling, on real SQLite files."""
 
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
+from docblocks import blocks, commands
 
 from engram.interfaces.cli import main
 
@@ -107,3 +112,43 @@ def test_a_real_subprocess_error_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "engram.interfaces.cli", "--db", str(tmp_path / "x.db"), "--embedder",
                            "hashing", "recall", "bad subject", "q"], capture_output=True, text=True)
     assert proc.returncode == 1 and proc.stderr.startswith("error: subject") and "Traceback" not in proc.stderr
+
+
+def _json_commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command path (`("procedures", "set")`) that takes --json."""
+    found: list[tuple[str, ...]] = []
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            found += _json_commands(command, (*path, name))
+        elif any("--json" in getattr(param, "opts", ()) for param in command.params):
+            found.append((*path, name))
+    return found
+
+
+def _documented(page: Path) -> set[tuple[str, ...]]:
+    """Command paths run with --json by the page's console examples (global options skipped)."""
+    takes_value = {"--db", "--embedder", "--agent"}
+    shown: set[tuple[str, ...]] = set()
+    for block in blocks(page):
+        if block.lang != "console" or block.not_run:
+            continue
+        for command, _, _ in commands(block):
+            for part in command.replace("\\\n", " ").split("|"):
+                words = shlex.split(part)
+                if "engram" not in words or "--json" not in words:
+                    continue
+                rest = words[words.index("engram") + 1:]
+                while rest and rest[0].startswith("--"):
+                    rest = rest[2:] if rest[0] in takes_value else rest[1:]
+                shown.update(tuple(rest[:n]) for n in (1, 2))
+    return shown
+
+
+def test_every_json_contract_is_on_docs_cli_md():
+    """Each command's --json output is shown on docs/cli.md by an example that runs (the benchmarks,
+    which print measurements, are described there instead)."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+    shown, text = _documented(page), page.read_text(encoding="utf-8")
+    missing = [" ".join(path) for path in _json_commands(main)
+               if path not in shown and not (path[0] == "bench" and path[1] in text)]
+    assert missing == [], f"--json commands with no example on docs/cli.md: {missing}"

@@ -7,19 +7,24 @@ is lowered so a few hundred memories pass it. No timing assertions.
 
 from __future__ import annotations
 
+import shutil
 import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engram.core import ann
 from engram.core import vectors as nearest
 from engram.core import recall
+from engram.core.audit import audit
 from engram.bench.latency import QUESTIONS, sentences
 from engram.embed import get_embedder
 from engram.core.memory import Memory
 from engram.store.base import Filter, SearchesVectors
 
 SUBJECT = "user:ann"
+OTHER = "user:other"
 CROSSOVER = 200
 
 
@@ -139,3 +144,177 @@ def test_a_restrictive_filter_scans_exactly(big: Memory, monkeypatch: pytest.Mon
     exact = recall.search(big.store, big.embedder, SUBJECT, question, 5, where, big.weights, time.time(),
                           exact_vectors=True)
     assert [h.id for h in filtered] == [h.id for h in exact]
+
+
+# -- the saved index (SQLite): reopen, catch up, forget, audit --------------------------------
+@pytest.fixture
+def saved(tmp_path, minilm, monkeypatch: pytest.MonkeyPatch):
+    """A SQLite file whose subject holds 600 real embedded facts past the lowered crossover,
+    with its index built and saved (by `prepare`); yields the file's path, the store closed."""
+    monkeypatch.setattr(ann, "EXACT_MAX_ITEMS", CROSSOVER)
+    path = str(tmp_path / "memory.db")
+    with Memory(path, embedder=minilm) as mem:
+        mem.remember_many(SUBJECT, sentences(600, seed=11))
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert nearest.status(mem.store, SUBJECT, minilm.identity)["origin"] == "built"
+    return path
+
+
+def files(path: str) -> list[Path]:
+    folder = Path(path + ".ann")
+    return sorted(p for p in folder.iterdir() if p.name != "lock") if folder.is_dir() else []
+
+
+def in_files(path: str, vector: np.ndarray) -> bool:
+    """Whether any run of 4 consecutive floats of `vector` is in any file of the store's ANN folder."""
+    raw = np.asarray(vector, dtype=np.float32).tobytes()
+    runs = [raw[i : i + 16] for i in range(0, len(raw) - 15, 4)]
+    return any(any(r in data for r in runs) for data in (p.read_bytes() for p in files(path)))
+
+
+def answers(mem: Memory) -> list[list[tuple[str, float]]]:
+    return [[(h.id, round(h.score, 6)) for h in recall.search(mem.store, mem.embedder, SUBJECT, q, 10, mem._filter(),
+                                                               mem.weights, 1e9)] for q in QUESTIONS]
+
+
+def vector_of(mem: Memory, item_id: str) -> np.ndarray:
+    ids, matrix = mem.store.vectors(SUBJECT, mem.embedder.identity)
+    return matrix[ids.index(item_id)].copy()
+
+
+def test_a_reopened_store_loads_its_index_and_answers_the_same(saved: str, minilm) -> None:
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        before = answers(mem)
+        headers = [p for p in files(saved) if p.suffix == ".ann"]
+    assert len(headers) == 1 and len(files(saved)) == 2  # one header, one payload
+    with Memory(saved, embedder=minilm) as mem:
+        first = nearest.scores(mem.store, SUBJECT, minilm.identity, *mem.store.vectors(SUBJECT, minilm.identity),
+                               minilm.embed_one("team"), 10)
+        assert isinstance(first, nearest.ExactScores)  # the first search starts the load, never waits
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["origin"], state["caught_up"], state["live"]) == ("loaded", 0, 600)  # no rebuild
+        assert answers(mem) == before
+
+
+def test_rows_written_after_the_last_save_are_caught_up_at_load(saved: str, minilm) -> None:
+    mem = Memory(saved, embedder=minilm)
+    assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+    new = mem.remember(SUBJECT, "The lighthouse keeper collects antique brass telescopes.")
+    assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+    assert nearest.status(mem.store, SUBJECT, minilm.identity)["unsaved"] == 1
+    nearest._ENTRIES.pop(mem.store)  # a crash: the process ends without saving
+    mem.store.close()
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["origin"], state["caught_up"], state["live"]) == ("loaded", 1, 601)
+        ids, matrix = mem.store.vectors(SUBJECT, minilm.identity)
+        found = nearest.scores(mem.store, SUBJECT, minilm.identity, ids, matrix, vector_of(mem, new.id), 1)
+        assert isinstance(found, nearest.ApproximateScores) and ids[int(found.nearest(1)[0])] == new.id
+    with Memory(saved, embedder=minilm) as mem:  # the catch-up was saved: nothing left to do
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert nearest.status(mem.store, SUBJECT, minilm.identity)["caught_up"] == 0
+
+
+def test_a_vector_changed_under_the_same_key_is_caught_up(saved: str, minilm) -> None:
+    with Memory(saved, embedder=minilm) as mem:
+        target = mem.store.vectors(SUBJECT, minilm.identity)[0][7]
+        replacement = minilm.embed_one("Quantum chromodynamics describes the strong interaction.")
+        mem.store.set_vectors({target: replacement}, minilm.identity)  # the index is not loaded here
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["origin"], state["caught_up"]) == ("loaded", 1)
+        entry = nearest._entry(mem.store, SUBJECT, minilm.identity)
+        row = entry.ids.index(target)
+        assert np.array_equal(entry.index.vectors([int(entry.keys[row])])[0], replacement)
+
+
+@pytest.mark.parametrize("kind", ["damaged", "another store"])
+def test_a_damaged_or_foreign_index_file_is_rebuilt(saved: str, tmp_path, minilm, kind: str) -> None:
+    if kind == "damaged":
+        payload = next(p for p in files(saved) if p.suffix == ".voy")
+        data = bytearray(payload.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        payload.write_bytes(bytes(data))
+        target = saved
+    else:  # the same subject and model in another store: every vector differs under the same keys
+        target = str(tmp_path / "other.db")
+        with Memory(target, embedder=minilm) as mem:
+            mem.remember_many(SUBJECT, sentences(600, seed=99))
+        shutil.copytree(saved + ".ann", target + ".ann")
+    with Memory(target, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert nearest.status(mem.store, SUBJECT, minilm.identity)["origin"] == "built"
+        overlap = [len(set(top(mem, q)) & set(top(mem, q, exact=True))) / 10 for q in QUESTIONS]
+    assert sum(overlap) / len(overlap) >= 0.95  # the rebuilt index answers for this store's vectors
+    with Memory(target, embedder=minilm) as mem:  # and replaced the bad file
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert nearest.status(mem.store, SUBJECT, minilm.identity)["origin"] == "loaded"
+
+
+def test_a_forgotten_item_is_in_no_file_whichever_process_forgets(saved: str, minilm) -> None:
+    holder = Memory(saved, embedder=minilm)  # holds the loaded index in memory throughout
+    assert nearest.prepare(holder.store, SUBJECT, minilm.identity)
+    ids = holder.store.vectors(SUBJECT, minilm.identity)[0]
+    first, second = ids[10], ids[20]
+    vectors = {i: vector_of(holder, i) for i in (first, second)}
+    assert all(in_files(saved, v) for v in vectors.values())  # the check below can fail
+    assert holder.forget_ids(SUBJECT, [first]) == 1
+    assert not in_files(saved, vectors[first]) and in_files(saved, vectors[second])
+    with Memory(saved, embedder=minilm) as other:  # a process that never loaded the index
+        assert other.forget_ids(SUBJECT, [second]) == 1
+    assert not any(in_files(saved, v) for v in vectors.values())
+    holder.remember(SUBJECT, "A new fact written by the process that still held the old index.")
+    assert nearest.prepare(holder.store, SUBJECT, minilm.identity)
+    holder.close()  # its save syncs with the store first: the second item stays gone
+    assert not any(in_files(saved, v) for v in vectors.values())
+    assert len([p for p in files(saved) if p.suffix == ".voy"]) == 1
+
+
+def test_forget_all_deletes_the_subject_s_files(saved: str, minilm) -> None:
+    with Memory(saved, embedder=minilm) as mem:
+        mem.remember(OTHER, "Another subject keeps its own memories.")
+        assert files(saved)
+        assert mem.forget_all(SUBJECT) == 600
+        assert files(saved) == []
+
+
+def test_audit_reports_a_saved_index_that_still_holds_a_forgotten_item(saved: str, tmp_path, minilm) -> None:
+    copy = tmp_path / "stale"
+    with Memory(saved, embedder=minilm) as mem:
+        doomed = mem.items(SUBJECT)[0]
+        assert any(doomed.id in p for p in audit(mem, SUBJECT, doomed.text).where if p.startswith("ann:"))
+        shutil.copytree(saved + ".ann", copy)  # e.g. a crash before the files were rewritten
+        assert mem.forget_ids(SUBJECT, [doomed.id]) == 1
+        assert not audit(mem, SUBJECT, doomed.text)
+        shutil.rmtree(saved + ".ann")
+        shutil.copytree(copy, saved + ".ann")
+        found = audit(mem, SUBJECT, doomed.text)
+        assert [p for p in found.where if "entry without a row" in p] and found.found == 1
+    with Memory(saved, embedder=minilm) as mem:  # the next load catches the file up, and saves it
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert nearest.status(mem.store, SUBJECT, minilm.identity)["caught_up"] == 1
+        assert not audit(mem, SUBJECT, doomed.text)
+
+
+def test_a_read_only_store_loads_the_index_and_writes_nothing(saved: str, minilm) -> None:
+    before = {p: p.stat().st_mtime_ns for p in files(saved)}
+    with Memory(saved, embedder=minilm, read_only=True) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert nearest.status(mem.store, SUBJECT, minilm.identity)["origin"] == "loaded"
+    assert {p: p.stat().st_mtime_ns for p in files(saved)} == before
+
+
+def test_an_index_with_many_tombstones_is_rebuilt_at_load(saved: str, minilm) -> None:
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        assert mem.forget_ids(SUBJECT, mem.store.vectors(SUBJECT, minilm.identity)[0][:110]) == 110
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["live"], state["tombstones"]) == (490, 110)  # 110 > 20% of 490
+    with Memory(saved, embedder=minilm) as mem:
+        assert nearest.prepare(mem.store, SUBJECT, minilm.identity)
+        state = nearest.status(mem.store, SUBJECT, minilm.identity)
+        assert (state["origin"], state["live"], state["tombstones"]) == ("built", 490, 0)

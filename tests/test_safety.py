@@ -367,3 +367,20 @@ def test_card_in_groups_followed_by_another_number_is_redacted():
     # Found by the mixtures property test: the digits ran on into the next number and failed Luhn.
     assert redact("card 5555 5555 5555 4444 card 5555 5555 5555 4444 1") == (
         "card [REDACTED:card_number] card [REDACTED:card_number] 1")
+
+
+# An item id whose digits pass a card number's checksum (about one id in 1,400 does).
+CARD_LIKE_ID = "80b4777493364375a753b80f49fe1099"
+
+
+def test_engram_ids_in_what_a_write_stores_are_not_taken_for_card_numbers(sqlite_memory):
+    """A summary lists the ids it covers, a merge the ids it replaced, a note its source id: those
+    are Engram's own identifiers, so a random one never gets the write refused as a secret."""
+    assert check_text(CARD_LIKE_ID) is not None  # the filter alone would refuse it
+    summary = sqlite_memory.remember("user:1", "Session s1: fixed the flaky login test.", kind="summary",
+                                     metadata={"covers": [CARD_LIKE_ID]})
+    cited = sqlite_memory.remember("user:1", "The page lists the release dates.",
+                                   source="https://example.org/releases src:4539578763621486")
+    assert summary.saved and cited.saved
+    refused = sqlite_memory.remember("user:1", "Paid for the hosting today.", metadata={"card": "4111111111111111"})
+    assert (refused.saved, refused.reason) == (False, "looks like a secret (card_number)")

@@ -227,11 +227,52 @@ def test_a_second_store_on_the_same_url_sees_new_vectors(store, store_url):
         other.close()
 
 
+def test_a_write_grows_the_cached_vectors_in_place(store, store_url):
+    from engram.store import open_store
+
+    a, b, c = make("grown item one"), make("grown item two"), make("grown item three")
+    store.put([a], {a.id: unit(1, 0, 0)}, model="m:3")
+    old_ids, old_matrix = store.vectors(SUBJECT, "m:3")
+    misses = store.cache_stats()["misses"]
+    store.put([b], {b.id: unit(0, 1, 0)}, model="m:3")
+    store.put([c, make("no vector here")], {c.id: unit(1, 1, 1)}, model="m:3")
+    ids, matrix = store.vectors(SUBJECT, "m:3")
+    assert store.cache_stats()["misses"] == misses  # appended to the cached rows: nothing reloaded
+    assert list(ids) == [a.id, b.id, c.id] and ids.index(c.id) == 2 and c.id in ids
+    assert store.vectors(SUBJECT, "m:3")[0] is ids  # the same snapshot until the subject changes
+    fresh = open_store(store_url)
+    try:
+        fresh_ids, fresh_matrix = fresh.vectors(SUBJECT, "m:3")
+        assert list(fresh_ids) == list(ids)
+        assert np.array_equal(fresh_matrix, matrix) and matrix.dtype == fresh_matrix.dtype == np.float32
+    finally:
+        fresh.close()
+    assert list(old_ids) == [a.id] and old_matrix.shape == (1, 3)  # an earlier snapshot never changes
+    assert not matrix.flags.writeable
+
+
+def test_a_write_after_another_writers_reloads_the_cache(store, store_url):
+    from engram.store import open_store
+
+    a, b, c = make("mine first"), make("theirs in between"), make("mine after theirs")
+    store.put([a], {a.id: unit(1, 0)}, model="m:2")
+    store.vectors(SUBJECT, "m:2")
+    other = open_store(store_url)
+    try:
+        other.put([b], {b.id: unit(0, 1)}, model="m:2")
+    finally:
+        other.close()
+    store.put([c], {c.id: unit(1, 1)}, model="m:2")  # the cache missed b: it must not just append c
+    ids, matrix = store.vectors(SUBJECT, "m:2")
+    assert list(ids) == [a.id, b.id, c.id]
+    np.testing.assert_allclose(matrix[1], unit(0, 1))
+
+
 def test_access_counts_do_not_reload_the_vector_cache(store):
     a = make("an item that gets recalled often")
     store.put([a], {a.id: unit(1, 0)}, model="m:2")
     _, first = store.vectors(SUBJECT, "m:2")
-    store.touch([a.id], 5000.0)
+    store.touch({a.id: (1, 5000.0)})
     _, again = store.vectors(SUBJECT, "m:2")
     assert again is first  # the cached matrix: no vector changed
     assert store.get([a.id])[0].access_count == 1

@@ -8,6 +8,7 @@
 | recency     | ENGRAM_RECENCY    | 0.01 (weight of recency in recall)        |
 | half_life   | ENGRAM_HALF_LIFE_DAYS | 30                                    |
 | instruction_filter | ENGRAM_INSTRUCTION_FILTER | on (refuse instruction-shaped writes; off/0/false to disable) |
+| query_cache | ENGRAM_QUERY_CACHE | 1024 (query embeddings kept for repeated queries; 0 turns it off) |
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class Settings:
     recency: float = 0.01
     half_life_days: float = 30.0
     instruction_filter: bool = True
+    query_cache: int = 1024
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -80,6 +82,12 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
         instruction_filter = _flag("ENGRAM_INSTRUCTION_FILTER", env["ENGRAM_INSTRUCTION_FILTER"])
     if instruction_filter is not None and not isinstance(instruction_filter, bool):
         raise ConfigError(f"instruction_filter must be True or False, not {instruction_filter!r}")
+    query_cache = given.get("query_cache")
+    if query_cache is None and env.get("ENGRAM_QUERY_CACHE"):
+        query_cache = _number("ENGRAM_QUERY_CACHE", env["ENGRAM_QUERY_CACHE"])
+    if query_cache is not None and (isinstance(query_cache, bool) or not isinstance(query_cache, (int, float))
+                                    or query_cache < 0 or query_cache != int(query_cache)):
+        raise ConfigError(f"query_cache must be a whole number of entries (0 turns it off), not {query_cache!r}")
     return Settings(
         db=db,
         embedder=given.get("embedder") or env.get("ENGRAM_EMBEDDER") or "minilm",
@@ -87,4 +95,5 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
         recency=0.01 if recency is None else float(recency),
         half_life_days=30.0 if half_life is None else float(half_life),
         instruction_filter=True if instruction_filter is None else instruction_filter,
+        query_cache=1024 if query_cache is None else int(query_cache),
     )

@@ -78,6 +78,8 @@ def score_importance(mem: "Memory", subject: str, *, now: Any = None) -> dict[st
 
 
 def _current(mem: "Memory", subject: str, kinds: Sequence[str] | None = None) -> list[Item]:
+    """Current items (access counts as of every recall so far: buffered ones are written first)."""
+    mem.flush_accesses()
     where = Filter(kinds=tuple(kinds) if kinds else None, exclude_kinds=() if kinds else (CONVERSATION,))
     return mem.items(subject, where=where)
 
@@ -311,6 +313,7 @@ def prune(mem: "Memory", subject: str, *, older_than_days: float | None = None,
     subject, at = validate.subject(subject), validate.timestamp(now)
     where = Filter(kinds=tuple(validate.kind(k) for k in kinds), include_superseded=include_superseded)
     candidates = []
+    mem.flush_accesses()  # access counts as of every recall so far
     for item in mem.items(subject, where=where, newest_first=False):
         score = importance(item, at)
         reasons = _prune_reasons(item, score, at, older_than_days, below_importance, unused_days)

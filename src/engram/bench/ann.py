@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.core.ann import DEFAULT_EF_SEARCH, EXACT_MAX_ITEMS, AnnIndex
+from engram.core.ann import DEFAULT_EF_SEARCH, EXACT_MAX_ITEMS, AnnIndex, payloads
 from engram.bench.report import peak_rss_mb, percentiles
 
 DATA_KINDS = ("minilm", "random")
@@ -102,7 +102,7 @@ def _measure(index: AnnIndex, matrix: np.ndarray, probes: np.ndarray, k: int, ef
     AnnIndex.load(path, model=index.model, dim=index.dim)
     load_s = time.perf_counter() - t0
     return {"n": n, "build_s": round(build_s, 2), "build_per_100k_s": round(build_s * 100_000 / n, 2),
-            "file_mb": round(path.stat().st_size / 2**20, 1), "save_s": round(save_s, 2),
+            "file_mb": round(sum(p.stat().st_size for p in [path, *payloads(path)]) / 2**20, 1), "save_s": round(save_s, 2),
             "load_s": round(load_s, 2), "peak_rss_mb": peak_rss_mb(), "exact": exact, "ann": ann}
 
 

@@ -102,25 +102,115 @@ def minilm_like(embedder: Any, seed: int = 5, base: int = 1000) -> Callable[[int
     return sample
 
 
-def ann_figures(mem: Any, subject: str, queries: Sequence[str]) -> dict[str, Any]:
-    """Past the crossover: seconds to build the subject's ANN index, and how much of each query's
-    recall top 10 (the whole pipeline, k=10) equals the exact scan's (`recall10_vs_exact`)."""
+def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3) -> dict[str, Any]:
+    """Past the crossover, on the subject's ANN index:
+
+    - `ann_build_s`: seconds to build it (any saved copy is deleted first, so it is a build);
+    - `recall10_vs_exact`: how much of each query's recall top 10 (the whole pipeline, k=10)
+      equals the same recall's with an exact scan; `vector_recall10`: the same for the index's
+      own 10 nearest against the exact scan's;
+    - `exact_ms` / `ann_ms` and `exact_over_ann`: `recall.search` p50/p95 with the exact scan
+      and with the index, the two alternating query by query (a ratio that holds under load);
+    - `saved` (a SQLite file): the saved index's size and save time, then `reopen_figures` and
+      `forget_figures`."""
     from engram.core import ann
     from engram.core import vectors as nearest
-    from engram.core.recall import search
+    from engram.core.recall import CANDIDATES, search
+    from engram.store import sqlite_ann
 
-    if len(mem.store.vectors(subject, mem.embedder.identity)[0]) <= ann.EXACT_MAX_ITEMS:
+    model = mem.embedder.identity
+    ids, matrix = mem.store.vectors(subject, model)
+    if len(ids) <= ann.EXACT_MAX_ITEMS:
         return {"ann": False}
+    folder = sqlite_ann.folder(mem.store)
+    if folder is not None:
+        from engram.core import ann_files
+
+        for header in ann_files.headers(folder, subject):
+            ann.delete_files(header)
     t0 = time.perf_counter()
-    built = nearest.prepare(mem.store, subject, mem.embedder.identity)
+    built = nearest.prepare(mem.store, subject, model)
     build_s = time.perf_counter() - t0
-    overlap = []
+    where = mem._filter()
+
+    def top(q: str, exact: bool) -> list[str]:
+        return [h.id for h in search(mem.store, mem.embedder, subject, q, 10, where, mem.weights, 0.0,
+                                     exact_vectors=exact)]
+
+    overlap, vector = [], []
     for q in queries:
-        tops = [{h.id for h in search(mem.store, mem.embedder, subject, q, 10, mem._filter(), mem.weights, 0.0,
-                                      exact_vectors=exact)} for exact in (False, True)]
+        tops = [set(top(q, exact)) for exact in (False, True)]
         overlap.append(len(tops[0] & tops[1]) / max(1, len(tops[1])))
-    return {"ann": built, "ann_build_s": round(build_s, 1),
-            "recall10_vs_exact": round(sum(overlap) / len(overlap), 4) if overlap else None}
+        v = mem.embedder.embed_one(q)
+        near = nearest.scores(mem.store, subject, model, ids, matrix, v, CANDIDATES).nearest(10)
+        truth = nearest.ExactScores(nearest.cosines(matrix, v)).nearest(10)
+        vector.append(len(set(near.tolist()) & set(truth.tolist())) / max(1, len(truth)))
+    timed = _timed({"ann": lambda q: top(q, False), "exact": lambda q: top(q, True)}, list(queries), rounds)
+    out: dict[str, Any] = {
+        "ann": built, "ann_build_s": round(build_s, 1),
+        "recall10_vs_exact": round(sum(overlap) / len(overlap), 4) if overlap else None,
+        "vector_recall10": round(sum(vector) / len(vector), 4) if vector else None,
+        "ann_ms": timed["ann"]["ms"], "exact_ms": timed["exact"]["ms"],
+        "exact_over_ann": {k: round(timed["exact"]["ms"][k] / max(timed["ann"]["ms"][k], 1e-6), 2)
+                           for k in ("p50", "p95")}}
+    state = nearest.status(mem.store, subject, model)
+    if folder is not None and state["file"]:
+        header = Path(state["file"])
+        out["saved"] = {"file_mb": round(sum(p.stat().st_size for p in [header, *ann.payloads(header)]) / 2**20, 1),
+                        "save_s": state["save_s"], "build_over_save": round(build_s / max(state["save_s"], 1e-6), 1)}
+        out["reopen"] = reopen_figures(type(mem), mem.store.path, mem.embedder, subject, queries, build_s)
+        out["forget"] = forget_figures(mem, subject)
+    return out
+
+
+def reopen_figures(memory_cls: Any, path: str, embedder: Any, subject: str, queries: Sequence[str],
+                   build_s: float) -> dict[str, Any]:
+    """A second Memory on the same file, as a restarted process would open it: seconds to open,
+    the first recall (exact while the saved index loads in the background; it also reads the
+    subject's items for the names book, engram.core.names), seconds from opening until the index
+    is ready (`index_ready_s`) and of the load alone (`load_s`: rows read, files checked and
+    loaded, caught up), against `build_s`; the first recall it answers, how it came (`origin`:
+    "loaded" means no rebuild; `caught_up` rows) and the memory the second Memory took."""
+    from engram.core import vectors as nearest
+
+    rss, t0 = _rss_mb(), time.perf_counter()
+    with memory_cls(path, embedder=embedder) as again:
+        opened = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        again.recall(subject, queries[0], k=10)
+        first = time.perf_counter() - t1
+        nearest.prepare(again.store, subject, embedder.identity)
+        ready = time.perf_counter() - t0
+        state = nearest.status(again.store, subject, embedder.identity)
+        t2 = time.perf_counter()
+        again.recall(subject, queries[1 % len(queries)], k=10)
+        served = time.perf_counter() - t2
+        grown = _rss_mb() - rss
+    return {"open_s": round(opened, 2), "first_recall_ms": round(first * 1000, 1), "index_ready_s": round(ready, 2),
+            "load_s": state["ready_s"], "first_ann_recall_ms": round(served * 1000, 1), "origin": state["origin"],
+            "caught_up": state["caught_up"], "build_over_load": round(build_s / max(state["ready_s"], 1e-6), 1),
+            "rss_growth_mb": round(grown, 1) if grown == grown else None}
+
+
+def forget_figures(mem: Any, subject: str) -> dict[str, Any]:
+    """Seconds `forget_ids` of one item takes with the index saved (it rewrites the index files),
+    on a fact written for the purpose (the store keeps its size)."""
+    from engram.core import vectors as nearest
+
+    saved = mem.remember(subject, "The bench writes this fact only to forget it again.")
+    nearest.prepare(mem.store, subject, mem.embedder.identity)
+    t0 = time.perf_counter()
+    mem.forget_ids(subject, [saved.id])
+    return {"forget_one_s": round(time.perf_counter() - t0, 2)}
+
+
+def _rss_mb() -> float:
+    """This process's resident memory now, in MiB (NaN where /proc is missing)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def _item(subject: str, text: str, now: float) -> Item:
@@ -128,15 +218,18 @@ def _item(subject: str, text: str, now: float) -> Item:
                 valid_from=now, content_hash=content_hash(text))
 
 
-def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int, steps: bool = False) -> dict[str, Any]:
     """p50/p95 of Memory.recall (k=10) after a warm-up pass that loads the vector cache, and the
-    same for `engram.core.recall.search` alone (`search_p50`/`search_p95`: no access-count write)."""
+    same for `engram.core.recall.search` alone (`search_p50`/`search_p95`), both with the query
+    cache off; `repeated`: the same questions again with it on, and its hit rate; `steps`
+    (engram.bench.steps): where one recall's time goes, and the layer's own cost."""
+    from engram.bench.steps import recall_steps
     from engram.core.recall import search
 
     def ask(q: str) -> None:
         search(mem.store, mem.embedder, subject, q, 10, mem._filter(), mem.weights, time.time())
 
-    out: dict[str, float] = {}
+    out: dict[str, Any] = {}
     for prefix, call in (("", lambda q: mem.recall(subject, q, k=10)), ("search_", ask)):
         for q in queries:
             call(q)
@@ -149,7 +242,31 @@ def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> 
         out.update({prefix + key: value for key, value in percentiles(samples).items() if key != "mean"})
     out.update(time_steps(mem, subject, queries, rounds))
     out.update(keyword_figures(mem, subject, queries, rounds))
+    out["repeated"] = repeated_queries(mem, subject, queries, rounds)
+    if steps:
+        out["steps"] = recall_steps(mem, subject, queries, rounds)
     return out
+
+
+def repeated_queries(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+    """Memory.recall p50/p95 with the query cache on, each question asked `rounds` times, and the
+    cache's hit rate over those calls (what an agent that re-asks gets; apart from the figures above)."""
+    from engram.core.queries import QueryCache
+
+    saved = mem.query_cache
+    mem.query_cache = QueryCache(max(1024, len(queries)))
+    try:
+        samples = []
+        for _ in range(rounds):
+            for q in queries:
+                t0 = time.perf_counter()
+                mem.recall(subject, q, k=10)
+                samples.append((time.perf_counter() - t0) * 1000)
+        stats = mem.query_cache.stats()
+    finally:
+        mem.query_cache = saved
+    p = percentiles(samples)
+    return {"p50": p["p50"], "p95": p["p95"], "hit_rate": stats["hit_rate"]}
 
 
 FTS5_TABLE = "bench_fts5"
@@ -170,6 +287,7 @@ def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int)
         calls["fts5"] = lambda t: fts5_keyword(mem.store, subject, t, where, CANDIDATES)
     timed = _timed(calls, terms, rounds)
     out["keyword_ms"] = timed["keyword"]["ms"]
+    out["keyword_recall10_vs_exact"] = keyword_exactness(mem, subject, queries)
     if "fts5" in timed:
         ours, theirs = timed["keyword"], timed["fts5"]
         agree = [len({i for i, _ in a[:10]} & {i for i, _ in b[:10]}) / max(1, min(10, len(b)))
@@ -180,8 +298,48 @@ def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int)
     return out
 
 
-def _timed(calls: dict[str, Callable[[list[str]], list[tuple[str, float]]]], terms: Sequence[list[str]],
-           rounds: int) -> dict[str, dict[str, Any]]:
+def keyword_exactness(mem: Any, subject: str, queries: Sequence[str]) -> float | None:
+    """Recall@10 of the keyword search against BM25 computed from the items' own texts (every
+    item of the subject tokenised afresh, scored in NumPy), so segments, pending rows and merges
+    are checked, not the formula: an item of ours counts when its exact score is at least the
+    exact 10th best (ties at the 10th place all count). 1.0 means the index's top 10 is exact."""
+    from engram.core.ranking import keyword_terms
+    from engram.store import keyword as kw
+    from engram.store.base import Filter
+
+    items = mem.store.find(subject, Filter(include_superseded=True), newest_first=False)
+    if not items:
+        return None
+    where = mem._filter()
+    docs = kw.TOKENISER.documents([it.text for it in items])
+    lengths = np.array([d.length for d in docs], dtype=np.float64)
+    allowed = np.array([where.accepts(it) for it in items])
+    position = {it.id: i for i, it in enumerate(items)}
+    posted: dict[str, tuple[list[int], list[int]]] = {}
+    for i, doc in enumerate(docs):
+        for term, tf in doc.terms.items():
+            rows, tfs = posted.setdefault(term, ([], []))
+            rows.append(i)
+            tfs.append(tf)
+    norm = kw.K1 * (1.0 - kw.B + kw.B * lengths / lengths.mean())
+    recalls = []
+    for q in queries:
+        exact = np.zeros(len(items))
+        for term in kw.query_terms(keyword_terms(q)):
+            if term in posted:
+                at, counts = np.asarray(posted[term][0]), np.asarray(posted[term][1], dtype=np.float64)
+                exact[at] += kw.idf(len(items), len(at)) * counts * (kw.K1 + 1.0) / (counts + norm[at])
+        exact[~allowed] = 0.0
+        matched = int((exact > 0).sum())
+        if not matched:
+            continue
+        tenth = np.sort(exact)[-min(10, matched)]
+        ours = [i for i, _ in mem.store.keyword(subject, keyword_terms(q), where, 10)]
+        recalls.append(sum(exact[position[i]] >= tenth - 1e-9 for i in ours) / min(10, matched))
+    return round(float(np.mean(recalls)), 4) if recalls else None
+
+
+def _timed(calls: dict[str, Callable[[Any], Any]], terms: Sequence[Any], rounds: int) -> dict[str, dict[str, Any]]:
     """p50/p95 ms of each call over the queries, the calls alternating query by query (so load that
     comes and goes on a shared machine falls on both alike), and each call's first answers."""
     results = {name: [call(t) for t in terms] for name, call in calls.items()}  # warm-up, and the answers
@@ -275,8 +433,9 @@ def run(
     echo: Callable[[str], None] | None = None,
     store_file: str | Path | None = None,
     small_subject: int = 1_000,
+    steps: bool = False,
 ) -> dict[str, Any]:
-    """Measure everything; returns a JSON-ready dict."""
+    """Measure everything; returns a JSON-ready dict (`steps`: each recall step's p50, per size)."""
     from engram.embed import get_embedder
     from engram.core.memory import Memory
 
@@ -291,7 +450,7 @@ def run(
             say(f"write: {out['write']}")
         for size in sizes:
             out["recall"].append(_measure_subject(Memory, model, root / f"s{size}.db", size, embed_limit, rounds,
-                                                  vectors))
+                                                  vectors, steps))
             say(f"recall at {size}: {out['recall'][-1]}")
         if store_size:
             path = Path(store_file) if store_file else root / "store.db"
@@ -302,9 +461,9 @@ def run(
 
 
 def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: int,
-                     rounds: int, vectors: Callable[[int], np.ndarray]) -> dict[str, Any]:
+                     rounds: int, vectors: Callable[[int], np.ndarray], steps: bool = False) -> dict[str, Any]:
     now = time.time()
-    with memory_cls(str(path), embedder=model) as mem:
+    with memory_cls(str(path), embedder=model, query_cache=0) as mem:
         t0 = time.perf_counter()
         if size <= embed_limit:
             texts = sentences(size, seed=size)
@@ -315,7 +474,7 @@ def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_l
         fill_s = time.perf_counter() - t0
         row = {"items": size, "vectors": "embedded" if size <= embed_limit else VECTORS,
                "fill_s": round(fill_s, 1), **ann_figures(mem, SUBJECT, QUESTIONS),
-               **time_recall(mem, SUBJECT, QUESTIONS, rounds)}
+               **time_recall(mem, SUBJECT, QUESTIONS, rounds, steps)}
     return row
 
 
@@ -333,7 +492,7 @@ def _measure_store(memory_cls: Any, model: Any, path: Path, total: int, subject_
             complete = sum(mem.store.subjects().values()) == total
         for suffix in ("", "-wal", "-shm") if not complete else ():
             Path(str(path) + suffix).unlink(missing_ok=True)  # a build cut short: start again
-    with memory_cls(str(path), embedder=model) as mem:
+    with memory_cls(str(path), embedder=model, query_cache=0) as mem:
         t0 = time.perf_counter()
         if sum(mem.store.subjects().values()) != total:
             others = total - subject_size - small

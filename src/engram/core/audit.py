@@ -4,10 +4,13 @@
 - every item of the subject, current or superseded (history), in every text column and the
   metadata JSON (episodes, conversations and summaries are items too), case-insensitively;
 - the vectors of those items (an embedding is derived from the text and can leak it);
+- a SQLite store's saved ANN indexes (`<db>.ann`, engram.core.ann_files), from their headers:
+  a live key whose item row is gone (a forgotten item's vector), the key of each item holding
+  the text, a header that cannot be read, and a payload no header names;
 - the backend's own indexes and files, asked of the store when it is a `TraceScanner`
-  (engram.store.base): SQLite's FTS5 index answered from the index alone (so an entry whose row
-  is gone still shows), its shadow tables' raw bytes and the raw bytes of the database file,
-  WAL and journal (engram.store.sqlite_traces); PostgreSQL's `tsv` column.
+  (engram.store.base): the keyword index (engram.store.keyword) answered from the index alone,
+  on both backends (so an entry whose row is gone still shows), and on SQLite the raw bytes of
+  the database file, WAL and journal (engram.store.sqlite_traces).
 
 A raw byte cannot tell subjects apart: the backend counts a byte hit only when no live row of
 another subject, and nothing in the schema or settings, holds the same text, so an audit never
@@ -21,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engram import validate
-from engram.errors import InvalidInput
+from engram.core import ann, ann_files
+from engram.errors import InvalidInput, NotFound, SchemaTooNew, StoreCorrupt
+from engram.store import sqlite_ann
 from engram.store.base import Filter, Store, TraceScanner, VectorAdmin
 from engram.store.traces import TEXT_COLUMNS, count_in_file, variants
 from engram.text import fold
@@ -61,7 +66,9 @@ def audit(mem: Memory, subject: str, text: str) -> AuditReport:
     holding = [it for it in items if _item_fields(it, needle)]
     where = [f"{_place(it)} {','.join(_item_fields(it, needle))}" for it in holding]
     # A vector is derived from the text only, so it holds the text only when the text column does.
-    where += _vector_places(store, subject, [it for it in holding if "text" in _item_fields(it, needle)])
+    with_text = [it for it in holding if "text" in _item_fields(it, needle)]
+    where += _vector_places(store, subject, with_text)
+    where += _ann_places(store, subject, with_text)
     not_scanned = list(ALWAYS_NOT_SCANNED)
     if not isinstance(store, TraceScanner):
         not_scanned.insert(0, f"{type(store).__name__}: backend-specific indexes and files")
@@ -107,4 +114,25 @@ def _vector_places(store: Store, subject: str, holding: list[Item]) -> list[str]
     for model in sorted(models):
         ids, _ = store.vectors(subject, model)
         places += [f"vectors:{i} ({model})" for i in ids if i in wanted]
+    return places
+
+
+def _ann_places(store: Store, subject: str, holding: list[Item]) -> list[str]:
+    """What the subject's saved ANN index files hold that a forget should have reached."""
+    if not isinstance(store, sqlite_ann.FileStore):
+        return []
+    places: list[str] = []
+    named = set()
+    holders = dict(zip(sqlite_ann.keys_of(store, [it.id for it in holding]).tolist(), (it.id for it in holding)))
+    for path in ann_files.headers(sqlite_ann.folder(store), subject):
+        try:
+            head, keys, _, _ = ann.read_header(path)
+        except (NotFound, StoreCorrupt, SchemaTooNew):
+            places.append(f"ann:{path.name} (a header that cannot be read: it may hold any vector)")
+            continue
+        named.add(head["payload"])
+        rows = set(sqlite_ann.keys(store, subject, head["model"]).tolist())
+        places += [f"ann:{path.name} key {k} (entry without a row)" for k in keys.tolist() if k not in rows]
+        places += [f"ann:{path.name} key {k} ({holders[k]}, {head['model']})" for k in keys.tolist() if k in holders]
+        places += [f"ann:{p.name} (a payload no header names)" for p in ann.payloads(path) if p.name not in named]
     return places

@@ -25,6 +25,9 @@ from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.core import episodic, notes
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
+from engram.core.accesses import AccessLog
+from engram.core.queries import QueryCache
+from engram.core.steps import Steps
 from engram.core.recall import search
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, VectorAdmin
@@ -87,9 +90,12 @@ class Memory:
         principal: str | None = None,
         auto_supersede: bool = True,
         read_only: bool | None = None,
+        query_cache: int | None = None,
     ) -> None:
         """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
-        records no access counts); None (the default) does so when the SQLite file cannot be written."""
+        records no access counts); None (the default) does so when the SQLite file cannot be written.
+        `query_cache` bounds the query embeddings kept for repeated queries (0: none; default 1024,
+        ENGRAM_QUERY_CACHE)."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -98,6 +104,7 @@ class Memory:
             recency=recency,
             half_life_days=half_life_days,
             instruction_filter=instruction_filter,
+            query_cache=query_cache,
         )
         self.store: Store = given if given is not None else open_store(self.settings.db, read_only=read_only)
         self.principal = principal
@@ -110,6 +117,11 @@ class Memory:
         self.instruction_filter = self.settings.instruction_filter
         self.auto_supersede = auto_supersede
         self.weights = ranking.Weights(recency=self.settings.recency, half_life_days=self.settings.half_life_days)
+        # Recall's access counts, written later in one transaction (engram.core.accesses).
+        self._accesses = AccessLog(self.store)
+        # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
+        self.query_cache = QueryCache(self.settings.query_cache)
+        self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -159,9 +171,19 @@ class Memory:
         return self.store.read_only
 
     def close(self) -> None:
-        """Close the store (and scrub the SQLite write-ahead log); drop its in-memory ANN indexes."""
-        nearest.forget_store(self.store)
-        self.store.close()
+        """Write buffered access counts, close the store (and scrub the SQLite write-ahead log),
+        drop its in-memory ANN indexes. If the counts cannot be written the store is still
+        closed, and the error is raised."""
+        try:
+            self._accesses.close()
+        finally:
+            nearest.forget_store(self.store)
+            self.store.close()
+
+    def flush_accesses(self) -> int:
+        """Write the access counts recall has recorded but not yet written (engram.core.accesses);
+        returns how many items were updated. Recall itself never writes."""
+        return self._accesses.flush()
 
     def __enter__(self) -> "Memory":
         return self
@@ -343,6 +365,7 @@ class Memory:
         updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede)."""
         explicit = dict(supersede or {})
         self.require_embedder()
+        self._accesses.flush_quietly()  # recorded access counts go with the next write
         vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
         batch = Batch(self.store, self.embedder, checked, vectors)
@@ -411,11 +434,17 @@ class Memory:
                             else validate.weight(half_life_days, "half_life_days")),
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
-        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score)
+        steps = self._steps
+        if steps is not None:
+            steps.lap("validate")
+        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
+                      queries=self.query_cache, steps=steps)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         if hits and not self.read_only:  # a read-only store records no access counts
-            self.store.touch([h.id for h in hits], at)
+            self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
+        if steps is not None:
+            steps.lap("hits")
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
@@ -459,7 +488,7 @@ class Memory:
         found = self.store.find(validate.subject(subject), Filter(kinds=(validate.kind(kind),), key=key), limit=1)
         return found[0] if found else None
 
-    def vectors(self, subject: str) -> tuple[list[str], np.ndarray]:
+    def vectors(self, subject: str) -> tuple[Sequence[str], np.ndarray]:
         """The stored vectors of a subject under this Memory's embedder: (ids, unit rows); empty without one."""
         if self.embedder is None:
             return [], np.zeros((0, 0), dtype=np.float32)
@@ -492,6 +521,10 @@ class Memory:
         `metadata` replaces the item's metadata as a whole (read it, change it, write it back).
         """
         ids = _ids(ids)
+        if access_count is not None:
+            self._accesses.flush()  # buffered counts first, so the count set here is final
+        else:
+            self._accesses.flush_quietly()
         changes: dict[str, Any] = {}
         if importance is not None:
             changes["importance"] = validate.weight(importance, "importance")
@@ -571,6 +604,7 @@ class Memory:
 
     def _delete(self, subject: str, ids: list[str]) -> int:
         """Delete from the store, then from this process's ANN indexes (engram.core.vectors)."""
+        self._accesses.flush_quietly()
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
         return count
@@ -602,6 +636,8 @@ class Memory:
         that recall can return (saved conversations are left out of them).
         """
         names = [validate.subject(subject)] if subject else None
+        if len(self._accesses):
+            self._accesses.flush_quietly()  # the access figures include every recall so far
         raw = self.store.counts(names)
         episodes = raw["episodes"]
 
@@ -628,6 +664,8 @@ class Memory:
             "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
             # The store's bounded vector cache (entries, bytes, bounds, hit rate), where it has one.
             "cache": self.store.cache_stats() if isinstance(self.store, CacheReport) else {},
+            # Query embeddings kept for repeated queries (engram.core.queries).
+            "query_cache": self.query_cache.stats(),
         }
 
     # -- re-embedding (engram reindex) ----------------------------------------------------

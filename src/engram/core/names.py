@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
+from engram.store.rows import extends
 
 # A name-shaped word: a capital then lower-case letters (apostrophes and hyphens inside), no digits.
 _NAME_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
@@ -93,7 +94,7 @@ class SubjectNames:
     """The names one subject's memories use, counted per item so items can come and go."""
 
     def __init__(self) -> None:
-        self._ids: list[str] = []
+        self._ids: Sequence[str] = []
         self._seen: dict[str, Naming] = {}
         self._speakers: Counter[str] = Counter()
         self._leads: Counter[str] = Counter()
@@ -170,13 +171,13 @@ class SubjectNames:
                 i += 1
         return frozenset(found)
 
-    def sync(self, store: Any, ids: list[str]) -> None:
+    def sync(self, store: Any, ids: Sequence[str]) -> None:
         """Bring the book up to `ids`, the subject's items in write order: reads only new items."""
         with self._lock:
             if ids is self._ids:
                 return
             old = self._ids
-            if len(ids) >= len(old) and ids[: len(old)] == old:
+            if extends(old, ids):
                 added: Sequence[str] = ids[len(old):]
             else:
                 current = set(ids)
@@ -193,7 +194,7 @@ _BOOKS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], SubjectNames]] = we
 _BOOKS_LOCK = threading.Lock()
 
 
-def book(store: Any, subject: str, model: str, ids: list[str]) -> SubjectNames:
+def book(store: Any, subject: str, model: str, ids: Sequence[str]) -> SubjectNames:
     """The name book of `subject` in `store`, synced to its id list `ids` (from `Store.vectors`)."""
     with _BOOKS_LOCK:
         books = _BOOKS.setdefault(store, {})

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -27,8 +28,11 @@ import numpy as np
 from engram.core import vectors as nearest
 from engram.core import names as people
 from engram.core import ranking
+from engram.core.queries import QueryCache
+from engram.core.steps import Steps
 from engram.embed.base import Embedder
 from engram.store.base import Filter, SearchesVectors, Store
+from engram.store.rows import RowIds
 from engram.types import Hit, Item
 
 _WORKERS = min(8, os.cpu_count() or 1)
@@ -59,18 +63,23 @@ FOCUS_SHORTLIST = 2  # with the focus term at work, k times this many are fetche
 
 def search(store: Store, embedder: Embedder | None, subject: str, query: str, k: int, where: Filter,
            weights: ranking.Weights, now: float, min_score: float | None = None, *,
-           exact_vectors: bool = False) -> list[Hit]:
+           exact_vectors: bool = False, queries: QueryCache | None = None, steps: Steps | None = None) -> list[Hit]:
     """The k best hits for `query` in one subject, with every score component.
 
-    `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two)."""
+    `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two);
+    `queries` keeps query embeddings for repeated queries (engram.core.queries); `steps` times
+    each step (engram.core.steps)."""
     n = max(CANDIDATES, k)
     if embedder is not None and isinstance(store, SearchesVectors) and not exact_vectors:
-        return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score)
-    ids: list[str] = []
+        return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score,
+                                queries, steps)
+    ids: Sequence[str] = []
     names: frozenset[str] = frozenset()
     pending: Future[nearest.VectorScores] | None = None
     if embedder is not None:
         ids, matrix = store.vectors(subject, embedder.identity)
+        if steps is not None:
+            steps.lap("vectors")
         if ids:
             # With the entity term on, the names the subject's memories use (engram.core.names) go
             # to it, and the common ones (a conversation's speakers) leave the embedded query.
@@ -79,23 +88,34 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                 book = people.book(store, subject, embedder.identity, ids)
                 names = book.mentioned(query)
                 embedded = ranking.vector_query(query, book.common(names))
+            if steps is not None:
+                steps.lap("names")
             # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
             # run on another core while SQLite runs the keyword search on this one.
             pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, embedded, n,
-                                        exact=exact_vectors or where.restrictive)
+                                        exact=exact_vectors or where.restrictive, queries=queries, steps=steps)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+        if steps is not None:
+            steps.lap("keyword")
     finally:
         cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
+    if steps is not None:
+        steps.lap("wait")
     allowed = _allowed(store, subject, where, ids)
     cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
-    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues)
-    return ranking.top_k(hits, k, min_score)
+    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues,
+                 steps)
+    top = ranking.top_k(hits, k, min_score)
+    if steps is not None:
+        steps.lap("top_k")
+    return top
 
 
 def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, subject: str, query: str, k: int,
-                     where: Filter, weights: ranking.Weights, now: float, min_score: float | None) -> list[Hit]:
+                     where: Filter, weights: ranking.Weights, now: float, min_score: float | None,
+                     queries: QueryCache | None = None, steps: Steps | None = None) -> list[Hit]:
     """`search` on a store that answers nearest-neighbour queries itself (PostgreSQL + pgvector):
     the query is embedded during the keyword search, then one call brings back the nearest ids,
     the subject's cosine statistics, and the cosines and write-order neighbours of every pool
@@ -107,13 +127,21 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
         book = people.book(store, subject, embedder.identity, finder.vector_ids(subject, embedder.identity))
         names = book.mentioned(query)
         embedded = ranking.vector_query(query, book.common(names))
-    pending = _EMBEDDING.submit(embedder.embed_one, embedded)
+    if steps is not None:
+        steps.lap("names")
+    pending = _EMBEDDING.submit(embed_query, embedder, embedded, queries, steps)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+        if steps is not None:
+            steps.lap("keyword")
     finally:
         vector = pending.result()
+    if steps is not None:
+        steps.lap("wait")
     answer = finder.nearest(subject, embedder.identity, vector, n, list(keyword),
                            where if where.restrictive else None)
+    if steps is not None:
+        steps.lap("nearest")
     cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
     keyword_z, keyword_floor = ranking.standardise(keyword, population=answer.count)
@@ -129,11 +157,21 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
         return answer.around.get(item_id, (None, None))
 
     ranked = _prerank_around(pool, signals, answer.around, weights)
+    if steps is not None:
+        steps.lap("prerank")
     items, found = _fetch(store, ranked, shortlist(k, names, weights), around, where)
+    if steps is not None:
+        steps.lap("fetch")
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
                                   neighbours=neighbours([it.id for it in items], around, found))
-    return ranking.top_k(ranking.fuse(items, signals, now, weights), k, min_score)
+    hits = ranking.fuse(items, signals, now, weights)
+    if steps is not None:
+        steps.lap("fuse")
+    top = ranking.top_k(hits, k, min_score)
+    if steps is not None:
+        steps.lap("top_k")
+    return top
 
 
 def _prerank_around(pool: list[str], signals: ranking.Signals,
@@ -166,31 +204,39 @@ def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
     return max(SHORTLIST, k)
 
 
-def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
+def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
           allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
-          size: int, cues: ranking.Signals) -> list[Hit]:
+          size: int, cues: ranking.Signals, steps: Steps | None = None) -> list[Hit]:
     """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
 
     `cues` carries what fusion reads from the query text (names, "When", dates)."""
     position = positions(ids)
     signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
     ranked = _prerank(pool, signals, ids, position, weights)
-    last = len(ids) - 1
+    count, last = len(ids), len(ids) - 1
+    rows, row_of = _shared(ids, position)
+    if steps is not None:
+        steps.lap("prerank")
 
     def around(item_id: str) -> tuple[str | None, str | None]:
-        i = position.get(item_id)
-        if i is None:
+        i = row_of.get(item_id, count)
+        if i >= count:
             return None, None
-        return (ids[i - 1] if i > 0 else None), (ids[i + 1] if i < last else None)
+        return (rows[i - 1] if i > 0 else None), (rows[i + 1] if i < last else None)
 
     items, found = _fetch(store, ranked, size, around, where)
+    if steps is not None:
+        steps.lap("fetch")
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
                                   neighbours=neighbours([it.id for it in items], around, found))
-    return ranking.fuse(items, signals, now, weights)
+    hits = ranking.fuse(items, signals, now, weights)
+    if steps is not None:
+        steps.lap("fuse")
+    return hits
 
 
-def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
+def _signals(ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
              allowed: np.ndarray | None, weights: ranking.Weights) -> tuple[ranking.Signals, list[str]]:
     """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
     keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
@@ -199,7 +245,8 @@ def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, f
         return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
     mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
     closest = cosines.nearest(n, allowed)
-    pool = list(dict.fromkeys([*(ids[i] for i in closest), *keyword]))
+    rows = ids.shared()[0] if isinstance(ids, RowIds) else ids  # rows below len(ids): this snapshot's
+    pool = list(dict.fromkeys([*(rows[i] for i in closest.tolist()), *keyword]))
     return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std), keyword_floor=keyword_floor,
                            vector_floor=(cosines.minimum - mean) / std), pool
 
@@ -207,7 +254,7 @@ def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, f
 class _ZView(Mapping[str, float]):
     """Read-only id -> cosine z-score over the whole subject, computed on demand (no O(n) copy)."""
 
-    def __init__(self, ids: list[str], cosines: nearest.VectorScores, mean: float, std: float) -> None:
+    def __init__(self, ids: Sequence[str], cosines: nearest.VectorScores, mean: float, std: float) -> None:
         self._ids, self._pos = ids, positions(ids)
         self._cosines, self._mean, self._std = cosines, mean, std
 
@@ -218,6 +265,12 @@ class _ZView(Mapping[str, float]):
     def __getitem__(self, key: str) -> float:
         return float((self._cosines.at(np.array([self._pos[key]]))[0] - self._mean) / self._std)
 
+    def get(self, key: str, default: float | None = None) -> float | None:  # type: ignore[override]  # Mapping.get, without a KeyError per miss
+        row = self._pos.get(key)
+        if row is None:
+            return default
+        return float((self._cosines.at(np.array([row]))[0] - self._mean) / self._std)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 
@@ -225,7 +278,7 @@ class _ZView(Mapping[str, float]):
         return len(self._ids)
 
 
-def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.ndarray | None:
+def _allowed(store: Store, subject: str, where: Filter, ids: Sequence[str]) -> np.ndarray | None:
     """For a restrictive filter, which vectors may be candidates (None: any current item may)."""
     if not len(ids) or not where.restrictive:
         return None
@@ -233,20 +286,22 @@ def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.nd
     return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))
 
 
-def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position: Mapping[str, int],
+def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], position: Mapping[str, int],
              weights: ranking.Weights) -> list[str]:
     """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
-    placed = [i for i in pool if i in position]
-    loose = [i for i in pool if i not in position]  # keyword hits without a vector
+    n = len(ids)
+    _, row_of = _shared(ids, position)
+    placed = [i for i in pool if row_of.get(i, n) < n]
+    loose = [i for i in pool if row_of.get(i, n) >= n]  # keyword hits without a vector
     ranked: list[tuple[float, str]] = []
     if placed and isinstance(signals.vector, _ZView):
-        at = np.array([position[i] for i in placed])
+        at = np.array([row_of[i] for i in placed])
         # Each pool item with its two write-order neighbours: rows (previous, self, next).
         window = np.stack([at - 1, at, at + 1])
-        valid = (window >= 0) & (window < len(ids))
-        window = np.clip(window, 0, len(ids) - 1)
+        valid = (window >= 0) & (window < n)
+        window = np.clip(window, 0, n - 1)
         vector_z = signals.vector.at(window.ravel()).reshape(window.shape)
-        keyword_z = np.array([signals.keyword.get(ids[j], signals.keyword_floor) for j in window.ravel()])
+        keyword_z = _keyword_at(signals.keyword, signals.keyword_floor, row_of, n, window.ravel())
         scores = ranking.prerank_scores(vector_z, keyword_z.reshape(window.shape), valid, weights)
         ranked = list(zip(scores.tolist(), placed))
     floor = weights.vector * signals.vector_floor
@@ -255,34 +310,79 @@ def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position
     return [i for _, i in ranked]
 
 
+def _keyword_at(keyword: Mapping[str, float], floor: float, row_of: Mapping[str, int], n: int,
+                rows: np.ndarray) -> np.ndarray:
+    """The keyword z-score of the item at each of `rows` (`floor` where it has none), vectorised:
+    the keyword hits by row, looked up with one sorted search."""
+    hits = sorted((r, z) for i, z in keyword.items() if (r := row_of.get(i, n)) < n)
+    if not hits:
+        return np.full(rows.shape, floor, dtype=np.float64)
+    hit_rows = np.array([r for r, _ in hits], dtype=np.int64)
+    hit_z = np.array([z for _, z in hits], dtype=np.float64)
+    at = np.minimum(np.searchsorted(hit_rows, rows), len(hits) - 1)
+    found: np.ndarray = np.where(hit_rows[at] == rows, hit_z[at], floor)
+    return found
+
+
+def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[str], Mapping[str, int]]:
+    """A list to read ids by row and a plain id -> row map, for hot loops: a store snapshot's own
+    (engram.store.rows; they may hold rows past len(ids), which callers leave out), else `ids`
+    and `position` themselves."""
+    return ids.shared() if isinstance(ids, RowIds) else (ids, position)
+
+
 def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
            where: Filter) -> tuple[list[Item], dict[str, Item]]:
-    """The first `size` ranked candidates that pass the filter, and every fetched item by id."""
+    """The first `size` ranked candidates that pass the filter, and every fetched item by id:
+    those, and the write-order neighbours of each that has a session (the only ones whose
+    neighbours lend context: see `neighbours`), fetched in a second read when there are any."""
     items: list[Item] = []
     found: dict[str, Item] = {}
     cursor = 0
     while len(items) < size and cursor < len(ranked):  # a filter may reject some: fetch more
         batch = ranked[cursor : cursor + size - len(items)]
         cursor += len(batch)
-        got = {it.id: it for it in store.get(_with_neighbours(batch, around)) if where.accepts(it)}
+        got = {it.id: it for it in store.get(batch) if where.accepts(it)}
+        wanted = [other for i in batch if i in got and got[i].session is not None for other in around(i)
+                  if other is not None and other not in got and other not in found]
+        if wanted:
+            got.update((it.id, it) for it in store.get(list(dict.fromkeys(wanted))) if where.accepts(it))
         found.update(got)
         items += [got[i] for i in batch if i in got]
     return items[:size], found
 
 
-def vector_scan(store: Store, embedder: Embedder, subject: str, ids: list[str], matrix: np.ndarray, query: str,
-                n: int, *, exact: bool = False) -> nearest.VectorScores:
+def vector_scan(store: Store, embedder: Embedder, subject: str, ids: Sequence[str], matrix: np.ndarray, query: str,
+                n: int, *, exact: bool = False, queries: QueryCache | None = None,
+                steps: Steps | None = None) -> nearest.VectorScores:
     """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
     subject's ANN index past the crossover (engram.core.vectors)."""
-    vector = embedder.embed_one(query)
-    return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
+    vector = embed_query(embedder, query, queries, steps)
+    started = time.perf_counter() if steps is not None else 0.0
+    found = nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
+    if steps is not None:
+        steps.add("scan", (time.perf_counter() - started) * 1000.0)
+    return found
 
 
-_POSITIONS: dict[int, tuple[list[str], dict[str, int]]] = {}
+def embed_query(embedder: Embedder, query: str, queries: QueryCache | None = None,
+                steps: Steps | None = None) -> np.ndarray:
+    """The query's vector: from the query cache when one is given (engram.core.queries)."""
+    started = time.perf_counter() if steps is not None else 0.0
+    vector = queries.embed(embedder, query) if queries is not None else embedder.embed_one(query)
+    if steps is not None:
+        steps.add("embed", (time.perf_counter() - started) * 1000.0)
+    return vector
 
 
-def positions(ids: list[str]) -> dict[str, int]:
-    """Each id's index in `ids`, cached while the store hands back the same (cached) list."""
+_POSITIONS: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
+
+
+def positions(ids: Sequence[str]) -> Mapping[str, int]:
+    """Each id's index in `ids`: a cached store snapshot's own map (engram.store.rows), else a map
+    cached while the store hands back the same list."""
+    if isinstance(ids, RowIds):
+        return ids.positions()
     cached = _POSITIONS.get(id(ids))
     if cached is not None and cached[0] is ids:
         return cached[1]
@@ -291,18 +391,6 @@ def positions(ids: list[str]) -> dict[str, int]:
     mapping = {item_id: i for i, item_id in enumerate(ids)}
     _POSITIONS[id(ids)] = (ids, mapping)
     return mapping
-
-
-def _with_neighbours(pool: Sequence[str], around: Around) -> list[str]:
-    """The pool plus the items written just before and after each pool item."""
-    out = dict.fromkeys(pool)
-    for item_id in pool:
-        before, after = around(item_id)
-        if before is not None:
-            out.setdefault(before)
-        if after is not None:
-            out.setdefault(after)
-    return list(out)
 
 
 def neighbours(pool: Sequence[str], around: Around,

@@ -566,7 +566,7 @@ class Batch:
             found = [fetched[i] for i in wanted[item.id] if i in fetched]
             self._found[item.id] = list(zip(found, self._cosines(matrix, rows, found, item)))
 
-    def _subject_vectors(self, subject: str, items: list[Item]) -> tuple[list[str], np.ndarray]:
+    def _subject_vectors(self, subject: str, items: list[Item]) -> tuple[Sequence[str], np.ndarray]:
         """The subject's stored vectors; new facts without a vector are embedded (one call)."""
         if self._embedder is None:
             return [], np.zeros((0, 0), dtype=np.float32)
@@ -576,7 +576,7 @@ class Batch:
             self._vectors.update(zip((it.id for it in missing), self._embedder.embed([it.text for it in missing])))
         return ids, matrix
 
-    def _neighbours(self, subject: str, ids: list[str], matrix: np.ndarray,
+    def _neighbours(self, subject: str, ids: Sequence[str], matrix: np.ndarray,
                     items: list[Item]) -> dict[str, list[str]]:
         """The NEIGHBOURS nearest stored vectors of each new fact, from recall's vector search
         (`engram.core.vectors.scores`: an exact scan below the ANN crossover, the subject's ANN

@@ -21,9 +21,6 @@ from engram.verbs.replies import item_json
 if TYPE_CHECKING:
     from engram.core.memory import Memory
 
-if TYPE_CHECKING:
-    from engram.core.memory import Memory
-
 EXTRA_COMMANDS = (
     "engram.interfaces.commands.demo",
     "engram.interfaces.commands.migrate",

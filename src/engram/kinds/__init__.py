@@ -1,1 +1,2 @@
-"""Memory kinds built on the core: working (conversation), episodic, procedural."""
+"""Memory kinds built on the core: working (conversation) and procedural (the episodic verbs are
+part of `Memory`, in engram.core.episodic)."""

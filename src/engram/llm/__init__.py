@@ -19,8 +19,10 @@ import re
 from collections.abc import Callable
 
 from ..errors import ConfigError
+from .anthropic import AnthropicLLM
 from .base import DEFAULT_MAX_TOOL_ROUNDS, LLM, Reply, ToolCall, ToolRounds
 from .fake import Request, ScriptedLLM
+from .openai import OpenAILLM
 from ..plugins import LLMS, Plugins
 
 # A factory takes (model or None, base_url or None) and returns a ready LLM.
@@ -70,6 +72,8 @@ def get_llm(spec: str | None = None) -> LLM | None:
 __all__ = [
     "DEFAULT_MAX_TOOL_ROUNDS",
     "LLM",
+    "AnthropicLLM",
+    "OpenAILLM",
     "Reply",
     "Request",
     "ScriptedLLM",

@@ -93,7 +93,7 @@ class ScopedStore:
         self.check(subject, "read")
         return self.inner.keyword(subject, terms, where, limit)
 
-    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
+    def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         self.check(subject, "read")
         return self.inner.vectors(subject, model)
 
@@ -119,8 +119,9 @@ class ScopedStore:
             self.check(subject, "read")
         return self.inner.counts(list(self.subjects()) if subjects is None else subjects)
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        self.inner.touch([it.id for it in self.get(ids)], now)
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        readable = {it.id for it in self.get(list(accesses))}
+        self.inner.touch({i: seen for i, seen in accesses.items() if i in readable})
 
     def close(self) -> None:
         self.inner.close()

@@ -54,7 +54,10 @@ class Filter:
 
     def accepts(self, item: Item) -> bool:
         """The same test in Python, for candidates that came from a vector scan."""
-        return all(check(self, item) for check in self._checks)
+        for check in self._checks:  # noqa: SIM110  # a loop, not all(genexpr): recall asks this ~100 times a call
+            if not check(self, item):
+                return False
+        return True
 
     @functools.cached_property
     def _checks(self) -> tuple[Callable[[Filter, Item], bool], ...]:
@@ -137,8 +140,10 @@ class Store(Protocol):
     def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         """Set fields (validity, importance, confidence, access stats, metadata) on items."""
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        """Count one access to each item (access stats only: no vector or text changes)."""
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        """Add recorded accesses, item id -> (how many, time of the last), in one transaction: each
+        item's `access_count` grows by that many and `last_accessed` becomes that time (access
+        stats only: no vector or text changes; ids of deleted items are ignored)."""
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         """Items by id, in the order asked; missing ids are left out."""
@@ -155,8 +160,11 @@ class Store(Protocol):
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
         """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`."""
 
-    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
-        """All vectors of one subject under `model` (any validity): ids in write order, unit rows."""
+    def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
+        """All vectors of one subject under `model` (any validity): ids in write order, unit rows.
+
+        The same two objects until the subject changes (callers may key caches on them); never
+        changed afterwards (a backend that grows its cache hands out a new snapshot instead)."""
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         """Delete items everywhere they are held (row, keyword index, vectors) and scrub freed space."""
@@ -271,6 +279,6 @@ class SearchesVectors(Protocol):
         """The n nearest vectors of `subject` under `model` (among items passing `where`, when given),
         subject-wide cosine statistics, and cosines and write-order neighbours of `also` too."""
 
-    def vector_ids(self, subject: str, model: str) -> list[str]:
+    def vector_ids(self, subject: str, model: str) -> Sequence[str]:
         """The ids of the subject's vectors under `model` in write order (never the vectors): the
         same list object until the subject changes, so callers can tell nothing moved."""

@@ -2,7 +2,8 @@
 
 Entries are keyed by `(subject, name)` and carry a size in bytes; the least recently used are
 dropped first once either bound (entries or bytes) is passed. `invalidate(subject)` drops every
-entry of one subject. Hits and misses are counted for `engram stats`.
+entry of one subject. A writer that changed an entry in place (engram.store.rows) puts it again
+with its new size. Hits and misses are counted for `engram stats`.
 """
 
 from __future__ import annotations
@@ -51,6 +52,19 @@ class BoundedCache(Generic[V]):
             self._entries.move_to_end((subject, name))
             self.hits += 1
             return found[0]
+
+    def peek(self, subject: str, name: str) -> V | None:
+        """The value or None, without counting a lookup or refreshing its place (for writers)."""
+        with self._lock:
+            found = self._entries.get((subject, name))
+            return None if found is None else found[0]
+
+    def drop(self, subject: str, name: str) -> None:
+        """Drop one entry, if held."""
+        with self._lock:
+            old = self._entries.pop((subject, name), None)
+            if old is not None:
+                self._bytes -= old[1]
 
     def put(self, subject: str, name: str, value: V, size: int) -> None:
         """Keep `value` (of `size` bytes); one larger than the whole bound is not kept."""

@@ -36,16 +36,19 @@ from engram.errors import (
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store.base import (
+    CacheReport,
     Filter,
     NearestAnswer,
     Placement,
     Scrubbable,
+    SearchesVectors,
     Store,
     TraceScanner,
     Traces,
     VectorAdmin,
 )
 from engram.store.cache import BoundedCache
+from engram.store.rows import Rows
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
@@ -212,8 +215,8 @@ class PostgresStore:
         self._dsn = url
         self.url = safe_url(url)
         self.read_only = read_only  # every transaction READ ONLY; writes raise ReadOnlyStore
-        self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
-        self._id_cache: BoundedCache[tuple[int, list[str]]] = BoundedCache()
+        self._vector_cache: BoundedCache[Rows] = BoundedCache()
+        self._id_cache: BoundedCache[Rows] = BoundedCache()
         self.pool_size = pool_size or _pool_size_from_env()
         self._pool_timeout = pool_timeout
         self._pool: Any = None
@@ -408,7 +411,7 @@ class PostgresStore:
 
         runs = supersede_runs(items, supersede)
 
-        def work(conn: Any) -> list[Placement]:
+        def work(conn: Any) -> tuple[list[Placement], dict[str, int], dict[str, list[tuple[int, str, np.ndarray]]]]:
             placements: list[Placement] = []
             indexed: list[tuple[int, str, str]] = []
             for old_ids, run in runs:
@@ -420,17 +423,42 @@ class PostgresStore:
                 placements += self._insert(conn, run, indexed)
             wanted = [(model or "", _vector(vectors[p.id]), p.id) for p in placements
                       if p.created and vectors and vectors.get(p.id) is not None]
+            versions: dict[str, int] = {}
+            added: dict[str, list[tuple[int, str, np.ndarray]]] = {}
             if wanted:
                 with conn.cursor() as cur:
                     cur.executemany(UPSERT_VECTOR, wanted)
-                _bump(conn, {by_id[i].subject for _, _, i in wanted})
+                versions = _bump(conn, {by_id[i].subject for _, _, i in wanted})
+                # `_insert` indexes exactly the created items, in order: their seqs.
+                key_of = {p.id: key for (key, _, _), p in zip(indexed, [p for p in placements if p.created])}
+                for _, vector, item_id in wanted:
+                    added.setdefault(by_id[item_id].subject, []).append((key_of[item_id], item_id, vector))
             kw.add(conn, KEYWORD, indexed)
-            return placements
+            return placements, versions, added
 
-        placements = self._run(work, write=True)
+        placements, versions, added = self._run(work, write=True)
+        self._grow_caches(model or "", versions, added)
         if vectors:
             self._index_if_large({item.subject for item in items}, model or "")
         return placements
+
+    def _grow_caches(self, model: str, versions: Mapping[str, int],
+                     added: Mapping[str, list[tuple[int, str, np.ndarray]]]) -> None:
+        """After a committed write that moved each subject's change counter to `versions[subject]`
+        (by one): append its vectors to the cached matrix and id list in place (engram.store.rows),
+        or drop an entry that cannot take them (a later read reloads it)."""
+        for subject, version in versions.items():
+            rows = added.get(subject, [])
+            keys, ids = [k for k, _, _ in rows], [i for _, i, _ in rows]
+            for cache, vectors in ((self._vector_cache, np.stack([v for _, _, v in rows]) if rows else None),
+                                   (self._id_cache, None)):
+                entry = cache.peek(subject, model)
+                if entry is None:
+                    continue
+                if entry.append(version - 1, version, keys, ids, vectors):
+                    cache.put(subject, model, entry, entry.nbytes)
+                else:
+                    cache.drop(subject, model)
 
     def _insert(self, conn: Any, items: Sequence[Item], indexed: list[tuple[int, str, str]]) -> list[Placement]:
         """Insert in one pipelined batch; an item that hit a unique index names the current duplicate.
@@ -494,12 +522,16 @@ class PostgresStore:
 
         return self._run(work, write=True)
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        """Count one access to each item."""
-        if ids:
-            sql = (f"UPDATE items SET access_count = access_count + 1, last_accessed = %s"
-                   f" WHERE seq IN ({_LOCK_IN_ORDER})")
-            self._run(lambda conn: conn.execute(sql, (now, list(ids))), write=True)
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        """Add recorded accesses (id -> (count, last time)) in one statement, rows locked in seq order."""
+        if not accesses:
+            return
+        ids = sorted(accesses)
+        sql = ("UPDATE items i SET access_count = i.access_count + a.n, last_accessed = a.at"
+               " FROM unnest(%s::text[], %s::int[], %s::float8[]) AS a(id, n, at)"
+               f" WHERE i.id = a.id AND i.seq IN ({_LOCK_IN_ORDER})")
+        params = (ids, [int(accesses[i][0]) for i in ids], [float(accesses[i][1]) for i in ids], ids)
+        self._run(lambda conn: conn.execute(sql, params), write=True)
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         if not ids:
@@ -525,42 +557,43 @@ class PostgresStore:
 
         return self._run(work, write=False)
 
-    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
-        def work(conn: Any) -> tuple[list[str], np.ndarray]:
+    def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
+        def work(conn: Any) -> tuple[Sequence[str], np.ndarray]:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
-            version = row[0] if row else 0
+            version = int(row[0]) if row else 0
             cached = self._vector_cache.get(subject, model)
-            if cached and cached[0] == version:
-                return cached[1], cached[2]
+            if cached is not None and cached.version == version:
+                return cached.snapshot()
             with conn.cursor(binary=True) as cur:
                 # vector_send gives each vector's wire bytes: one NumPy view for all rows, no per-row objects.
                 rows = cur.execute(
-                    "SELECT item_id, vector_send(vec) FROM vectors WHERE subject = %s AND model = %s"
+                    "SELECT item_id, item_seq, vector_send(vec) FROM vectors WHERE subject = %s AND model = %s"
                     " ORDER BY item_seq",
                     (subject, model),
                 ).fetchall()
-            ids = [r[0] for r in rows]
-            matrix = _matrix([r[1] for r in rows], self.url, subject, model)
-            self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
-            return ids, matrix
+            matrix = _matrix([r[2] for r in rows], self.url, subject, model)
+            entry = Rows(version, [r[0] for r in rows], [r[1] for r in rows], matrix)
+            self._vector_cache.put(subject, model, entry, entry.nbytes)
+            return entry.snapshot()
 
         return self._run(work, write=False)
 
     # -- vector search in the server (SearchesVectors) ------------------------------------
-    def vector_ids(self, subject: str, model: str) -> list[str]:
-        """The ids of the subject's vectors under `model`, in write order; the same list object
-        until the subject changes (engram.core.names syncs on it), never the vectors themselves."""
-        def work(conn: Any) -> list[str]:
+    def vector_ids(self, subject: str, model: str) -> Sequence[str]:
+        """The ids of the subject's vectors under `model`, in write order; the same object until
+        the subject changes (engram.core.names syncs on it), never the vectors themselves. This
+        store's own writes append to it in place (engram.store.rows)."""
+        def work(conn: Any) -> Sequence[str]:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
-            version = row[0] if row else 0
+            version = int(row[0]) if row else 0
             cached = self._id_cache.get(subject, model)
-            if cached and cached[0] == version:
-                return cached[1]
-            rows = conn.execute("SELECT item_id FROM vectors WHERE subject = %s AND model = %s ORDER BY item_seq",
-                                (subject, model)).fetchall()
-            ids = [r[0] for r in rows]
-            self._id_cache.put(subject, model, (version, ids), 80 * len(ids))
-            return ids
+            if cached is not None and cached.version == version:
+                return cached.snapshot()[0]
+            rows = conn.execute("SELECT item_id, item_seq FROM vectors WHERE subject = %s AND model = %s"
+                                " ORDER BY item_seq", (subject, model)).fetchall()
+            entry = Rows(version, [r[0] for r in rows], [r[1] for r in rows], None)
+            self._id_cache.put(subject, model, entry, entry.nbytes)
+            return entry.snapshot()[0]
 
         return self._run(work, write=False)
 
@@ -801,10 +834,11 @@ class PostgresStore:
 _LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDATE"
 
 
-def _bump(conn: Any, subjects: set[str]) -> None:
-    """Move the change counter of each subject (sorted: writers take the row locks in one order)."""
-    for subject in sorted(subjects):
-        conn.execute(BUMP, (subject,))
+def _bump(conn: Any, subjects: set[str]) -> dict[str, int]:
+    """Move the change counter of each subject (sorted: writers take the row locks in one order);
+    returns each one's new value (the row lock is held to commit: value - 1 was the last one seen)."""
+    return {subject: int(conn.execute(BUMP + " RETURNING version", (subject,)).fetchone()[0])
+            for subject in sorted(subjects)}
 
 
 def _folded(item: Item) -> str:
@@ -915,5 +949,5 @@ def _translate(exc: BaseException, url: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner]:
-        return s, s, s, s
+    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, SearchesVectors, CacheReport]:
+        return s, s, s, s, s, s

@@ -5,6 +5,7 @@ Pure functions: they build SQL text and parameters; backends run them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -181,12 +182,23 @@ def item_row(item: Item) -> tuple[Any, ...]:
     return (*values, dedupe_key(item.kind, item.content_hash))
 
 
+_FIELDS = tuple(f.name for f in dataclasses.fields(Item))
+_AT = tuple(COLUMNS.index(name) for name in _FIELDS)  # where each Item field sits in a row
+_META = _FIELDS.index("metadata")
+
+
 def row_item(row: Sequence[Any]) -> Item:
-    """A row in COLUMNS order as an Item."""
-    data = dict(zip(COLUMNS, row))
-    meta = data["metadata"]
-    data["metadata"] = json.loads(meta) if isinstance(meta, str) else dict(meta or {})
-    return Item(**data)
+    """A row in COLUMNS order as an Item.
+
+    Built as the dataclass's own __init__ would (every field, in field order) but without its
+    per-field frozen-attribute calls: recall builds ~100 Items per call, and this is a third of
+    the time per row. The Item is equal, field for field, to `Item(**fields)`."""
+    values = [row[at] for at in _AT]
+    meta = values[_META]
+    values[_META] = {} if meta == "{}" else json.loads(meta) if isinstance(meta, str) else dict(meta or {})
+    item: Item = object.__new__(Item)
+    item.__dict__.update(zip(_FIELDS, values))
+    return item
 
 
 # -- counts (Memory.stats): aggregates in the database, no row is read into Python ------------

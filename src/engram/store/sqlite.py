@@ -31,8 +31,19 @@ from engram.errors import (
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
-from engram.store.base import FileBackup, Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
+from engram.store.base import (
+    CacheReport,
+    FileBackup,
+    Filter,
+    Placement,
+    Scrubbable,
+    Store,
+    TraceScanner,
+    Traces,
+    VectorAdmin,
+)
 from engram.store.cache import BoundedCache
+from engram.store.rows import Rows
 from engram.store.sql import (
     COLUMNS,
     SELECT_ITEMS,
@@ -69,8 +80,9 @@ class SQLiteStore:
         self.path = str(path)
         self.url = self.path
         self._lock = threading.RLock()
-        # Per-subject matrices, bounded (engram.store.cache); a version read per recall keeps them fresh.
-        self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
+        # Per-subject matrices, bounded (engram.store.cache); a version read per recall keeps them
+        # fresh, and this store's own writes append to them in place (engram.store.rows).
+        self._vector_cache: BoundedCache[Rows] = BoundedCache()
         self._check_file()
         unwritable = _unwritable(self.path)
         self.read_only: bool = bool(unwritable) if read_only is None else read_only
@@ -226,21 +238,56 @@ class SQLiteStore:
         placements: list[Placement] = []
         by_id = {item.id: item for item in items}
         runs = supersede_runs(items, supersede)
-        with self.transaction() as db:
-            indexed: list[tuple[int, str, str]] = []
-            for old_ids, run in runs:
-                for old_id in old_ids:
-                    db.execute(
-                        "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
-                        (run[0].valid_from, run[0].id, old_id),
-                    )
-                placements.extend(self._insert(db, item, indexed) for item in run)
-            kw.add(db, KEYWORD, indexed)
-            for placement in placements:
-                vector = (vectors or {}).get(placement.id)
-                if placement.created and vector is not None:
-                    self._insert_vector(db, by_id[placement.id], vector, model or "")
+        with self._lock:
+            with self.transaction() as db:
+                grown = {item.subject for item in items if (vectors or {}).get(item.id) is not None}
+                before = self._versions(db, grown)
+                indexed: list[tuple[int, str, str]] = []
+                for old_ids, run in runs:
+                    for old_id in old_ids:
+                        db.execute(
+                            "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
+                            (run[0].valid_from, run[0].id, old_id),
+                        )
+                    placements.extend(self._insert(db, item, indexed) for item in run)
+                kw.add(db, KEYWORD, indexed)
+                # `_insert` indexes exactly the created items, in order: their rowids.
+                key_of = {p.id: key for (key, _, _), p in zip(indexed, [p for p in placements if p.created])}
+                added: dict[str, list[tuple[int, str, np.ndarray]]] = {}
+                for placement in placements:
+                    vector = (vectors or {}).get(placement.id)
+                    if placement.created and vector is not None:
+                        self._insert_vector(db, by_id[placement.id], vector, model or "")
+                        added.setdefault(by_id[placement.id].subject, []).append(
+                            (key_of[placement.id], placement.id, vector))
+                after = self._versions(db, grown)
+            self._grow_cache(model or "", before, after, added)
         return placements
+
+    def _versions(self, db: sqlite3.Connection, subjects: set[str]) -> dict[str, int]:
+        """The vector change counter of each subject (0 before its first vector), in the caller's transaction."""
+        if not subjects:
+            return {}
+        marks = ", ".join("?" * len(subjects))
+        found = dict(db.execute(f"SELECT subject, version FROM vector_versions WHERE subject IN ({marks})",
+                                sorted(subjects)).fetchall())
+        return {subject: int(found.get(subject, 0)) for subject in subjects}
+
+    def _grow_cache(self, model: str, before: Mapping[str, int], after: Mapping[str, int],
+                    added: Mapping[str, list[tuple[int, str, np.ndarray]]]) -> None:
+        """After a committed write: append its vectors to the subjects' cached matrices in place
+        (engram.store.rows), or drop an entry that cannot take them (a later read reloads it)."""
+        for subject in before:
+            entry = self._vector_cache.peek(subject, model)
+            if entry is None:
+                continue
+            rows = added.get(subject, [])
+            vectors = np.stack([np.asarray(v, dtype=np.float32) for _, _, v in rows]) if rows else None
+            if entry.append(before[subject], after[subject], [k for k, _, _ in rows], [i for _, i, _ in rows],
+                            vectors):
+                self._vector_cache.put(subject, model, entry, entry.nbytes)
+            else:
+                self._vector_cache.drop(subject, model)
 
     def _insert(self, db: sqlite3.Connection, item: Item, indexed: list[tuple[int, str, str]]) -> Placement:
         """Insert one item; a created one is added to `indexed` as (rowid, subject, text)."""
@@ -294,16 +341,13 @@ class SQLiteStore:
                 total += db.execute(f"UPDATE items SET {assignments} WHERE id = ?", (*values, item_id)).rowcount
         return total
 
-    def touch(self, ids: Sequence[str], now: float) -> None:
-        """Count one access to each item."""
-        if not ids:
+    def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
+        """Add recorded accesses (id -> (count, last time)) in one transaction."""
+        if not accesses:
             return
-        marks = ", ".join("?" * len(ids))
         with self.transaction() as db:
-            db.execute(
-                f"UPDATE items SET access_count = access_count + 1, last_accessed = ? WHERE id IN ({marks})",
-                (now, *ids),
-            )
+            db.executemany("UPDATE items SET access_count = access_count + ?, last_accessed = ? WHERE id = ?",
+                           [(int(n), float(at), item_id) for item_id, (n, at) in sorted(accesses.items())])
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         if not ids:
@@ -336,22 +380,25 @@ class SQLiteStore:
             keys, scores = kw.score(self._db, KEYWORD, subject, terms)  # one statement: one snapshot
             return kw.best(keys, scores, int(limit), accept)
 
-    def vectors(self, subject: str, model: str) -> tuple[list[str], np.ndarray]:
-        row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
-        version = row[0][0] if row else 0
-        cached = self._vector_cache.get(subject, model)
-        if cached and cached[0] == version:
-            return cached[1], cached[2]
-        rows = self._read(
-            "SELECT i.id, v.vec FROM vectors v JOIN items i ON i.rowid = v.item_rowid"
-            " WHERE v.subject = ? AND v.model = ? ORDER BY v.item_rowid",
-            (subject, model),
-        )
-        ids = [r[0] for r in rows]
-        matrix = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-                  if rows else np.zeros((0, 0), dtype=np.float32))
-        self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
-        return ids, matrix
+    def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
+        """The subject's vectors under `model`, from the cache while its change counter has not
+        moved; a write through this store appends to the cached rows in place (engram.store.rows)."""
+        with self._lock:
+            row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
+            version = int(row[0][0]) if row else 0
+            cached = self._vector_cache.get(subject, model)
+            if cached is not None and cached.version == version:
+                return cached.snapshot()
+            rows = self._read(
+                "SELECT i.id, v.item_rowid, v.vec FROM vectors v JOIN items i ON i.rowid = v.item_rowid"
+                " WHERE v.subject = ? AND v.model = ? ORDER BY v.item_rowid",
+                (subject, model),
+            )
+            matrix = (np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                      if rows else np.zeros((0, 0), dtype=np.float32))
+            entry = Rows(version, [r[0] for r in rows], [r[1] for r in rows], matrix)
+            self._vector_cache.put(subject, model, entry, entry.nbytes)
+            return entry.snapshot()
 
     def cache_stats(self) -> dict[str, float | int]:
         """The vector cache's entries, bytes, bounds and hit rate."""
@@ -531,5 +578,5 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup]:
-        return s, s, s, s, s
+    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport]:
+        return s, s, s, s, s, s

@@ -1,4 +1,4 @@
-"""`engram bench locomo|suite|latency|ann|concurrency|tenants|store`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|suite|latency|writes|ann|concurrency|tenants|store`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -159,10 +159,11 @@ def tenants(ctx: click.Context, subjects: int, items: int, clients: int, server:
               help="Keep the --store-size store in this file: built if it does not hold that many items, else reused.")
 @click.option("--small-subject", default=1000, show_default=True,
               help="Items of a second, small subject timed inside the --store-size store (0 to skip).")
+@click.option("--steps", is_flag=True, help="Also time every step of a recall, per size (`steps` in the JSON).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, write_n: int, rounds: int,
-            plot: str | None, folder: str | None, store_file: str | None, small_subject: int,
+            plot: str | None, folder: str | None, store_file: str | None, small_subject: int, steps: bool,
             as_json: bool) -> None:
     """Recall p50/p95 by subject size (query embedding included), write throughput, peak RSS."""
     from engram.bench import latency as bench_latency
@@ -171,13 +172,34 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
     embedder = (ctx.find_root().obj or {}).get("embedder")
     result = bench_latency.run(counts, store_size, embedder=embedder, embed_limit=embed_limit, write_n=write_n,
                                rounds=rounds, folder=folder, echo=None if as_json else click.echo,
-                               store_file=store_file, small_subject=small_subject)
+                               store_file=store_file, small_subject=small_subject, steps=steps)
     if plot:
         plot_latency(result, plot)
     if as_json:
         click.echo(json.dumps(result))
     else:
         click.echo(latency_table(result))
+
+
+@bench.command()
+@click.option("--sizes", default="1000,10000,100000", show_default=True,
+              help="Items already in the subject when the timed writes start, comma-separated.")
+@click.option("--writes", default=200, show_default=True, help="Timed single remember calls per size.")
+@click.option("--batch", default=1000, show_default=True, help="Texts for the remember_many measurement (0 to skip).")
+@click.option("--embed-limit", default=10_000, show_default=True,
+              help="Sizes above this are filled with MiniLM-like vectors through the store; timed writes stay real.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def writes(ctx: click.Context, sizes: str, writes: int, batch: int, embed_limit: int, folder: str | None,
+           as_json: bool) -> None:
+    """Single remember calls by subject size, and remember_many, against the embedder alone (interleaved)."""
+    from engram.bench import writes as bench_writes
+
+    embedder = (ctx.find_root().obj or {}).get("embedder")
+    result = bench_writes.run(_whole_numbers(sizes, "--sizes"), writes=writes, batch=batch, embed_limit=embed_limit,
+                              embedder=embedder, folder=folder, echo=None if as_json else click.echo)
+    click.echo(json.dumps(result) if as_json else bench_writes.table(result))
 
 
 @bench.command(name="ann")

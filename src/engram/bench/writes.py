@@ -1,0 +1,112 @@
+"""Write cost against the embedder alone, by subject size: `engram bench writes`.
+
+For each size, one subject is filled first (real embedded sentences up to `embed_limit`, past
+that MiniLM-like vectors written straight through the store, as `engram bench latency` does),
+then `writes` new one-sentence facts go in one `Memory.remember` call each, with the real model,
+interleaved call by call with `embedder.embed_one` of the same text (the order alternating), so
+load that comes and goes on a shared machine falls on both alike. `ratio` is remember's rate over
+the embedder's: 1.0 would mean the memory layer costs nothing beside the embedding. Past the ANN
+crossover the subject's index is built before timing (no write waits for a background build).
+
+`remember_many` is measured by `engram.bench.latency.write_throughput` against `embedder.embed` of
+the same texts (best of alternating rounds), in a fresh store.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from engram.bench.latency import SUBJECT, VECTORS, fill, minilm_like, sentences, write_throughput
+from engram.bench.report import markdown_table, percentiles
+
+WARMUP = 10  # untimed writes first: the subject's vectors load into the cache, the model warms
+
+
+def fresh_facts(n: int, seed: int) -> list[str]:
+    """n new facts, none equal to a fill sentence (the fill's texts end "(note i).")."""
+    return [text.replace("(note ", "(update ") for text in sentences(n, seed=seed)]
+
+
+def single_writes(mem: Any, texts: Sequence[str]) -> dict[str, Any]:
+    """remember vs embed_one on the same texts, interleaved; rates, p50s and their ratio."""
+    embedder = mem.embedder
+    remember_s: list[float] = []
+    embed_s: list[float] = []
+    for i, text in enumerate(texts):
+        calls = [(embed_s, partial(embedder.embed_one, text)), (remember_s, partial(mem.remember, SUBJECT, text))]
+        for samples, call in calls if i % 2 == 0 else calls[::-1]:
+            t0 = time.perf_counter()
+            call()
+            samples.append(time.perf_counter() - t0)
+    remember_rate, embed_rate = len(texts) / sum(remember_s), len(texts) / sum(embed_s)
+    return {"writes": len(texts), "embedder_per_s": round(embed_rate, 1), "remember_per_s": round(remember_rate, 1),
+            "ratio": round(remember_rate / embed_rate, 3),
+            "embed_ms": percentiles([s * 1000 for s in embed_s]), "remember_ms": percentiles([s * 1000 for s in remember_s])}
+
+
+def _subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: int, writes: int,
+             vectors: Callable[[int], Any]) -> dict[str, Any]:
+    from engram.core import ann
+    from engram.core import vectors as nearest
+
+    now = time.time()
+    with memory_cls(str(path), embedder=model, query_cache=0) as mem:
+        t0 = time.perf_counter()
+        if size <= embed_limit:
+            texts = sentences(size, seed=size)
+            for start in range(0, size, 512):
+                mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
+        else:
+            fill(mem.store, SUBJECT, size, model.identity, seed=size, now=now, vectors=vectors)
+        fill_s = time.perf_counter() - t0
+        built = size > ann.EXACT_MAX_ITEMS and nearest.prepare(mem.store, SUBJECT, model.identity)
+        new = fresh_facts(WARMUP + writes, seed=size + 1)
+        for text in new[:WARMUP]:
+            mem.remember(SUBJECT, text)
+        row = {"items": size, "vectors": "embedded" if size <= embed_limit else VECTORS, "fill_s": round(fill_s, 1),
+               "ann": bool(built), **single_writes(mem, new[WARMUP:])}
+    return row
+
+
+def run(sizes: Sequence[int] = (1_000, 10_000, 100_000), *, writes: int = 200, batch: int = 1_000,
+        embed_limit: int = 10_000, embedder: str | None = None, folder: str | Path | None = None,
+        echo: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Single writes at each size and one batch measurement; a JSON-ready dict."""
+    from engram.core.memory import Memory
+    from engram.embed import get_embedder
+
+    say = echo or (lambda _: None)
+    model = get_embedder(embedder)
+    out: dict[str, Any] = {"embedder": model.identity, "cpus": os.cpu_count(), "load_before": os.getloadavg(),
+                           "single": []}
+    with tempfile.TemporaryDirectory(prefix="engram-writes-", dir=folder) as tmp:
+        root = Path(tmp)
+        vectors = minilm_like(model) if max(sizes, default=0) > embed_limit else (lambda n: None)
+        for size in sizes:
+            out["single"].append(_subject(Memory, model, root / f"w{size}.db", size, embed_limit, writes, vectors))
+            say(f"single writes at {size:,}: {out['single'][-1]}")
+        if batch:
+            out["batch"] = write_throughput(model, root, batch)
+            out["batch"]["ratio"] = round(out["batch"]["remember_many_per_s"] / out["batch"]["embedder_per_s"], 3)
+            say(f"remember_many of {batch:,}: {out['batch']}")
+    out["load_after"] = os.getloadavg()
+    return out
+
+
+def table(result: dict[str, Any]) -> str:
+    """The result as a Markdown table (rates per second, ratio = remember / embedder)."""
+    rows = [[f"{r['items']:,}", r["vectors"], r["embedder_per_s"], r["remember_per_s"], r["ratio"],
+             r["embed_ms"]["p50"], r["remember_ms"]["p50"]] for r in result["single"]]
+    b = result.get("batch")
+    if b:
+        rows.append([f"batch of {b['n']:,} (fresh store)", "embedded", b["embedder_per_s"], b["remember_many_per_s"],
+                     b["ratio"], "", ""])
+    load = f"load average {result['load_before'][0]:.2f} before, {result['load_after'][0]:.2f} after"
+    return markdown_table(["items in the subject", "vectors", "embedder/s", "remember/s", "ratio",
+                           "embed p50 ms", "remember p50 ms"], rows) + f"\n\n{load}; embedder {result['embedder']}"

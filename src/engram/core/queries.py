@@ -1,0 +1,68 @@
+"""A bounded LRU of query embeddings, for agents that ask the same thing again.
+
+One per `Memory` (`query_cache` entries, ENGRAM_QUERY_CACHE, 1024 by default, 0 for none), keyed
+by the embedder's identity and the exact text embedded, and bound to the one embedder object it
+was filled by: asked with another, it empties first, so a vector never outlives its model.
+Thread-safe; the vectors it hands out are read-only. Hits and misses are counted for
+`Memory.stats()["query_cache"]`. Benchmarks run with it off (or with questions that never
+repeat) and report its hit rate apart.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+
+import numpy as np
+
+from engram.embed.base import Embedder
+
+
+class QueryCache:
+    """text -> query vector for one embedder, at most `size` entries, least recently used out first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(0, int(size))
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._owner: weakref.ref[Embedder] | None = None
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def embed(self, embedder: Embedder, text: str) -> np.ndarray:
+        """`embedder.embed_one(text)`, from the cache when this embedder embedded this text before."""
+        if self.size <= 0:
+            return embedder.embed_one(text)
+        key = (embedder.identity, text)
+        with self._lock:
+            if self._owner is None or self._owner() is not embedder:
+                self._vectors.clear()
+                self._owner = weakref.ref(embedder)
+            found = self._vectors.get(key)
+            if found is not None:
+                self._vectors.move_to_end(key)
+                self.hits += 1
+                return found
+            self.misses += 1
+        vector = np.array(embedder.embed_one(text), dtype=np.float32)  # a copy nobody else holds
+        vector.flags.writeable = False
+        with self._lock:
+            if self._owner is not None and self._owner() is embedder:
+                self._vectors[key] = vector
+                while len(self._vectors) > self.size:
+                    self._vectors.popitem(last=False)
+        return vector
+
+    def clear(self) -> None:
+        """Drop every vector (and the hit counts)."""
+        with self._lock:
+            self._vectors.clear()
+            self.hits = self.misses = 0
+
+    def stats(self) -> dict[str, float | int]:
+        """Entries, bound, hits, misses and hit rate (hits / lookups; 0 before the first)."""
+        with self._lock:
+            lookups = self.hits + self.misses
+            return {"entries": len(self._vectors), "max_entries": self.size, "hits": self.hits,
+                    "misses": self.misses, "hit_rate": round(self.hits / lookups, 4) if lookups else 0.0}

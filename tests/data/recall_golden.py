@@ -1,0 +1,117 @@
+"""The fixed store and questions behind tests/test_results_unchanged.py, and the recorded answers.
+
+`build(mem)` fills one subject the way users do: the robustness suite's facts (engram/bench/data)
+written with `remember_many`, then synthetic session turns and the last suite facts written one
+`remember` at a time, with recalls in between (so the write path updates caches a recall warmed).
+`answers(mem)` asks every suite question (k=10, at a fixed time): its top 10 as (text, score).
+
+`recall_golden.json` holds the answers of the code before the speed work (engram main at 7cd3655,
+hashing embedder, both backends); regenerate it only for a deliberate ranking change:
+
+    python tests/data/recall_golden.py            # SQLite and a private PostgreSQL (tests/pg_server.py)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+SUBJECT = "user:golden"
+T0 = 1_735_689_600.0  # 2025-01-01
+DAY = 86_400.0
+GOLDEN = Path(__file__).with_name("recall_golden.json")
+NAMES = ["Alice", "Bob", "Maria", "Chen", "Priya", "Omar", "Sam"]
+TOPICS = ["the deploy", "the Berlin trip", "Postgres 16", "the quarterly report", "dark mode", "the dentist",
+          "Spanish lessons", "the new laptop"]
+
+
+def facts() -> list[dict[str, Any]]:
+    lines = resources.files("engram.bench").joinpath("data/suite_facts.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def questions() -> list[str]:
+    lines = resources.files("engram.bench").joinpath("data/suite_questions.jsonl").read_text().splitlines()
+    return [json.loads(line)["question"] for line in lines if line.strip()]
+
+
+def turns(n: int = 160) -> list[tuple[str, str]]:
+    """(text, session) of n synthetic conversation turns, eight per session."""
+    out = []
+    for i in range(n):
+        who, topic = NAMES[i % len(NAMES)], TOPICS[(i * 3) % len(TOPICS)]
+        out.append((f"{who} said, \"I keep thinking about {topic}, part {i}.\"", f"s{i // 8}"))
+    return out
+
+
+def build(mem: Any) -> None:
+    """Fill SUBJECT: most suite facts in one batch, then turns and the rest one at a time."""
+    suite = facts()
+    head, tail = suite[:180], suite[180:]
+    mem.remember_many(SUBJECT, [{"text": f["text"], "event_at": T0 + i * DAY} for i, f in enumerate(head)],
+                      now=T0 + 200 * DAY)
+    asked = questions()
+    for i, (text, session) in enumerate(turns()):
+        mem.remember(SUBJECT, text, session=session, now=T0 + 201 * DAY + i * 60)
+        if i % 20 == 0:
+            mem.recall(SUBJECT, asked[i % len(asked)], now=T0 + 201 * DAY + i * 60)
+    for i, f in enumerate(tail):
+        mem.remember(SUBJECT, f["text"], now=T0 + 210 * DAY + i * 60)
+        if i % 10 == 0:
+            mem.recall(SUBJECT, asked[(7 * i) % len(asked)], now=T0 + 210 * DAY + i * 60)
+
+
+def answers(mem: Any) -> dict[str, list[list[Any]]]:
+    """Each suite question's top 10 as [text, score], asked the day after the last write."""
+    return {q: [[h.item.text, h.score] for h in mem.recall(SUBJECT, q, k=10, now=T0 + 220 * DAY)]
+            for q in dict.fromkeys(questions())}
+
+
+def record(url: str) -> dict[str, list[list[Any]]]:
+    from engram.core.memory import Memory
+    from engram.embed.hashing import HashingEmbedder
+
+    with Memory(url, embedder=HashingEmbedder(256)) as mem:
+        build(mem)
+        return answers(mem)
+
+
+def compact(recorded: dict[str, Any]) -> str:
+    """The answers as JSON with each text written once: {"texts": [...], backend: {question: [[text
+    number, score], ...]}}, a line per question."""
+    texts = sorted({t for per in recorded.values() for top in per.values() for t, _ in top})
+    number = {t: i for i, t in enumerate(texts)}
+    lines = ['{"texts": ' + json.dumps(texts, ensure_ascii=False)]
+    for backend, per in sorted(recorded.items()):
+        rows = [json.dumps(q, ensure_ascii=False) + ": " + json.dumps([[number[t], s] for t, s in top])
+                for q, top in per.items()]
+        lines.append(f', "{backend}": {{\n' + ",\n".join(rows) + "}")
+    return "\n".join(lines) + "}\n"
+
+
+def load() -> dict[str, dict[str, list[list[Any]]]]:
+    """The recorded answers as {backend: {question: [[text, score], ...]}}."""
+    raw = json.loads(GOLDEN.read_text())
+    texts = raw.pop("texts")
+    return {backend: {q: [[texts[i], s] for i, s in top] for q, top in per.items()} for backend, per in raw.items()}
+
+
+def main() -> None:
+    sys.path.insert(0, str(Path(__file__).parent.parent))
+    from pg_server import fresh_database, postgres_for_tests
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        out["sqlite"] = record(str(Path(tmp) / "golden.db"))
+    with postgres_for_tests() as base:
+        out["postgres"] = record(fresh_database(base))
+    GOLDEN.write_text(compact(out))
+    print(f"wrote {GOLDEN}: {sum(len(v) for v in out.values())} questions")
+
+
+if __name__ == "__main__":
+    main()
