@@ -257,3 +257,11 @@ def test_bench_tenants_small_shape_on_both_backends(backend, request):
     assert (result["subjects"], result["items"], result["clients"]) == (6, 40, 3)
     assert result["recalls_per_s"] > 0 and 0 < result["recall_ms"]["p50"] <= result["recall_ms"]["p95"]
     assert result["rss_mb"]["warm"] > 0 and result["rss_mb"]["end"] > 0
+
+
+def test_bench_store_measures_every_operation_on_both_stores(tmp_path):
+    out = CliRunner().invoke(cli(), ["bench", "store", "--items", "5", "--rounds", "2", "--tmp", str(tmp_path), "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)
+    assert [r["operation"] for r in rows] == ["put", "get", "search_filter", "search_query", "list_namespaces"]
+    assert all(r["engram_us"] > 0 and r["inmemory_us"] > 0 for r in rows)

@@ -35,6 +35,9 @@ ANTHROPIC_MESSAGES = "/v1/messages"
 OPENAI_CHAT = "/v1/chat/completions"
 OPENAI_EMBEDDINGS = "/v1/embeddings"
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+MEMORY_TOOL = "memory_20250818"
+MEMORY_BETA = "context-management-2025-06-27"
+MESSAGE_THREADS_BETA = "message-threads-2026-08-12"
 
 
 @dataclass
@@ -175,6 +178,12 @@ def validate_anthropic(headers: dict[str, str], body: Any, api_key: str) -> None
     )
     tools = body.get("tools") or []
     for i, tool in enumerate(tools):
+        if tool.get("type") == MEMORY_TOOL:  # the client-side memory tool: a fixed name, no schema, a beta
+            _need(tool.get("name") == "memory", f"tools.{i}.name: Input should be 'memory'")
+            _need(MEMORY_BETA in headers.get("anthropic-beta", ""),
+                  f"tools.{i}: the {MEMORY_TOOL} tool needs the anthropic-beta header {MEMORY_BETA}")
+            continue
+        _need(tool.get("type") in (None, "custom"), f"tools.{i}.type: unknown tool type {tool.get('type')!r}")
         _need(
             isinstance(tool.get("name"), str) and _TOOL_NAME.match(tool["name"]) is not None,
             f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,128}}$'",
@@ -343,6 +352,7 @@ class WireServer:
         self.flavour, self.api_key = flavour, api_key
         self.requests: list[Recorded] = []
         self._queue: deque[Response] = deque()
+        self._threads: dict[str, dict[str, Any]] = {}  # message-threads: reply id -> fields and conversation
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -377,6 +387,7 @@ class WireServer:
 
     def respond(self, path: str, headers: dict[str, str], raw: bytes) -> Response:
         """What the server answers to one request (validation first, then the queue, then an echo)."""
+        path = path.split("?")[0]  # the SDKs' beta endpoints add ?beta=true
         with self._lock:
             self.requests.append(Recorded(path, headers, raw))
         anthropic = path == ANTHROPIC_MESSAGES
@@ -386,6 +397,7 @@ class WireServer:
             body = None
         try:
             if anthropic:
+                body = self._threaded(headers, body)
                 validate_anthropic(headers, body, self.api_key)
             elif path in (OPENAI_CHAT, OPENAI_EMBEDDINGS):
                 validate_openai(headers, body, self.api_key, chat=path == OPENAI_CHAT)
@@ -395,12 +407,41 @@ class WireServer:
             error = anthropic_error(exc.kind, str(exc)) if anthropic else openai_error(str(exc), exc.kind)
             return Response(exc.status, error)
         with self._lock:
-            if self._queue:
-                return self._queue.popleft()
-        if path == OPENAI_EMBEDDINGS:
+            reply = self._queue.popleft() if self._queue else None
+        if reply is None and path == OPENAI_EMBEDDINGS:
             return Response(200, _embeddings(body))
-        echo = f"echo: {_last_user_text(body['messages'])}"
-        return Response(200, anthropic_message(echo) if anthropic else openai_completion(echo))
+        if reply is None:
+            echo = f"echo: {_last_user_text(body['messages'])}"
+            reply = Response(200, anthropic_message(echo) if anthropic else openai_completion(echo))
+        return self._keep_thread(body, reply) if anthropic and "thread" in body else reply
+
+    def _threaded(self, headers: dict[str, str], body: Any) -> Any:
+        """A message-threads request (`thread`: create or continue) as the whole conversation it
+        stands for: a `continue` sends only the messages the server lacks after `previous_message_id`."""
+        thread = body.get("thread") if isinstance(body, dict) else None
+        if thread is None:
+            return body
+        _need(MESSAGE_THREADS_BETA in headers.get("anthropic-beta", ""),
+              f"thread: needs the anthropic-beta header {MESSAGE_THREADS_BETA}")
+        _need(thread.get("type") in ("create", "continue"), "thread.type: Input should be 'create' or 'continue'")
+        if thread["type"] == "create":
+            return body
+        with self._lock:
+            earlier = self._threads.get(thread.get("previous_message_id"))
+        if earlier is None:
+            raise BadRequest(f"thread not found: {thread.get('previous_message_id')}", 404, "not_found_error")
+        return {**earlier["fields"], **body, "messages": [*earlier["messages"], *(body.get("messages") or [])]}
+
+    def _keep_thread(self, body: dict, reply: Response) -> Response:
+        """Give a threaded reply its own id and keep the conversation up to it for a later `continue`."""
+        if reply.status != 200 or not isinstance(reply.body, dict) or reply.body.get("type") != "message":
+            return reply
+        with self._lock:
+            message_id = f"msg_thread_{len(self._threads) + 1}"
+            answer = {"role": "assistant", "content": reply.body["content"]}
+            fields = {k: v for k, v in body.items() if k not in ("messages", "thread")}
+            self._threads[message_id] = {"fields": fields, "messages": [*body["messages"], answer]}
+        return Response(reply.status, {**reply.body, "id": message_id}, reply.headers)
 
 
 def _handler_for(server: WireServer) -> type[BaseHTTPRequestHandler]:

@@ -26,6 +26,7 @@ from engram.errors import (
     StoreError,
     StoreFull,
     StoreUnavailable,
+    WriteConflict,
 )
 from engram.core.memory import Memory
 from engram.core.ranking import Weights
@@ -63,5 +64,6 @@ __all__ = [
     "StoreFull",
     "StoreUnavailable",
     "Weights",
+    "WriteConflict",
     "open_store",
 ]

@@ -13,6 +13,7 @@
     │   ├── StoreCorrupt                   damaged file; the message names the recovery command
     │   ├── ReadOnlyStore                  a write to a store opened read-only; nothing was written
     │   ├── StoreFull (OSError)            disk full or size limit while writing; nothing was written
+    │   ├── WriteConflict                  another writer replaced the same key first; nothing was written
     │   └── SchemaTooNew                   file written by a newer Engram
     ├── EmbedderError                      the embedding model failed or is misconfigured
     │   └── EmbedderMismatch               store was built with another model: run `engram reindex`
@@ -81,6 +82,11 @@ class ReadOnlyStore(StoreError):
 
 class StoreFull(StoreError, OSError):
     """The disk (or a size limit) is full; the write was rolled back."""
+
+
+class WriteConflict(StoreError):
+    """A keyed write (`Memory.put`) found another version current than the one it replaces: another
+    writer got there first. Nothing was written; read the key again and retry."""
 
 
 class SchemaTooNew(StoreError):

@@ -20,10 +20,28 @@ PROCEDURE = "procedure"
 SUMMARY = "summary"
 CONVERSATION = "conversation"
 NOTE = "note"  # a research note citing a page (engram.core.notes)
-KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE)
+STORE_ITEM = "store_item"  # a framework's keyed JSON value (engram.integrations.langgraph)
+MEMORY_FILE = "memory_file"  # a file of a model's own memory tree (engram.integrations.anthropic_memory)
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE)
+# Kept byte for byte under a key (`Memory.put`): never folded to one line, never cut to a sentence,
+# never deduplicated, and a new version always replaces the current one of its key.
+VERBATIM_KINDS = frozenset({CONVERSATION, STORE_ITEM, MEMORY_FILE})
 # Logs may repeat themselves, and one note may cite two pages (each note is deduplicated per page
 # by engram.core.notes); every other kind keeps one current copy of a text per subject.
-UNDEDUPED_KINDS = frozenset({EPISODE, CONVERSATION, NOTE})
+UNDEDUPED_KINDS = frozenset({EPISODE, NOTE}) | VERBATIM_KINDS
+# The metadata field holding the text a verbatim item's vector is made from (`Memory.put(index=...)`).
+EMBEDDED = "embedded"
+
+
+def embedded_text(item: "Item") -> str | None:
+    """The text recall embeds for an item: its text, or for a verbatim kind the `index` text it
+    was put with (none: no vector; a saved conversation never has one)."""
+    if item.kind == CONVERSATION:
+        return None
+    if item.kind in VERBATIM_KINDS:
+        found = item.metadata.get(EMBEDDED)
+        return found if isinstance(found, str) and found.strip() else None
+    return item.text
 
 
 def dedupe_key(kind: str, content_hash: str) -> str | None:

@@ -18,9 +18,13 @@ SUBJECT = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}:[A-Za-z0-9_.@:+/=~-]{1,256}
 MAX_QUERY_CHARS = 4000
 MIN_FACT_CHARS = 10
 # Longest text per kind: facts are one sentence; summaries and procedures may be a paragraph.
+# Verbatim kinds (a saved conversation, a framework's store item, a memory file) are kept whole.
+MAX_VERBATIM_CHARS = 20_000_000
 MAX_CHARS = {"fact": 300, "preference": 300, "episode": 1000, "procedure": 1000, "summary": 2000,
-             "conversation": 20_000_000}
+             "conversation": MAX_VERBATIM_CHARS, "store_item": MAX_VERBATIM_CHARS, "memory_file": MAX_VERBATIM_CHARS}
 MAX_OTHER_CHARS = 2000
+# The most of a verbatim item's index text that is embedded: no embedding model reads further.
+MAX_INDEX_CHARS = 8000
 KIND = re.compile(r"^[a-z][a-z_]{1,31}$")
 
 
@@ -94,7 +98,7 @@ def metadata(value: Any) -> dict[str, Any]:
 def length_problem(text: str, kind_: str) -> str | None:
     """Why a text of this kind is not stored (too short / too long), or None when it fits."""
     if not text:
-        return "empty"
+        return None if kind_ in ("store_item", "memory_file") else "empty"  # an empty file is a file
     if kind_ == "fact" and len(text) < MIN_FACT_CHARS:
         return f"too short: a fact needs at least {MIN_FACT_CHARS} characters"
     limit = MAX_CHARS.get(kind_, MAX_OTHER_CHARS)

@@ -130,10 +130,13 @@ def preferences(mem: Memory, subject: str) -> dict[str, str]:
 
 # -- conversations ----------------------------------------------------------------------------
 def save_conversation(mem: Memory, subject: str, session: str, conversation: Saveable, *,
-                      now: Any = None) -> Saved:
-    """Store a working-memory Conversation under a session id (replacing an earlier save)."""
+                      expect: str | None = None, now: Any = None) -> Saved:
+    """Store a working-memory Conversation under a session id (replacing an earlier save, kept as
+    history). `expect`: the id of the save it was loaded from ("" for a new session); if another
+    save is current now, WriteConflict and nothing is written (see `Memory.put`)."""
     data = json.dumps(conversation.to_dict(), ensure_ascii=False, sort_keys=True)
-    return mem.remember(subject, data, kind=CONVERSATION, key=_key(session, "session"), session=session, now=now)
+    return mem.put(subject, _key(session, "session"), data, kind=CONVERSATION, session=session, expect=expect,
+                   now=now)
 
 
 def load_conversation(mem: Memory, subject: str, session: str, **options: Any) -> Conversation:

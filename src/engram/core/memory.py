@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
+import time
 import uuid
 from typing import Any, Mapping, Sequence
 
@@ -22,7 +24,7 @@ from engram.safety.access import ScopedStore, grants, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.core import episodic, notes
-from engram.errors import EmbedderMismatch, InvalidInput, NotFound
+from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import Steps
@@ -30,9 +32,10 @@ from engram.core.recall import search
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, VectorAdmin
 from engram.core.supersede import Batch
-from engram.types import CONVERSATION, FACT, Hit, Item, Saved, iso
+from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, embedded_text, iso
 
 EMBEDDER_SETTING = "embedder"
+PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
 
 def _spec_of(embedder: Embedder) -> str:
@@ -56,6 +59,13 @@ def _store_or_path(db: str | os.PathLike[str] | Store | None) -> tuple[Store | N
     if db is None or isinstance(db, (str, os.PathLike)):
         return None, db
     return db, None
+
+
+def _windows(text: str, size: int = 1000, overlap: int = 200) -> list[str]:
+    """The first MAX_INDEX_CHARS characters of `text` in windows of `size` that overlap by
+    `overlap` (a phrase shorter than that is whole in one of them)."""
+    head = text[: validate.MAX_INDEX_CHARS]
+    return [head[i : i + size] for i in range(0, max(1, len(head) - overlap), size - overlap)]
 
 
 def _ids(ids: Any) -> list[str]:
@@ -237,6 +247,56 @@ class Memory:
         written = iter(self._write(items)) if items else iter(())
         return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]
 
+    def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
+            session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
+            expect: str | None = None, now: Any = None) -> Saved:
+        """Write one keyed item of a verbatim kind (engram.types.VERBATIM_KINDS) exactly as given.
+
+        `text` is kept byte for byte, up to 20 million characters, and replaces the current item
+        with `key` (kept as history). Unlike `remember` there is no dedupe and no fact supersession;
+        the write check is the same (a refusal is Saved(False, reason)). `index` is the text recall
+        embeds for the item (None: no vector). `expect` is the id of the version the caller read
+        ("" for none): when another version is current, WriteConflict and nothing is written.
+        Without `expect` the last writer wins (a concurrent replacement is retried).
+        """
+        if kind not in VERBATIM_KINDS:
+            raise InvalidInput(f"put writes the verbatim kinds ({', '.join(sorted(VERBATIM_KINDS))}), not {kind!r};"
+                               " use remember for facts and the other kinds")
+        if expect is not None and not isinstance(expect, str):
+            raise InvalidInput(f"expect must be the id of the version read ('' for none), not {expect!r}")
+        meta = validate.metadata(metadata)
+        if index is not None:
+            meta[EMBEDDED] = validate.raw_text(index, "index")[: validate.MAX_INDEX_CHARS]
+        item, reason = self._prepare(subject, text, kind=kind, key=key, session=session, source=source,
+                                     metadata=meta, now=now)
+        if item is None:
+            return Saved(False, None, reason)
+        self.require_embedder()
+        vectors = self._vectors_for([item])
+        tries = 0
+        while True:
+            try:
+                return self._replace(item, vectors, expect)
+            except WriteConflict:
+                tries += 1
+                if expect is not None or tries >= PUT_TRIES:
+                    raise
+                time.sleep(min(0.2, 0.002 * 2**tries) * random.random())  # let the other writers finish
+
+    def _replace(self, item: Item, vectors: Mapping[str, np.ndarray], expect: str | None) -> Saved:
+        """Insert `item` closing the current version of its key; the store's current-key index makes
+        the check and the write one step (a writer that got there first: WriteConflict)."""
+        assert item.key is not None  # put always writes a keyed item
+        found = self.current(item.subject, item.kind, item.key)
+        if expect is not None and (found.id if found else "") != expect:
+            raise WriteConflict(f"{item.subject}: the current {item.kind} {item.key!r} is "
+                                f"{found.id if found else 'absent'}, not {expect or 'absent'} as read;"
+                                " nothing was written: read it again and retry")
+        closes = {found.id: item.id} if found else {}
+        model = self.embedder.identity if self.embedder else None
+        placement = self.store.put([item], vectors, supersede=closes, model=model)[0]
+        return Saved(True, placement.id, None, superseded=tuple(closes))
+
     def _prepare(self, subject: str, text: Any, *, source: str = "", kind: str = FACT, key: str | None = None,
                  category: str | None = None, session: str | None = None, event_at: Any = None,
                  confidence: float = 1.0, importance: float = 0.5, metadata: Mapping[str, Any] | None = None,
@@ -244,8 +304,9 @@ class Memory:
         """Validate and build an Item, or say why it is not stored."""
         subject = validate.subject(subject)
         kind = validate.kind(kind)
-        # A saved conversation is JSON kept byte for byte; every other text is folded to one line.
-        text = validate.raw_text(text) if kind == CONVERSATION else validate.clean_text(text)
+        # A verbatim kind (a saved conversation, a store item, a memory file) is kept byte for byte;
+        # every other text is folded to one line.
+        text = validate.raw_text(text) if kind in VERBATIM_KINDS else validate.clean_text(text)
         source = validate.clean_text(source, "source")
         for name, value in (("key", key), ("category", category), ("session", session)):
             if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > 200):
@@ -276,14 +337,27 @@ class Memory:
 
     def _refusal(self, text: str, kind: str, *, source: str = "", key: str | None = None,
                  category: str | None = None, session: str | None = None, agent: str = "",
-                 metadata: Mapping[str, Any] | None = None) -> str | None:
+                 metadata: Mapping[str, Any] | None = None, secrets: bool = True,
+                 instructions: bool = True) -> str | None:
         """Why a write must not be stored, or None: every stored string passes the secret filter and
-        the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said."""
+        the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said.
+
+        The instruction filter reads sentences, at a cost that grows faster than the length, so of a
+        store item or memory file (any length) it reads the first MAX_INDEX_CHARS characters of the
+        text and of its index text, in overlapping windows; the secret filter reads all of it.
+        `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import)."""
         from engram.safety.screen import refusal, strings
 
         labels = [source, key, category, session, agent, *strings(metadata)]
         parts = labels if kind == CONVERSATION else [text, *labels]
-        return refusal(parts, secrets=self.secret_filter, instructions=self.instruction_filter)
+        read = None
+        if kind in VERBATIM_KINDS and kind != CONVERSATION:
+            index = (metadata or {}).get(EMBEDDED)
+            others = [source, key, category, session, agent,
+                      *strings({k: v for k, v in (metadata or {}).items() if k != EMBEDDED})]
+            read = [*_windows(text), *(_windows(index) if isinstance(index, str) else []), *others]
+        return refusal(parts, secrets=self.secret_filter and secrets,
+                       instructions=self.instruction_filter and instructions, instruction_parts=read)
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the
@@ -300,7 +374,7 @@ class Memory:
             mine = [old for old, new in explicit.items() if new == item.id]
             if item.key is not None:
                 old = batch.keyed(item)
-                if old is not None and (old.content_hash != item.content_hash or item.kind == CONVERSATION):
+                if old is not None and (old.content_hash != item.content_hash or item.kind in VERBATIM_KINDS):
                     mine.append(old.id)
             else:
                 mine += batch.facts(item)
@@ -321,13 +395,12 @@ class Memory:
         """One vector per item that recall searches, each distinct text embedded once."""
         if self.embedder is None:
             return {}
-        wanted = [it for it in items if it.kind != CONVERSATION]
-        texts = list(dict.fromkeys(it.text for it in wanted))
+        wanted = {it.id: text for it in items if (text := embedded_text(it)) is not None}
+        texts = list(dict.fromkeys(wanted.values()))
         if not texts:
             return {}
-        matrix = self.embedder.embed(texts)
-        by_text = dict(zip(texts, matrix))
-        return {it.id: by_text[it.text] for it in wanted}
+        by_text = dict(zip(texts, self.embedder.embed(texts)))
+        return {item_id: by_text[text] for item_id, text in wanted.items()}
 
     # -- reading --------------------------------------------------------------------------
     def recall(

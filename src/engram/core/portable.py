@@ -36,7 +36,7 @@ import numpy as np
 from engram import validate
 from engram.errors import InvalidInput, StoreError, StoreFull
 from engram.store.base import FileBackup, Filter
-from engram.types import CONVERSATION, Item, iso
+from engram.types import Item, embedded_text, iso
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
@@ -155,12 +155,9 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str], *, allow_secr
 
 def _refusal(mem: "Memory", item: Item, *, allow_secrets: bool, allow_instructions: bool) -> str | None:
     """Why an imported item must not be stored: the same check as a write (Memory._refusal)."""
-    from engram.safety.screen import refusal, strings
-
-    labels = [item.source, item.key, item.category, item.session, item.agent, *strings(item.metadata)]
-    parts = labels if item.kind == CONVERSATION else [item.text, *labels]
-    return refusal(parts, secrets=mem.secret_filter and not allow_secrets,
-                   instructions=mem.instruction_filter and not allow_instructions)
+    return mem._refusal(item.text, item.kind, source=item.source, key=item.key, category=item.category,
+                        session=item.session, agent=item.agent, metadata=item.metadata,
+                        secrets=not allow_secrets, instructions=not allow_instructions)
 
 
 def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[int, Item, np.ndarray | None]]]:
@@ -250,13 +247,9 @@ def _vectors(mem: "Memory", items: Iterable[Item], given: dict[str, np.ndarray])
     """Vectors for every searchable item: the exported ones when they fit, else embedded now."""
     if mem.embedder is None:
         return {}
-    wanted = [it for it in items if it.kind != CONVERSATION]
+    wanted = [it for it in items if embedded_text(it) is not None]
     vectors = {it.id: given[it.id] for it in wanted if it.id in given and given[it.id].shape == (mem.embedder.dim,)}
-    missing = [it for it in wanted if it.id not in vectors]
-    texts = list(dict.fromkeys(it.text for it in missing))
-    if texts:
-        by_text = dict(zip(texts, mem.embedder.embed(texts)))
-        vectors.update({it.id: by_text[it.text] for it in missing})
+    vectors.update(mem._vectors_for([it for it in wanted if it.id not in vectors]))
     return vectors
 
 

@@ -30,6 +30,7 @@ from engram.errors import (
     StoreError,
     StoreFull,
     StoreUnavailable,
+    WriteConflict,
     require,
 )
 from engram.store import keyword as kw
@@ -481,9 +482,11 @@ class PostgresStore:
         ).fetchone()
         if found is None:  # the conflict was not a duplicate text: name what it was
             clash = conn.execute("SELECT 1 FROM items WHERE id = %s", (item.id,)).fetchone()
-            what = f"an item with id {item.id} already exists" if clash else (
-                f"subject {item.subject} already has a current {item.kind} with key {item.key!r}")
-            raise StoreError(f"{self.url}: item {item.id} was not inserted: {what}; nothing was written")
+            if clash:
+                raise StoreError(f"{self.url}: item {item.id} was not inserted: an item with id {item.id}"
+                                 " already exists; nothing was written")
+            raise WriteConflict(f"{self.url}: {item.subject} already has another current {item.kind} with key"
+                                f" {item.key!r} (another writer replaced it first); nothing was written")
         return Placement(found[0], False)
 
     def set_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:

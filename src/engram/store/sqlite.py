@@ -26,6 +26,7 @@ from engram.errors import (
     StoreError,
     StoreFull,
     StoreUnavailable,
+    WriteConflict,
 )
 from engram.store import keyword as kw
 from engram.store import migrations
@@ -302,6 +303,11 @@ class SQLiteStore:
             (item.subject, item_row(item)[-1]),
         ).fetchone()
         if existing is None:  # the ignore came from another constraint: say which
+            if item.key is not None and db.execute(
+                    "SELECT 1 FROM items WHERE subject = ? AND kind = ? AND key = ? AND valid_to IS NULL",
+                    (item.subject, item.kind, item.key)).fetchone():
+                raise WriteConflict(f"{self.path}: {item.subject} already has another current {item.kind} with key"
+                                    f" {item.key!r} (another writer replaced it first); nothing was written")
             db.execute(f"INSERT INTO items ({cols}) VALUES ({marks})", row)
             raise StoreError(f"item {item.id} was not inserted")
         return Placement(existing[0], False)

@@ -1,8 +1,9 @@
-"""`engram bench locomo|suite|latency|writes|ann|concurrency|tenants`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|suite|latency|writes|ann|concurrency|tenants|store`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -249,3 +250,24 @@ def concurrency(pg_url: str | None, writers: str, n: int, folder: str | None, as
     click.echo("| backend | writers | writes/s | recall p50 ms | recall p95 ms |\n|---|---|---|---|---|")
     for r in rows:
         click.echo(f"| {r['backend']} | {r['writers']} | {r['writes_per_s']} | {r['recall_p50_ms']} | {r['recall_p95_ms']} |")
+
+
+@bench.command(name="store")
+@click.option("--items", default=200, show_default=True, help="Items put into one namespace.")
+@click.option("--rounds", default=50, show_default=True, help="Calls of each read operation.")
+@click.option("--embedder", default="hashing", show_default=True, help="The embedder both stores use.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
+def store_bench(items: int, rounds: int, embedder: str, folder: str | None, as_json: bool) -> None:
+    """LangGraph store operations: EngramStore (SQLite) against LangGraph's InMemoryStore, same run."""
+    from engram.bench.store import run
+    from engram.errors import require
+
+    require("langgraph.store.base", "langgraph")
+    rows = run(items=items, rounds=rounds, embedder=embedder, folder=folder)
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    click.echo(f"load average {os.getloadavg()[0]:.2f}\n| operation | EngramStore µs | InMemoryStore µs | ratio |\n|---|---|---|---|")
+    for r in rows:
+        click.echo(f"| {r['operation']} | {r['engram_us']} | {r['inmemory_us']} | {r['ratio']} |")

@@ -1,0 +1,410 @@
+"""`EngramStore`: a LangGraph `BaseStore` kept in an Engram store (`pip install 'engramdb[langgraph]'`).
+
+    from langgraph.graph import StateGraph
+    store = EngramStore("memory.db", index={"fields": ["text"]})
+    graph = builder.compile(store=store)
+
+How LangGraph's model maps onto Engram's (docs/langgraph.md lists every behaviour the tests check):
+- a namespace is a subject: ("users", "42") is `langgraph:users/42` (`subject_for`); each label
+  is kept, characters a subject may not hold escaped as ~XX (UTF-8 bytes);
+- an item is one `store_item` kept verbatim by `Memory.put`: its value as JSON exactly as given
+  (any length, newlines kept), its key the item's key; a put replaces the key, the old version
+  stays as history (`keep_history=False` forgets it), dedupe and fact supersession never apply;
+- the secret and instruction filters do: a refused put raises InvalidInput naming the reason;
+- the index fields (`index={"fields": [...]}` or `put(..., index=[...])`) are embedded with the
+  Memory's embedder; `search(query=...)` is Engram's hybrid recall (those vectors plus keywords
+  over the whole value), `filter` is LangGraph's operators over the value;
+- a delete forgets every version of the key (engram.core.audit can prove it);
+- TTL (minutes) is kept in the item's metadata: expired items are never returned, refreshed on
+  read when asked, and deleted by `sweep_ttl()` (or the sweeper thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from engram import validate
+from engram.errors import InvalidInput, require
+from engram.integrations import as_memory
+from engram.store import Filter
+from engram.types import STORE_ITEM, Item as EngramItem
+
+require("langgraph.store.base", "langgraph")
+
+from langgraph.store.base import (  # noqa: E402 (after the check that names the extra to install)
+    BaseStore,
+    GetOp,
+    IndexConfig,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+    get_text_at_path,
+    tokenize_path,
+    validate_op_namespace,
+)
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
+
+__all__ = ["EngramStore", "namespace_of", "subject_for"]
+
+SUBJECT_KIND = "langgraph"
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@:+=-")
+MAX_RANKED = 1000  # recall ranks at most this many items per namespace; the rest follow unscored
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "$eq": lambda a, b: a == b,
+    "$ne": lambda a, b: a != b,
+    "$gt": lambda a, b: _number(a) > _number(b),
+    "$gte": lambda a, b: _number(a) >= _number(b),
+    "$lt": lambda a, b: _number(a) < _number(b),
+    "$lte": lambda a, b: _number(a) <= _number(b),
+}
+
+
+# -- namespaces <-> subjects ---------------------------------------------------------------------
+def _escape(label: str) -> str:
+    return "".join(ch if ch in _SAFE else "".join(f"~{b:02X}" for b in ch.encode("utf-8")) for ch in label)
+
+
+def _unescape(part: str) -> str:
+    out, i = bytearray(), 0
+    while i < len(part):
+        if part[i] == "~":
+            out.append(int(part[i + 1 : i + 3], 16))
+            i += 3
+        else:
+            out += part[i].encode("ascii")
+            i += 1
+    return out.decode("utf-8")
+
+
+def subject_for(namespace: Sequence[str], kind: str = SUBJECT_KIND) -> str:
+    """The Engram subject that holds a namespace: ("users", "42") -> "langgraph:users/42"."""
+    if not namespace:
+        raise InvalidNamespaceError("Namespace cannot be empty.")
+    subject = f"{kind}:{'/'.join(_escape(label) for label in namespace)}"
+    if not validate.SUBJECT.fullmatch(subject):
+        raise InvalidNamespaceError(
+            f"namespace {tuple(namespace)!r} is too long for an Engram subject ({len(subject)} characters"
+            " once escaped; the part after the kind holds at most 256): use shorter labels")
+    return subject
+
+
+def namespace_of(subject: str, kind: str = SUBJECT_KIND) -> tuple[str, ...] | None:
+    """The namespace a subject holds, or None when it is not one of this store's subjects."""
+    prefix = f"{kind}:"
+    if not subject.startswith(prefix):
+        return None
+    return tuple(_unescape(part) for part in subject[len(prefix) :].split("/"))
+
+
+# -- values ------------------------------------------------------------------------------------
+def _json_value(value: Any, where: str) -> Any:
+    """`value` checked to be JSON (string keys, finite numbers); tuples become lists, as in JSON."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInput(f"{where} is {value!r}: JSON has no NaN or infinity")
+        return value
+    if isinstance(value, Mapping):
+        bad = next((k for k in value if not isinstance(k, str)), None)
+        if bad is not None:
+            raise InvalidInput(f"{where} has the key {bad!r}: JSON object keys are strings")
+        return {k: _json_value(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    raise InvalidInput(f"{where} is a {type(value).__name__}, which is not JSON: store strings, numbers,"
+                       " booleans, null, lists and objects")
+
+
+def _number(value: Any) -> float:
+    return float(value)
+
+
+def _matches(value: Any, wanted: Any) -> bool:
+    """LangGraph's filter semantics: exact match, nested objects, and the $eq/$ne/$gt/... operators."""
+    if isinstance(wanted, Mapping):
+        if any(str(k).startswith("$") for k in wanted):
+            for op, operand in wanted.items():
+                if op not in _OPERATORS:
+                    raise InvalidInput(f"unknown filter operator {op!r}: use one of {', '.join(_OPERATORS)}")
+                try:
+                    if not _OPERATORS[op](value, operand):
+                        return False
+                except (TypeError, ValueError):
+                    return False
+            return True
+        return isinstance(value, Mapping) and all(_matches(value.get(k), v) for k, v in wanted.items())
+    if isinstance(wanted, (list, tuple)):
+        return (isinstance(value, (list, tuple)) and len(value) == len(wanted)
+                and all(_matches(a, b) for a, b in zip(value, wanted)))
+    return bool(value == wanted)
+
+
+def _namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
+    path = tuple(condition.path)
+    if len(namespace) < len(path):
+        return False
+    part = namespace[: len(path)] if condition.match_type == "prefix" else namespace[len(namespace) - len(path) :]
+    return all(p == "*" or p == n for p, n in zip(path, part))
+
+
+@dataclass(frozen=True)
+class _Found:
+    """One current item of the store, read back: the Engram item and the LangGraph value."""
+
+    namespace: tuple[str, ...]
+    item: EngramItem
+    value: dict[str, Any]
+
+    def created(self) -> datetime:
+        return _datetime(float(self.item.metadata.get("created_at", self.item.created_at)))
+
+    def updated(self) -> datetime:
+        return _datetime(self.item.created_at)
+
+
+def _datetime(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+class EngramStore(BaseStore):
+    """A LangGraph `BaseStore` over an Engram Memory (or a database path or URL); sync and async."""
+
+    supports_ttl = True
+
+    def __init__(self, memory: "Memory | str | os.PathLike[str]", *, index: IndexConfig | None = None,
+                 ttl: TTLConfig | None = None, keep_history: bool = True, subject_kind: str = SUBJECT_KIND,
+                 clock: Callable[[], float] = time.time) -> None:
+        """`index={"fields": [...]}` embeds those fields of every value (LangGraph's path syntax;
+        "$" is the whole value) with the Memory's own embedder; without it nothing is embedded and
+        `search(query=...)` ranks by keywords alone. `ttl` is LangGraph's TTLConfig (minutes)."""
+        self.memory = as_memory(memory)
+        self.kind = validate.subject(f"{subject_kind}:ns").split(":")[0]  # the kind part of a subject
+        self.index_config = self._index(index)
+        self.ttl_config = ttl
+        self.keep_history = keep_history
+        self.clock = clock
+        self._sweeper: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def _index(self, index: IndexConfig | None) -> IndexConfig | None:
+        if index is None:
+            return None
+        if index.get("embed") is not None:
+            raise InvalidInput("EngramStore embeds with its Memory's embedder: leave out index['embed'] and pass"
+                               " Memory(..., embedder=...) to choose the model")
+        embedder = self.memory.require_embedder()
+        if embedder is None:
+            raise InvalidInput("index= needs a Memory with an embedder (this one has embedder='none')")
+        if index.get("dims") not in (None, embedder.dim):
+            raise InvalidInput(f"index['dims'] is {index.get('dims')}, but the Memory's embedder"
+                               f" {embedder.identity} makes {embedder.dim} dimensions")
+        return {**index, "dims": embedder.dim, "fields": list(index.get("fields") or ["$"])}
+
+    # -- BaseStore -------------------------------------------------------------------------
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run the operations in order; one result per operation (None for a put or delete)."""
+        ops = list(ops)
+        for op in ops:
+            validate_op_namespace(op)
+        return [self._run(op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """`batch` on a worker thread, so the event loop keeps running while the store works."""
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _run(self, op: Op) -> Result:
+        if isinstance(op, GetOp):
+            return self._get(op)
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        if isinstance(op, ListNamespacesOp):
+            return self._list_namespaces(op)
+        if isinstance(op, PutOp):
+            if op.value is None:
+                self._delete(op.namespace, op.key)
+            else:
+                self._put(op)
+            return None
+        raise InvalidInput(f"unknown store operation {type(op).__name__}")
+
+    # -- reading ---------------------------------------------------------------------------
+    def _read(self, namespace: tuple[str, ...], item: EngramItem) -> _Found | None:
+        """The item as LangGraph sees it, or None once its TTL has passed."""
+        expires = item.metadata.get("expires_at")
+        if isinstance(expires, (int, float)) and expires <= self.clock():
+            return None
+        return _Found(namespace, item, json.loads(item.text))
+
+    def _refresh(self, found: Sequence[_Found], refresh: bool) -> None:
+        """Push back the expiry of items read, as LangGraph's refresh_ttl asks."""
+        if not refresh:
+            return
+        for f in found:
+            minutes = f.item.metadata.get("ttl")
+            if isinstance(minutes, (int, float)):
+                meta = {**f.item.metadata, "expires_at": self.clock() + 60.0 * minutes}
+                self.memory.update([f.item.id], metadata=meta)
+
+    def _get(self, op: GetOp) -> Item | None:
+        subject = subject_for(op.namespace, self.kind)
+        current = self.memory.current(subject, STORE_ITEM, validate.raw_text(op.key, "key"))
+        found = self._read(tuple(op.namespace), current) if current is not None else None
+        if found is None:
+            return None
+        self._refresh([found], op.refresh_ttl)
+        return Item(value=found.value, key=found.item.key or "", namespace=found.namespace,
+                    created_at=found.created(), updated_at=found.updated())
+
+    def _subjects(self) -> dict[str, tuple[str, ...]]:
+        """Every subject of this store that holds items, with its namespace."""
+        out = {}
+        for subject in self.memory.subjects():
+            namespace = namespace_of(subject, self.kind)
+            if namespace is not None:
+                out[subject] = namespace
+        return out
+
+    def _items(self, subject: str, namespace: tuple[str, ...], limit: int | None = None) -> list[_Found]:
+        """The current, unexpired items of one namespace, newest update first."""
+        items = self.memory.items(subject, kinds=[STORE_ITEM], limit=limit)
+        return [f for f in (self._read(namespace, it) for it in items) if f is not None]
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        validate.count(op.limit, "limit", 0, 1_000_000)
+        validate.count(op.offset, "offset", 0, 1_000_000)
+        if op.filter is not None and not isinstance(op.filter, Mapping):
+            raise InvalidInput(f"filter must be a mapping of value fields, not {type(op.filter).__name__}")
+        prefix = tuple(op.namespace_prefix)
+        scopes = [(s, ns) for s, ns in self._subjects().items() if ns[: len(prefix)] == prefix]
+        wanted = op.offset + op.limit
+        scored: list[tuple[float | None, _Found]] = []
+        for subject, namespace in scopes:
+            # Without a filter or a query, the newest `offset + limit` of each namespace suffice.
+            cap = wanted if not op.filter and not op.query else None
+            found = self._items(subject, namespace, limit=max(1, cap) if cap is not None else None)
+            if op.filter:
+                found = [f for f in found if _matches(f.value, op.filter)]
+            scored += self._ranked(subject, op.query, found) if op.query else [(None, f) for f in found]
+        if op.query:
+            scored.sort(key=lambda pair: -pair[0] if pair[0] is not None else math.inf)
+        else:
+            scored.sort(key=lambda pair: -pair[1].item.created_at)
+        page = scored[op.offset : wanted]
+        self._refresh([f for _, f in page], op.refresh_ttl)
+        return [SearchItem(namespace=f.namespace, key=f.item.key or "", value=f.value, created_at=f.created(),
+                           updated_at=f.updated(), score=score) for score, f in page]
+
+    def _ranked(self, subject: str, query: str, found: list[_Found]) -> list[tuple[float | None, _Found]]:
+        """`found` in recall's order for `query` (scores from Engram's ranking); items recall does
+        not reach (no vector, no keyword in common, or past MAX_RANKED) follow without a score."""
+        if not found:
+            return []
+        hits = self.memory.recall(subject, query, k=min(MAX_RANKED, len(found)), kinds=[STORE_ITEM])
+        by_id = {f.item.id: f for f in found}
+        ranked = [(h.score, by_id[h.id]) for h in hits if h.id in by_id]
+        reached = {f.item.id for _, f in ranked}
+        return ranked + [(None, f) for f in found if f.item.id not in reached]
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        namespaces: Iterable[tuple[str, ...]] = self._subjects().values()
+        conditions = op.match_conditions or ()
+        namespaces = [ns for ns in namespaces if all(_namespace_matches(c, ns) for c in conditions)]
+        if op.max_depth is not None:
+            namespaces = [ns[: op.max_depth] for ns in namespaces]
+        return sorted(set(namespaces))[op.offset : op.offset + op.limit]
+
+    # -- writing ---------------------------------------------------------------------------
+    def _put(self, op: PutOp) -> None:
+        subject = subject_for(op.namespace, self.kind)
+        if not isinstance(op.value, Mapping):
+            raise InvalidInput(f"a store value must be a mapping (a JSON object), not {type(op.value).__name__}")
+        value = _json_value(op.value, "value")
+        key = validate.raw_text(op.key, "key")
+        now = self.clock()
+        old = self.memory.current(subject, STORE_ITEM, key)
+        meta: dict[str, Any] = {"created_at": float(old.metadata.get("created_at", old.created_at)) if old else now}
+        if op.ttl is not None:
+            minutes = validate.weight(op.ttl, "ttl")
+            meta.update(ttl=minutes, expires_at=now + 60.0 * minutes)
+        saved = self.memory.put(subject, key, json.dumps(value, ensure_ascii=False), kind=STORE_ITEM,
+                                index=self._index_text(value, op.index), metadata=meta, now=now)
+        if not saved.saved:
+            raise InvalidInput(f"put {tuple(op.namespace)!r} {key!r} was refused: {saved.reason}; nothing was stored")
+        if not self.keep_history and saved.superseded:
+            self.memory.forget_ids(subject, list(saved.superseded))
+
+    def _index_text(self, value: dict[str, Any], index: Any) -> str | None:
+        """The text embedded for a value: its index fields' texts, one per line (None: not embedded)."""
+        if self.index_config is None or index is False:
+            return None
+        paths = (self.index_config.get("fields") or ["$"]) if index is None else index
+        if isinstance(paths, str) or not all(isinstance(p, str) for p in paths):
+            raise InvalidInput(f"index must be False or a list of field paths such as ['text'], not {index!r}")
+        texts = [t for p in paths for t in get_text_at_path(value, p if p == "$" else tokenize_path(p))]
+        return "\n".join(texts) or None
+
+    def _delete(self, namespace: tuple[str, ...], key: str) -> None:
+        subject = subject_for(namespace, self.kind)
+        every = self.memory.items(subject, where=Filter(kinds=(STORE_ITEM,), key=str(key), include_superseded=True))
+        if every:
+            self.memory.forget_ids(subject, [it.id for it in every])
+
+    # -- TTL -------------------------------------------------------------------------------
+    def sweep_ttl(self) -> int:
+        """Forget every item whose TTL has passed (all its versions); returns how many items went."""
+        now, gone = self.clock(), 0
+        for subject, namespace in self._subjects().items():
+            expired = [it for it in self.memory.items(subject, kinds=[STORE_ITEM])
+                       if isinstance(it.metadata.get("expires_at"), (int, float)) and it.metadata["expires_at"] <= now]
+            for it in expired:
+                self._delete(namespace, it.key or "")
+            gone += len(expired)
+        return gone
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> threading.Thread:
+        """Sweep expired items every `sweep_interval_minutes` (default: the TTLConfig's, else 5) on a
+        daemon thread until `stop_ttl_sweeper()`."""
+        if self._sweeper is not None:
+            return self._sweeper
+        minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
+        interval = 60.0 * validate.weight(minutes, "sweep_interval_minutes")
+        self._stop.clear()
+
+        def loop() -> None:
+            while not self._stop.wait(interval):
+                self.sweep_ttl()
+
+        self._sweeper = threading.Thread(target=loop, name="engram-ttl-sweeper", daemon=True)
+        self._sweeper.start()
+        return self._sweeper
+
+    def stop_ttl_sweeper(self) -> None:
+        """Stop the sweeper thread (if one runs) and wait for it."""
+        self._stop.set()
+        if self._sweeper is not None:
+            self._sweeper.join()
+            self._sweeper = None
+
+
+if TYPE_CHECKING:  # mypy checks the store against LangGraph's interface
+    def _conforms(store: EngramStore) -> BaseStore:
+        return store
