@@ -21,7 +21,18 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PG_VARIABLE = "ENGRAM_DOCS_PG_URL"  # a page that names it gets a fresh PostgreSQL database in it
 
 
+@pytest.fixture
+def registries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a page registers in this process (an example embedder or LLM provider) is gone after it."""
+    import engram.embed
+    import engram.llm
+
+    for plugins in (engram.embed.PLUGINS, engram.llm.PLUGINS):
+        monkeypatch.setattr(plugins, "_registered", dict(plugins._registered))
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.usefixtures("registries")
 def test_page_examples_run_as_shown(page: Path, tmp_path: Path, request: pytest.FixtureRequest,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     env = dict(os.environ)
