@@ -25,6 +25,7 @@ their next recall. Nothing is written to disk, so forgetting has no index file t
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import weakref
@@ -81,12 +82,28 @@ class ExactScores:
 class ApproximateScores:
     """The nearest rows from an ANN index; other cosines on demand; statistics from a sample."""
 
-    def __init__(self, matrix: np.ndarray, vector: np.ndarray, nearest_rows: np.ndarray, sample: np.ndarray) -> None:
+    def __init__(self, matrix: np.ndarray, vector: np.ndarray, nearest_rows: np.ndarray) -> None:
         self._matrix, self._vector, self._nearest = matrix, vector, nearest_rows
-        sampled = cosines(matrix[sample], vector)
-        self.mean = float(sampled.mean(dtype=np.float64))
-        self.std = float(sampled.std(dtype=np.float64))
-        self.minimum = float(sampled.min())
+
+    @functools.cached_property
+    def _statistics(self) -> tuple[float, float, float]:
+        """Mean, spread and minimum over the fixed sample: worked out when first read (recall
+        reads them; supersession, which only wants the nearest rows, never pays for them)."""
+        sampled = cosines(self._matrix[_sample(len(self._matrix))], self._vector)
+        return (float(sampled.mean(dtype=np.float64)), float(sampled.std(dtype=np.float64)),
+                float(sampled.min()))
+
+    @property
+    def mean(self) -> float:
+        return self._statistics[0]
+
+    @property
+    def std(self) -> float:
+        return self._statistics[1]
+
+    @property
+    def minimum(self) -> float:
+        return self._statistics[2]
 
     def at(self, rows: np.ndarray) -> np.ndarray:
         """Cosines at row positions, computed from their vectors."""
@@ -112,7 +129,6 @@ class _Entry:
     keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # key of each row
     row_of_key: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     next_key: int = 0
-    sample: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     building: Future[Any] | None = None
     generation: int = 0  # bumped by a delete: a build started before it is thrown away
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -148,7 +164,7 @@ def scores(store: Any, subject: str, model: str, ids: Sequence[str], matrix: np.
         if entry.ids is not ids and not _sync(entry, model, ids, matrix):
             return ExactScores(cosines(matrix, vector))
         rows = entry.row_of_key[entry.index.search(vector, n)[0]]
-        return ApproximateScores(matrix, vector, rows[rows >= 0], entry.sample)
+        return ApproximateScores(matrix, vector, rows[rows >= 0])
     finally:
         entry.lock.release()
 
@@ -177,7 +193,6 @@ def _start_build(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarr
                 return
             entry.index, entry.ids, entry.keys, entry.next_key = index, ids, keys, len(ids)
             entry.row_of_key = keys.copy()
-            entry.sample = _sample(len(ids))
 
     entry.building = _BUILDER.submit(build)
 
@@ -206,19 +221,25 @@ def _sync(entry: _Entry, model: str, ids: Sequence[str], matrix: np.ndarray) -> 
     new_keys = np.arange(entry.next_key, entry.next_key + len(added), dtype=np.int64)
     if len(added):
         entry.index.add(new_keys, matrix[added])
+    appended = survivors is entry.keys
     entry.keys = np.concatenate([survivors, new_keys])
     entry.next_key += len(added)
-    entry.row_of_key = np.full(entry.next_key, -1, dtype=np.int64)
-    entry.row_of_key[entry.keys] = np.arange(len(entry.keys))
+    if appended:  # old keys keep their rows; the new ones follow (no O(n) rebuild per write)
+        entry.row_of_key = np.concatenate([entry.row_of_key, np.arange(len(survivors), len(entry.keys))])
+    else:
+        entry.row_of_key = np.full(entry.next_key, -1, dtype=np.int64)
+        entry.row_of_key[entry.keys] = np.arange(len(entry.keys))
     entry.ids = ids
-    entry.sample = _sample(len(ids))
     return True
 
 
+@functools.lru_cache(maxsize=8)
 def _sample(size: int) -> np.ndarray:
-    """A fixed random sample of row positions (the same for a given size)."""
+    """A fixed random sample of row positions (the same for a given size; the last few kept)."""
     rng = np.random.default_rng(size)
-    return np.sort(rng.choice(size, size=min(SAMPLE, size), replace=False))
+    rows = np.sort(rng.choice(size, size=min(SAMPLE, size), replace=False))
+    rows.flags.writeable = False  # shared by every caller of this size
+    return rows
 
 
 def forget_store(store: Any) -> None:
