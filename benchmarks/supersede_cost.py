@@ -7,7 +7,7 @@ For each size: a new store whose subject holds `size` generated people facts
 `Memory.remember` one by one (or `remember_many` in batches of `--batch`). Prints, per write:
 the whole write, the embedder alone on the same texts (same process, just before), the time
 inside `engram.core.supersede.Batch` (the check), and the part of that spent in
-`store.vectors` (loading the subject's vector matrix, which every write currently invalidates).
+`store.vectors` (the subject's vector matrix: read once, then grown in place by each write).
 Timings on a shared machine are noisy: compare sizes and code versions within one run.
 """
 

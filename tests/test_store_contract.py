@@ -9,6 +9,7 @@ import pytest
 
 from engram.errors import StoreError
 from engram.store import Filter
+from engram.store.base import SearchesVectors
 from engram.types import Item
 from engram.validate import content_hash
 
@@ -233,6 +234,9 @@ def test_a_write_grows_the_cached_vectors_in_place(store, store_url):
     a, b, c = make("grown item one"), make("grown item two"), make("grown item three")
     store.put([a], {a.id: unit(1, 0, 0)}, model="m:3")
     old_ids, old_matrix = store.vectors(SUBJECT, "m:3")
+    finder = store if isinstance(store, SearchesVectors) else None
+    if finder is not None:  # PostgreSQL's own id list (the name book's) grows in place too
+        assert list(finder.vector_ids(SUBJECT, "m:3")) == [a.id]
     misses = store.cache_stats()["misses"]
     store.put([b], {b.id: unit(0, 1, 0)}, model="m:3")
     store.put([c, make("no vector here")], {c.id: unit(1, 1, 1)}, model="m:3")
@@ -240,6 +244,8 @@ def test_a_write_grows_the_cached_vectors_in_place(store, store_url):
     assert store.cache_stats()["misses"] == misses  # appended to the cached rows: nothing reloaded
     assert list(ids) == [a.id, b.id, c.id] and ids.index(c.id) == 2 and c.id in ids
     assert store.vectors(SUBJECT, "m:3")[0] is ids  # the same snapshot until the subject changes
+    if finder is not None:
+        assert list(finder.vector_ids(SUBJECT, "m:3")) == [a.id, b.id, c.id]
     fresh = open_store(store_url)
     try:
         fresh_ids, fresh_matrix = fresh.vectors(SUBJECT, "m:3")

@@ -3,7 +3,8 @@
 Each question is recalled (k=10, query cache off) with `Memory._steps` set, so recall charges
 its own steps (engram.core.steps): `validate` (arguments), `vectors` (the store's cached matrix:
 one version read), `names` (the subject's name book), `keyword` (the store's BM25 search, SQL
-included), `wait` (for the worker thread: query embedding and vector scan, when they outlast the
+included), `cues` (what needs no vector: keyword z-scores, a restrictive filter's rows, the
+question's "When" and dates, done while the worker embeds), `wait` (for the worker thread: query embedding and vector scan, when they outlast the
 keyword search), `prerank` (z-scores, pool, the fetch-free score), `fetch` (SQL and Item objects
 of the shortlist and its neighbours), `fuse` (every ranking term), `top_k`, `hits` (Hit objects,
 the access record); on the worker: `embed` and `scan`. `layer` is each recall's time minus its

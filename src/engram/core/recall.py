@@ -22,6 +22,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -98,15 +99,14 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
         if steps is not None:
             steps.lap("keyword")
+        known = _Known.before_vectors(store, subject, query, ids, keyword, where, weights, names)
+        if steps is not None:
+            steps.lap("cues")
     finally:
         cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
     if steps is not None:
         steps.lap("wait")
-    allowed = _allowed(store, subject, where, ids)
-    cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
-                           dates=ranking.query_dates(query) if weights.date else ())
-    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues,
-                 steps)
+    hits = _rank(store, ids, cosines, known, n, where, weights, now, shortlist(k, names, weights), steps)
     top = ranking.top_k(hits, k, min_score)
     if steps is not None:
         steps.lap("top_k")
@@ -204,15 +204,51 @@ def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
     return max(SHORTLIST, k)
 
 
-def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
-          allowed: np.ndarray | None, where: Filter, weights: ranking.Weights, now: float,
-          size: int, cues: ranking.Signals, steps: Steps | None = None) -> list[Hit]:
+@dataclass(frozen=True)
+class _Known:
+    """What a recall knows before the query's vector exists, worked out while the worker embeds
+    it: the id -> row map, the keyword z-scores (also by row, sorted, for the prerank), which
+    rows a restrictive filter allows, and the cues fusion reads from the query text."""
+
+    position: Mapping[str, int]
+    keyword_z: dict[str, float]
+    keyword_floor: float
+    hit_rows: np.ndarray
+    hit_z: np.ndarray
+    allowed: np.ndarray | None
+    cues: ranking.Signals
+
+    @classmethod
+    def before_vectors(cls, store: Store, subject: str, query: str, ids: Sequence[str], keyword: dict[str, float],
+                       where: Filter, weights: ranking.Weights, names: frozenset[str]) -> _Known:
+        position = positions(ids)
+        keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
+        keyword_z = ranking.capped(keyword_z, weights.keyword_cap)
+        n = len(ids)
+        _, row_of = _shared(ids, position)
+        hits = sorted((r, z) for i, z in keyword_z.items() if (r := row_of.get(i, n)) < n)
+        cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+                               dates=ranking.query_dates(query) if weights.date else ())
+        return cls(position, keyword_z, keyword_floor, np.array([r for r, _ in hits], dtype=np.int64),
+                   np.array([z for _, z in hits], dtype=np.float64), _allowed(store, subject, where, ids), cues)
+
+    def keyword_at(self, rows: np.ndarray) -> np.ndarray:
+        """The keyword z-score of the item at each of `rows` (the floor where it has none)."""
+        if not len(self.hit_rows):
+            return np.full(rows.shape, self.keyword_floor, dtype=np.float64)
+        at = np.minimum(np.searchsorted(self.hit_rows, rows), len(self.hit_rows) - 1)
+        found: np.ndarray = np.where(self.hit_rows[at] == rows, self.hit_z[at], self.keyword_floor)
+        return found
+
+
+def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, known: _Known, n: int, where: Filter,
+          weights: ranking.Weights, now: float, size: int, steps: Steps | None = None) -> list[Hit]:
     """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
 
-    `cues` carries what fusion reads from the query text (names, "When", dates)."""
-    position = positions(ids)
-    signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
-    ranked = _prerank(pool, signals, ids, position, weights)
+    `known.cues` carries what fusion reads from the query text (names, "When", dates)."""
+    position = known.position
+    signals, pool = _signals(ids, cosines, known, n)
+    ranked = _prerank(pool, signals, ids, known, weights)
     count, last = len(ids), len(ids) - 1
     rows, row_of = _shared(ids, position)
     if steps is not None:
@@ -227,7 +263,7 @@ def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keywo
     items, found = _fetch(store, ranked, size, around, where)
     if steps is not None:
         steps.lap("fetch")
-    signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
+    signals = dataclasses.replace(known.cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
                                   neighbours=neighbours([it.id for it in items], around, found))
     hits = ranking.fuse(items, signals, now, weights)
@@ -236,26 +272,26 @@ def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, keywo
     return hits
 
 
-def _signals(ids: Sequence[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
-             allowed: np.ndarray | None, weights: ranking.Weights) -> tuple[ranking.Signals, list[str]]:
+def _signals(ids: Sequence[str], cosines: nearest.VectorScores, known: _Known,
+             n: int) -> tuple[ranking.Signals, list[str]]:
     """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
-    keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
-    keyword_z = ranking.capped(keyword_z, weights.keyword_cap)
+    keyword_z, keyword_floor = known.keyword_z, known.keyword_floor
     if not len(ids):
-        return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
+        return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword_z)
     mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
-    closest = cosines.nearest(n, allowed)
+    closest = cosines.nearest(n, known.allowed)
     rows = ids.shared()[0] if isinstance(ids, RowIds) else ids  # rows below len(ids): this snapshot's
-    pool = list(dict.fromkeys([*(rows[i] for i in closest.tolist()), *keyword]))
-    return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std), keyword_floor=keyword_floor,
-                           vector_floor=(cosines.minimum - mean) / std), pool
+    pool = list(dict.fromkeys([*(rows[i] for i in closest.tolist()), *keyword_z]))
+    return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std, known.position),
+                           keyword_floor=keyword_floor, vector_floor=(cosines.minimum - mean) / std), pool
 
 
 class _ZView(Mapping[str, float]):
     """Read-only id -> cosine z-score over the whole subject, computed on demand (no O(n) copy)."""
 
-    def __init__(self, ids: Sequence[str], cosines: nearest.VectorScores, mean: float, std: float) -> None:
-        self._ids, self._pos = ids, positions(ids)
+    def __init__(self, ids: Sequence[str], cosines: nearest.VectorScores, mean: float, std: float,
+                 position: Mapping[str, int] | None = None) -> None:
+        self._ids, self._pos = ids, positions(ids) if position is None else position
         self._cosines, self._mean, self._std = cosines, mean, std
 
     def at(self, index: np.ndarray) -> np.ndarray:
@@ -286,42 +322,31 @@ def _allowed(store: Store, subject: str, where: Filter, ids: Sequence[str]) -> n
     return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))
 
 
-def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], position: Mapping[str, int],
+def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], known: _Known,
              weights: ranking.Weights) -> list[str]:
-    """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
+    """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores):
+    items with a vector in pool order, then keyword hits without one; ties keep that order."""
     n = len(ids)
-    _, row_of = _shared(ids, position)
-    placed = [i for i in pool if row_of.get(i, n) < n]
-    loose = [i for i in pool if row_of.get(i, n) >= n]  # keyword hits without a vector
-    ranked: list[tuple[float, str]] = []
-    if placed and isinstance(signals.vector, _ZView):
-        at = np.array([row_of[i] for i in placed])
+    _, row_of = _shared(ids, known.position)
+    rows = np.fromiter((row_of.get(i, n) for i in pool), dtype=np.int64, count=len(pool))
+    has_row = rows < n
+    placed = np.flatnonzero(has_row) if isinstance(signals.vector, _ZView) else np.zeros(0, dtype=np.int64)
+    loose = np.flatnonzero(~has_row)  # keyword hits without a vector
+    scores = np.empty(len(placed) + len(loose), dtype=np.float64)
+    if len(placed):
+        at = rows[placed]
         # Each pool item with its two write-order neighbours: rows (previous, self, next).
         window = np.stack([at - 1, at, at + 1])
         valid = (window >= 0) & (window < n)
         window = np.clip(window, 0, n - 1)
-        vector_z = signals.vector.at(window.ravel()).reshape(window.shape)
-        keyword_z = _keyword_at(signals.keyword, signals.keyword_floor, row_of, n, window.ravel())
-        scores = ranking.prerank_scores(vector_z, keyword_z.reshape(window.shape), valid, weights)
-        ranked = list(zip(scores.tolist(), placed))
+        vector_z = signals.vector.at(window.ravel()).reshape(window.shape)  # type: ignore[attr-defined]  # a _ZView
+        keyword_z = known.keyword_at(window.ravel()).reshape(window.shape)
+        scores[: len(placed)] = ranking.prerank_scores(vector_z, keyword_z, valid, weights)
     floor = weights.vector * signals.vector_floor
-    ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
-    return [i for _, i in ranked]
-
-
-def _keyword_at(keyword: Mapping[str, float], floor: float, row_of: Mapping[str, int], n: int,
-                rows: np.ndarray) -> np.ndarray:
-    """The keyword z-score of the item at each of `rows` (`floor` where it has none), vectorised:
-    the keyword hits by row, looked up with one sorted search."""
-    hits = sorted((r, z) for i, z in keyword.items() if (r := row_of.get(i, n)) < n)
-    if not hits:
-        return np.full(rows.shape, floor, dtype=np.float64)
-    hit_rows = np.array([r for r, _ in hits], dtype=np.int64)
-    hit_z = np.array([z for _, z in hits], dtype=np.float64)
-    at = np.minimum(np.searchsorted(hit_rows, rows), len(hits) - 1)
-    found: np.ndarray = np.where(hit_rows[at] == rows, hit_z[at], floor)
-    return found
+    scores[len(placed):] = [floor + weights.keyword * signals.keyword.get(pool[i], signals.keyword_floor)
+                            for i in loose.tolist()]
+    order = np.concatenate([placed, loose])[np.argsort(-scores, kind="stable")]
+    return [pool[i] for i in order.tolist()]
 
 
 def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[str], Mapping[str, int]]:

@@ -37,7 +37,7 @@ from engram.core import ann
 from engram.core import vectors as nearest
 from engram.core.recall import positions
 from engram.embed.base import Embedder
-from engram.store.base import Filter, Store
+from engram.store.base import Filter, SearchesVectors, Store
 from engram.types import FACT, Item, dedupe_key
 
 if TYPE_CHECKING:
@@ -555,16 +555,36 @@ class Batch:
     # -- reading the store once -----------------------------------------------------------
     def _look_up(self, subject: str, items: list[Item]) -> None:
         """Each new fact's candidates in the store as it is before the batch, with cosines."""
+        if len(items) == 1 and self._embedder is not None and isinstance(self.store, SearchesVectors):
+            return self._look_up_in_store(self.store, self._embedder, subject, items[0])
         ids, matrix = self._subject_vectors(subject, items)
         rows = positions(ids)  # recall's id -> row map, cached with the store's id list
         near = self._neighbours(subject, ids, matrix, items)
         hits = self._keyword_hits(subject, items)
         wanted = {it.id: list(dict.fromkeys(near.get(it.id, []) + hits[it.id])) for it in items}
-        fetched = {it.id: it for it in self.store.get(list(dict.fromkeys(i for w in wanted.values() for i in w)))
-                   if it.subject == subject and it.kind == FACT and it.key is None and it.current}
+        fetched = self._current_facts(subject, [i for w in wanted.values() for i in w])
         for item in items:
             found = [fetched[i] for i in wanted[item.id] if i in fetched]
             self._found[item.id] = list(zip(found, self._cosines(matrix, rows, found, item)))
+
+    def _look_up_in_store(self, finder: SearchesVectors, embedder: Embedder, subject: str, item: Item) -> None:
+        """`_look_up` of one fact on a store that searches vectors itself (PostgreSQL + pgvector):
+        its NEIGHBOURS nearest and the cosines of every keyword hit come from one `nearest`
+        call, the search recall uses, so no vector matrix leaves the server."""
+        hits = self._keyword_hits(subject, [item])[item.id]
+        vector = self._vectors.get(item.id)
+        if vector is None:
+            vector = self._vectors[item.id] = embedder.embed_one(item.text)
+        answer = finder.nearest(subject, embedder.identity, np.asarray(vector, dtype=np.float32), NEIGHBOURS, hits)
+        wanted = list(dict.fromkeys([*answer.nearest[:NEIGHBOURS], *hits]))
+        fetched = self._current_facts(subject, wanted)
+        found = [fetched[i] for i in wanted if i in fetched]
+        self._found[item.id] = [(old, float(answer.cosines.get(old.id, 0.0))) for old in found]
+
+    def _current_facts(self, subject: str, ids: Sequence[str]) -> dict[str, Item]:
+        """Those of `ids` that are current unkeyed facts of `subject`, by id (one read)."""
+        return {it.id: it for it in self.store.get(list(dict.fromkeys(ids)))
+                if it.subject == subject and it.kind == FACT and it.key is None and it.current}
 
     def _subject_vectors(self, subject: str, items: list[Item]) -> tuple[Sequence[str], np.ndarray]:
         """The subject's stored vectors; new facts without a vector are embedded (one call)."""

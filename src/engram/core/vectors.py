@@ -40,6 +40,7 @@ forgotten vector back.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -110,12 +111,28 @@ class ExactScores:
 class ApproximateScores:
     """The nearest rows from an ANN index; other cosines on demand; statistics from a sample."""
 
-    def __init__(self, matrix: np.ndarray, vector: np.ndarray, nearest_rows: np.ndarray, sample: np.ndarray) -> None:
+    def __init__(self, matrix: np.ndarray, vector: np.ndarray, nearest_rows: np.ndarray) -> None:
         self._matrix, self._vector, self._nearest = matrix, vector, nearest_rows
-        sampled = cosines(matrix[sample], vector)
-        self.mean = float(sampled.mean(dtype=np.float64))
-        self.std = float(sampled.std(dtype=np.float64))
-        self.minimum = float(sampled.min())
+
+    @functools.cached_property
+    def _statistics(self) -> tuple[float, float, float]:
+        """Mean, spread and minimum over the fixed sample: worked out when first read (recall
+        reads them; supersession, which only wants the nearest rows, never pays for them)."""
+        sampled = cosines(self._matrix[_sample(len(self._matrix))], self._vector)
+        return (float(sampled.mean(dtype=np.float64)), float(sampled.std(dtype=np.float64)),
+                float(sampled.min()))
+
+    @property
+    def mean(self) -> float:
+        return self._statistics[0]
+
+    @property
+    def std(self) -> float:
+        return self._statistics[1]
+
+    @property
+    def minimum(self) -> float:
+        return self._statistics[2]
 
     def at(self, rows: np.ndarray) -> np.ndarray:
         """Cosines at row positions, computed from their vectors."""
@@ -153,7 +170,6 @@ class _Entry:
     order: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # rows by ascending key
     sorted_keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # keys[order]
     next_key: int = 0  # the next key, for stores without rowids
-    sample: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     building: Future[Any] | None = None
     saving: Future[Any] | None = None
     generation: int = 0  # bumped by a delete: a build or load started before it is thrown away
@@ -204,12 +220,12 @@ def scores(store: Any, subject: str, model: str, ids: Sequence[str], matrix: np.
         if not _current(entry, ids) and not _sync(entry, store, subject, model, ids, matrix):
             return ExactScores(cosines(matrix, vector))
         rows = entry.rows(entry.index.search(vector, n)[0])
-        sample, due = entry.sample, _save_due(entry, store)
+        due = _save_due(entry, store)
     finally:
         entry.lock.release()
     if due:
         _save_later(entry, store, subject, model)
-    return ApproximateScores(matrix, vector, rows, sample)
+    return ApproximateScores(matrix, vector, rows)
 
 
 def _entry(store: Any, subject: str, model: str) -> _Entry:
@@ -334,12 +350,28 @@ def _install(entry: _Entry, index: ann.AnnIndex, rows: _Rows, origin: str, caugh
     _set_rows(entry, rows.ids, rows.keys)
 
 
-def _set_rows(entry: _Entry, ids: Sequence[str], keys: np.ndarray) -> None:
+def _set_rows(entry: _Entry, ids: Sequence[str], keys: np.ndarray, *, appended: bool = False) -> None:
+    """Record the rows the index is synced with. After an append whose keys all follow the old
+    ones (the usual write) this costs what was appended, not the subject's size."""
+    old = entry.ids
+    if appended and old is not None and entry.order is not None and _ascending_after(entry, keys, len(old)):
+        old.extend(ids[len(old):])
+        entry.order = np.arange(len(keys))
+        entry.seen, entry.keys, entry.sorted_keys = ids, keys, keys
+        return
     entry.ids, entry.seen, entry.keys = list(ids), ids, keys
     ascending = len(keys) < 2 or bool((keys[1:] > keys[:-1]).all())
     entry.order = np.arange(len(keys)) if ascending else np.argsort(keys, kind="stable")
     entry.sorted_keys = keys if ascending else keys[entry.order]
-    entry.sample = _sample(len(ids))
+
+
+def _ascending_after(entry: _Entry, keys: np.ndarray, start: int) -> bool:
+    """True when the rows before `start` were in key order and the keys from `start` on follow them."""
+    before = entry.sorted_keys
+    if before is not entry.keys or len(before) != start:  # the old rows were not in key order
+        return False
+    tail = keys[start:]
+    return len(tail) == 0 or ((start == 0 or tail[0] > before[-1]) and bool((tail[1:] > tail[:-1]).all()))
 
 
 def _current(entry: _Entry, ids: Sequence[str]) -> bool:
@@ -384,14 +416,17 @@ def _sync(entry: _Entry, store: Any, subject: str, model: str, ids: Sequence[str
         entry.index.add(new_keys, matrix[added])
     entry.next_key = max(entry.next_key, int(new_keys.max()) + 1 if len(new_keys) else 0)
     entry.changes += len(gone) + len(added)
-    _set_rows(entry, ids, np.concatenate([survivors, new_keys]))
+    _set_rows(entry, ids, np.concatenate([survivors, new_keys]), appended=survivors is entry.keys)
     return True
 
 
+@functools.lru_cache(maxsize=8)
 def _sample(size: int) -> np.ndarray:
-    """A fixed random sample of row positions (the same for a given size)."""
+    """A fixed random sample of row positions (the same for a given size; the last few kept)."""
     rng = np.random.default_rng(size)
-    return np.sort(rng.choice(size, size=min(SAMPLE, size), replace=False))
+    rows = np.sort(rng.choice(size, size=min(SAMPLE, size), replace=False))
+    rows.flags.writeable = False  # shared by every caller of this size
+    return rows
 
 
 # -- saving --------------------------------------------------------------------------------
