@@ -453,3 +453,94 @@ def test_a_user_who_may_not_build_the_index_keeps_every_write_and_exact_recall(p
         assert "index_vectors" in caplog.text and "HNSW" in caplog.text
         answer = store.nearest(SUBJECT, "m:8", np.eye(8, dtype=np.float32)[3], 4, [])
         assert set(answer.nearest) == {items[n].id for n in (3, 11, 19, 27)}  # exact without the index
+
+
+class Wire:
+    """Every statement a store's pooled connections run, with the rows and bytes its result brought
+    back, and whether a result carried pgvector values (read from the result's column types)."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, int, int, bool]] = []  # (statement, rows, bytes, carried vectors)
+        self.vector_oids: set[int] = set()
+        wire = self
+
+        class Recording(psycopg.Cursor):  # type: ignore[type-arg]  # psycopg's generic cursor, rows as tuples
+            def execute(self, query, params=None, **kwargs):  # type: ignore[no-untyped-def]
+                out = super().execute(query, params, **kwargs)
+                wire.note(query, self.pgresult)
+                return out
+
+            def executemany(self, query, params_seq, **kwargs):  # type: ignore[no-untyped-def]
+                super().executemany(query, params_seq, **kwargs)
+                wire.note(query, self.pgresult)
+
+        self.cursor = Recording
+
+    def note(self, query: object, result: object) -> None:
+        text = query.as_string(None) if hasattr(query, "as_string") else str(query)
+        if result is None:
+            self.log.append((text, 0, 0, False))
+            return
+        rows, fields = result.ntuples, result.nfields  # type: ignore[attr-defined]
+        size = sum(len(result.get_value(r, c) or b"") for r in range(rows) for c in range(fields))  # type: ignore[attr-defined]
+        vectors = any(result.ftype(c) in self.vector_oids for c in range(fields))  # type: ignore[attr-defined]
+        self.log.append((text, rows, size, vectors))
+
+    def during(self, action):  # type: ignore[no-untyped-def]
+        """What `action()` ran: its statements' log entries."""
+        start = len(self.log)
+        action()
+        return self.log[start:]
+
+
+def _recorded(monkeypatch, url: str) -> tuple[Memory, Wire]:  # type: ignore[no-untyped-def]
+    wire = Wire()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        wire.vector_oids = {r[0] for r in conn.execute(
+            "SELECT oid FROM pg_type WHERE typname IN ('vector', '_vector', 'halfvec', 'sparsevec')")}
+    original = postgres.configure_connection
+
+    def configure(conn: psycopg.Connection) -> None:  # type: ignore[type-arg]
+        original(conn)
+        conn.cursor_factory = wire.cursor
+
+    monkeypatch.setattr(postgres, "configure_connection", configure)
+    return Memory(url, embedder=HashingEmbedder(384)), wire
+
+
+def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_server, monkeypatch):
+    """Counted on the wire: recall, remember (its supersession neighbours), the name book and stats
+    bring back only rows they asked about, never a vector, never the subject's matrix."""
+    from engram.core.recall import CANDIDATES
+
+    items = 3000
+    mem, wire = _recorded(monkeypatch, fresh_database(pg_server))
+    with mem:
+        mem.remember_many("user:1", [f"Bruno Chen said, \"I tried recipe {n} with {['rice', 'beans', 'kale'][n % 3]}\""
+                                     for n in range(items)])
+        mem.remember_many("user:2", [f"Other tenant fact {n}" for n in range(500)])
+        matrix_bytes = items * 384 * 4
+        cold = wire.during(lambda: mem.recall("user:1", "What did Bruno cook with kale?", k=10))
+        warm = wire.during(lambda: mem.recall("user:1", "recipe with beans", k=10))
+        saved: list[object] = []
+        wrote = wire.during(lambda: saved.append(mem.remember("user:1", "I live in Berlin now.")))
+        moved = wire.during(lambda: saved.append(mem.remember("user:1", "I moved to Porto.")))  # neighbours looked up
+        stats = wire.during(lambda: mem.stats())
+        assert saved[1].superseded == (saved[0].id,)  # the server's neighbours found the old fact
+
+        for name, log in {"cold recall": cold, "warm recall": warm, "remember": wrote, "superseding remember": moved,
+                          "stats": stats}.items():
+            assert log, name
+            assert not any(vec for *_, vec in log), (name, [s for s, *_, vec in log if vec])
+            assert not any("vector_send" in s for s, *_ in log), name  # the matrix read (Store.vectors)
+        # A warm recall and a write receive rows they named: at most the candidate pool per statement,
+        # a small fraction of what the subject's vectors weigh.
+        for name, log in {"warm recall": warm, "remember": wrote, "superseding remember": moved}.items():
+            assert max(rows for _, rows, *_ in log) <= 2 * CANDIDATES, (name, max(log, key=lambda e: e[1])[:2])
+            assert sum(size for _, _, size, _ in log) < matrix_bytes / 10, name  # keyword postings are most of it
+        # The first recall of a subject in a process also reads its id list and texts once (the name
+        # book, engram.core.names): rows of `items`, not vectors, and a warm recall reads neither again.
+        assert max(rows for _, rows, *_ in cold) >= items and max(rows for _, rows, *_ in warm) < items / 5
+        assert stats and max(rows for _, rows, *_ in stats) < 50
+        assert mem.stats()["cache"]["names"]["entries"] == 1

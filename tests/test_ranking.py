@@ -126,8 +126,8 @@ def test_keyword_terms_drop_stop_words_but_never_everything():
 
 def _book(*texts: str) -> names.SubjectNames:
     book = names.SubjectNames()
-    for i, text in enumerate(texts):
-        book.add(str(i), text)
+    for text in texts:
+        book.add(text)
     return book
 
 
@@ -165,9 +165,9 @@ def test_a_full_name_is_one_entity_and_its_first_name_a_name_too():
 
 def test_a_forgotten_item_takes_its_names_with_it():
     book = _book('Melanie said, "Hi!"', 'Melanie said, "Bye!"')
-    book.remove("0")
+    book.remove('Melanie said, "Hi!"')
     assert book.names() == {"melanie"}
-    book.remove("1")
+    book.remove('Melanie said, "Bye!"')
     assert book.names() == frozenset()
 
 

@@ -17,11 +17,14 @@ they would pull in every memory. A rare name (one person among hundreds) stays i
 Matching a query is case-insensitive ("bruno chen", "Bruno Chen" and "BRUNO CHEN" are the same
 name), so the case of a query word never decides what ranks first.
 
-`SubjectNames` holds the counts for one subject and is kept incrementally: `book()` diffs the
-store's write-ordered id list (`Store.vectors`, cached by the store until the subject changes)
-against the last one it saw and reads only the items written (or forgotten) since. Nothing is
-stored on disk: the book is rebuilt from the items in one pass when a process first recalls a
-subject, so forgetting an item removes its names with it.
+`SubjectNames` holds the counts for one subject (no per-item record: its size follows the
+subject's vocabulary, not its item count) and is kept incrementally: `book()` compares the
+store's write-ordered id list (cached by the store until the subject changes) with the last one
+it saw and reads only the items written since; when items were forgotten it counts the subject
+again from its items, so forgetting an item removes its names with it. Nothing is stored on disk.
+The books of one store live in one bounded LRU cache (engram.store.cache: at most MAX_BOOKS
+subjects and ENGRAM_CACHE_MB); a subject whose book was dropped is counted again on its next
+recall, and `cache_stats(store)` gives the hit rate for `Memory.stats`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
+from engram.store.cache import BoundedCache
 
 # A name-shaped word: a capital then lower-case letters (apostrophes and hyphens inside), no digits.
 _NAME_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
@@ -90,33 +94,37 @@ def read_text(text: str) -> Naming:
 
 
 class SubjectNames:
-    """The names one subject's memories use, counted per item so items can come and go."""
+    """The names one subject's memories use, counted over its items (added and removed by text)."""
 
     def __init__(self) -> None:
-        self._ids: list[str] = []
-        self._seen: dict[str, Naming] = {}
+        self._lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._synced: tuple[int, str | None] = (0, None)  # length and last id of the list last synced to
+        self._items = 0
         self._speakers: Counter[str] = Counter()
         self._leads: Counter[str] = Counter()
         self._firsts: dict[str, Counter[str]] = {}  # first word -> full names led by it
         self._lower: Counter[str] = Counter()
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.names())
 
-    def add(self, item_id: str, text: str) -> None:
-        """Count one stored item (a second add of the same id is ignored)."""
-        if item_id in self._seen:
-            return
-        naming = read_text(text)
-        self._seen[item_id] = naming
-        self._count(naming, 1)
+    def add(self, text: str) -> None:
+        """Count one stored item's text."""
+        self._items += 1
+        self._count(read_text(text), 1)
 
-    def remove(self, item_id: str) -> None:
-        """Forget one item's evidence."""
-        naming = self._seen.pop(item_id, None)
-        if naming is not None:
-            self._count(naming, -1)
+    def remove(self, text: str) -> None:
+        """Forget the evidence of one item's text (one that was added)."""
+        self._items -= 1
+        self._count(read_text(text), -1)
+
+    def size(self) -> int:
+        """Roughly the bytes the counts hold (what the book cache weighs)."""
+        entries = len(self._speakers) + len(self._leads) + len(self._lower) + sum(map(len, self._firsts.values()))
+        return 200 + 120 * entries
 
     def _count(self, naming: Naming, step: int) -> None:
         for word in naming.lower:
@@ -142,7 +150,7 @@ class SubjectNames:
         """The share of the subject's items that lead with `phrase` (a first name counts the full
         names it starts)."""
         led = self._speakers[phrase] + self._leads[phrase] + sum(self._firsts.get(phrase, Counter()).values())
-        return led / max(1, len(self._seen))
+        return led / max(1, self._items)
 
     def common(self, names: frozenset[str]) -> frozenset[str]:
         """Those of `names` that lead at least COMMON_SHARE of the subject's items."""
@@ -171,32 +179,49 @@ class SubjectNames:
         return frozenset(found)
 
     def sync(self, store: Any, ids: list[str]) -> None:
-        """Bring the book up to `ids`, the subject's items in write order: reads only new items."""
+        """Bring the book up to `ids`, the subject's items in write order: reads only new items,
+        or every item again when some were forgotten (the list no longer extends the last one)."""
         with self._lock:
-            if ids is self._ids:
-                return
-            old = self._ids
-            if len(ids) >= len(old) and ids[: len(old)] == old:
-                added: Sequence[str] = ids[len(old):]
+            seen, last = self._synced
+            # Ids are unique and new ones come last: the same id at the same place means nothing before it moved.
+            if len(ids) >= seen and (seen == 0 or ids[seen - 1] == last):
+                added: Sequence[str] = ids[seen:]
             else:
-                current = set(ids)
-                for gone in [i for i in self._seen if i not in current]:
-                    self.remove(gone)
-                added = [i for i in ids if i not in self._seen]
+                self._reset()
+                added = ids
             for start in range(0, len(added), 500):
-                for item in store.get(list(added[start : start + 500])):
-                    self.add(item.id, item.text)
-            self._ids = ids
+                for text in _texts(store, list(added[start : start + 500])):
+                    self.add(text)
+            self._synced = (len(ids), ids[-1] if ids else None)
 
 
-_BOOKS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], SubjectNames]] = weakref.WeakKeyDictionary()
+def _texts(store: Any, ids: list[str]) -> list[str]:
+    """The texts of `ids` (only the text column where the store can read just that)."""
+    return [item.text for item in store.get(ids)]
+
+
+#: Subjects whose book one store keeps in memory (the least recently recalled are dropped first).
+MAX_BOOKS = 1024
+_BOOKS: weakref.WeakKeyDictionary[Any, BoundedCache[SubjectNames]] = weakref.WeakKeyDictionary()
 _BOOKS_LOCK = threading.Lock()
 
 
 def book(store: Any, subject: str, model: str, ids: list[str]) -> SubjectNames:
-    """The name book of `subject` in `store`, synced to its id list `ids` (from `Store.vectors`)."""
+    """The name book of `subject` in `store`, synced to its id list `ids` (from the store)."""
     with _BOOKS_LOCK:
-        books = _BOOKS.setdefault(store, {})
-        names = books.setdefault((subject, model), SubjectNames())
+        books = _BOOKS.get(store)
+        if books is None:
+            books = _BOOKS[store] = BoundedCache(max_entries=MAX_BOOKS)
+        names = books.get(subject, model)
+        if names is None:
+            names = SubjectNames()
     names.sync(store, ids)
+    books.put(subject, model, names, names.size())  # (again): most recent, its size now
     return names
+
+
+def cache_stats(store: Any) -> dict[str, float | int]:
+    """Entries, bytes, bounds and hit rate of the store's name books (empty before the first recall)."""
+    with _BOOKS_LOCK:
+        books = _BOOKS.get(store)
+    return books.stats() if books is not None else {}

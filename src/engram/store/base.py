@@ -229,7 +229,7 @@ class TraceScanner(Protocol):
 class CacheReport(Protocol):
     """Keeps a bounded in-process cache (engram.store.cache) and reports it for `Memory.stats`."""
 
-    def cache_stats(self) -> dict[str, float | int]:
+    def cache_stats(self) -> dict[str, Any]:
         """Entries, bytes, bounds and hit rate of the store's caches."""
 
 

@@ -256,7 +256,7 @@ class PostgresStore:
         """The connection pool: one connection opened now, up to `pool_size` on demand."""
         pool = psycopg_pool.ConnectionPool(
             self._dsn, kwargs=self._options(), min_size=1, max_size=self.pool_size, open=False,
-            configure=pgvector_psycopg.register_vector, timeout=self._pool_timeout,
+            configure=configure_connection, timeout=self._pool_timeout,
             name=f"engram-{id(self):x}", max_idle=300,
         )
         try:
@@ -267,9 +267,9 @@ class PostgresStore:
                                    " check that the server is running and accepts connections") from exc
         return pool
 
-    def cache_stats(self) -> dict[str, float | int]:
-        """The vector cache's entries, bytes, bounds and hit rate, and the pool's size."""
-        return {**self._vector_cache.stats(), "pool_size": self.pool_size}
+    def cache_stats(self) -> dict[str, Any]:
+        """The vector cache's entries, bytes, bounds and hit rate, the id-list cache's (`ids`), and the pool's size."""
+        return {**self._vector_cache.stats(), "ids": self._id_cache.stats(), "pool_size": self.pool_size}
 
     def close(self) -> None:
         """Close the pool's connections (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
@@ -796,6 +796,11 @@ class PostgresStore:
 
 # Rows named by id, locked in one order so two concurrent writers cannot deadlock on them.
 _LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDATE"
+
+
+def configure_connection(conn: Any) -> None:
+    """What every pooled connection gets when it opens: pgvector's types."""
+    pgvector_psycopg.register_vector(conn)
 
 
 def _bump(conn: Any, subjects: set[str]) -> None:

@@ -347,7 +347,7 @@ class SQLiteStore:
         self._vector_cache.put(subject, model, (version, ids, matrix), matrix.nbytes + 80 * len(ids))
         return ids, matrix
 
-    def cache_stats(self) -> dict[str, float | int]:
+    def cache_stats(self) -> dict[str, Any]:
         """The vector cache's entries, bytes, bounds and hit rate."""
         return self._vector_cache.stats()
 
