@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
+from engram.store.base import ReadsTexts
 from engram.store.cache import BoundedCache
 
 # A name-shaped word: a capital then lower-case letters (apostrophes and hyphens inside), no digits.
@@ -73,6 +74,12 @@ class Naming:
 def read_text(text: str) -> Naming:
     """The naming evidence of one stored text (pure): `Bruno Chen uses Emacs.` leads with
     "bruno chen"; `Melanie said, "Hi!"` leads with the speaker "melanie"."""
+    lead, speaker = _lead(text)
+    return Naming(lead, speaker, frozenset(_LOWER.findall(text)))
+
+
+def _lead(text: str) -> tuple[str | None, bool]:
+    """The text's leading name-shaped phrase (lower case, or None) and whether a speaker's."""
     stripped = text.lstrip()
     words: list[str] = []
     end = 0
@@ -87,14 +94,13 @@ def read_text(text: str) -> Naming:
         end = match.end()
         if bare != word:  # a possessive ends the name: "Alice's cat ..."
             break
-    lower = frozenset(_LOWER.findall(text))
     if not words:
-        return Naming(None, False, lower)
-    return Naming(" ".join(words), bool(_SPEAKS.match(stripped, end)), lower)
+        return None, False
+    return " ".join(words), bool(_SPEAKS.match(stripped, end))
 
 
 class SubjectNames:
-    """The names one subject's memories use, counted over its items (added and removed by text)."""
+    """The names one subject's memories use, counted over its items."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -111,29 +117,22 @@ class SubjectNames:
     def __len__(self) -> int:
         return len(self.names())
 
-    def add(self, text: str) -> None:
-        """Count one stored item's text."""
-        self._items += 1
-        self._count(read_text(text), 1)
-
-    def remove(self, text: str) -> None:
-        """Forget the evidence of one item's text (one that was added)."""
-        self._items -= 1
-        self._count(read_text(text), -1)
+    def add(self, *texts: str) -> None:
+        """Count stored items' texts (the lower-case words of all of them in one pass)."""
+        self._items += len(texts)
+        self._lower.update(_LOWER.findall("\n".join(texts)))  # a word's uses: only > 0 matters
+        for text in texts:
+            lead, speaker = _lead(text)
+            if lead is None:
+                continue
+            (self._speakers if speaker else self._leads)[lead] += 1
+            if " " in lead and not speaker:
+                self._firsts.setdefault(lead.split(" ", 1)[0], Counter())[lead] += 1
 
     def size(self) -> int:
         """Roughly the bytes the counts hold (what the book cache weighs)."""
         entries = len(self._speakers) + len(self._leads) + len(self._lower) + sum(map(len, self._firsts.values()))
         return 200 + 120 * entries
-
-    def _count(self, naming: Naming, step: int) -> None:
-        for word in naming.lower:
-            self._lower[word] += step
-        if naming.lead is not None:
-            target = self._speakers if naming.speaker else self._leads
-            target[naming.lead] += step
-            if " " in naming.lead and not naming.speaker:
-                self._firsts.setdefault(naming.lead.split(" ", 1)[0], Counter())[naming.lead] += step
 
     def is_name(self, phrase: str) -> bool:
         """True when the subject's memories use `phrase` (lower case, single spaces) as a name."""
@@ -178,7 +177,7 @@ class SubjectNames:
                 i += 1
         return frozenset(found)
 
-    def sync(self, store: Any, ids: list[str]) -> None:
+    def sync(self, store: Any, subject: str, ids: list[str]) -> None:
         """Bring the book up to `ids`, the subject's items in write order: reads only new items,
         or every item again when some were forgotten (the list no longer extends the last one)."""
         with self._lock:
@@ -189,15 +188,18 @@ class SubjectNames:
             else:
                 self._reset()
                 added = ids
-            for start in range(0, len(added), 500):
-                for text in _texts(store, list(added[start : start + 500])):
-                    self.add(text)
+            if added:
+                self.add(*_texts(store, subject, added, whole=len(added) == len(ids)))
             self._synced = (len(ids), ids[-1] if ids else None)
 
 
-def _texts(store: Any, ids: list[str]) -> list[str]:
-    """The texts of `ids` (only the text column where the store can read just that)."""
-    return [item.text for item in store.get(ids)]
+def _texts(store: Any, subject: str, ids: Sequence[str], whole: bool) -> list[str]:
+    """The texts of `ids`: for a whole subject, one narrow read of its texts where the store has
+    one (ReadsTexts), else the items in chunks."""
+    if whole and isinstance(store, ReadsTexts):
+        texts = dict(store.item_texts(subject))
+        return [texts[i] for i in ids if i in texts]
+    return [item.text for start in range(0, len(ids), 500) for item in store.get(list(ids[start : start + 500]))]
 
 
 #: Subjects whose book one store keeps in memory (the least recently recalled are dropped first).
@@ -215,7 +217,7 @@ def book(store: Any, subject: str, model: str, ids: list[str]) -> SubjectNames:
         names = books.get(subject, model)
         if names is None:
             names = SubjectNames()
-    names.sync(store, ids)
+    names.sync(store, subject, ids)
     books.put(subject, model, names, names.size())  # (again): most recent, its size now
     return names
 

@@ -234,6 +234,15 @@ class CacheReport(Protocol):
 
 
 @runtime_checkable
+class ReadsTexts(Protocol):
+    """Capability: the (id, text) of every item of a subject in one narrow read (the name book
+    counts a subject's texts with it when a process first recalls that subject)."""
+
+    def item_texts(self, subject: str) -> list[tuple[str, str]]:
+        """(id, text) of each of the subject's items, history included, in no particular order."""
+
+
+@runtime_checkable
 class FileBackup(Protocol):
     """A store kept in one local file that can copy itself while others write (`engram backup`)."""
 

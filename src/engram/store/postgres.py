@@ -38,6 +38,7 @@ from engram.store.base import (
     Filter,
     NearestAnswer,
     Placement,
+    ReadsTexts,
     Scrubbable,
     Store,
     TraceScanner,
@@ -773,6 +774,10 @@ class PostgresStore:
         rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
         return {subject: int(n) for subject, n in rows}
 
+    def item_texts(self, subject: str) -> list[tuple[str, str]]:
+        """(id, text) of the subject's items (ReadsTexts)."""
+        return [(r[0], r[1]) for r in self._read("SELECT id, text FROM items WHERE subject = %s", (subject,))]
+
     def traces(self, subject: str, text: str) -> Traces:
         """Keyword-index entries still holding the text (engram.store.keyword), read from the index."""
         return Traces(kw.places(self.query, KEYWORD, subject, text), list(NOT_SCANNED))
@@ -917,5 +922,5 @@ def _translate(exc: BaseException, url: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner]:
-        return s, s, s, s
+    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, ReadsTexts]:
+        return s, s, s, s, s

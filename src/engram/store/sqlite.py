@@ -30,7 +30,17 @@ from engram.errors import (
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
-from engram.store.base import FileBackup, Filter, Placement, Scrubbable, Store, TraceScanner, Traces, VectorAdmin
+from engram.store.base import (
+    FileBackup,
+    Filter,
+    Placement,
+    ReadsTexts,
+    Scrubbable,
+    Store,
+    TraceScanner,
+    Traces,
+    VectorAdmin,
+)
 from engram.store.cache import BoundedCache
 from engram.store.sql import (
     COLUMNS,
@@ -401,6 +411,10 @@ class SQLiteStore:
     def subjects(self) -> dict[str, int]:
         return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
 
+    def item_texts(self, subject: str) -> list[tuple[str, str]]:
+        """(id, text) of the subject's items (ReadsTexts)."""
+        return [(r[0], r[1]) for r in self._read("SELECT id, text FROM items WHERE subject = ?", (subject,))]
+
     def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
         """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
         return counts(self._read, subjects, SQLITE)
@@ -525,5 +539,5 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup]:
-        return s, s, s, s, s
+    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, ReadsTexts]:
+        return s, s, s, s, s, s
