@@ -423,6 +423,25 @@ def test_answer_names_write_order_neighbours_and_their_cosines(pg_server):
         assert all(answer.cosines[i] == pytest.approx(float(exact[ids.index(i)]), abs=1e-6) for i in answer.cosines)
 
 
+def test_write_order_neighbours_follow_writes_and_deletes(pg_server):
+    """The cached id list is extended after a write and reloaded after a delete."""
+    with PostgresStore(fresh_database(pg_server)) as store:
+        vec = np.ones(8, dtype=np.float32) / np.sqrt(8)
+        first = [make(f"first batch {n}") for n in range(10)]
+        store.put(first, {it.id: vec for it in first}, model="m:8")
+        assert store.nearest(SUBJECT, "m:8", vec, 3, [first[9].id]).around[first[9].id] == (first[8].id, None)
+        more = [make(f"second batch {n}") for n in range(3)]
+        store.put(more, {it.id: vec for it in more}, model="m:8")
+        answer = store.nearest(SUBJECT, "m:8", vec, 3, [first[9].id, more[2].id])
+        assert answer.count == 13 and answer.around[first[9].id] == (first[8].id, more[0].id)
+        assert answer.around[more[2].id] == (more[1].id, None)
+        store.delete(SUBJECT, [more[0].id])
+        answer = store.nearest(SUBJECT, "m:8", vec, 3, [first[9].id, more[0].id])
+        assert answer.count == 12 and answer.around[first[9].id] == (first[8].id, more[1].id)
+        assert more[0].id not in answer.around and more[0].id not in answer.cosines
+        assert store.vector_ids(SUBJECT, "m:8") == [it.id for it in [*first, *more[1:]]]
+
+
 def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, monkeypatch):
     """recall@10 of the index path against an exact scan, one subject among 8 (iterative scan)."""
     import engram.store.postgres as postgres
@@ -445,6 +464,7 @@ def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, mon
             answer = store.nearest("user:3", "m:48", query, 10, [])
             assert len(answer.nearest) == 10 and set(answer.nearest) <= set(ids)  # the subject's rows only
             found.append(len(exact & set(answer.nearest)) / 10)
+        print(f"\nHNSW recall@10 vs exact: {np.mean(found):.3f} over {len(found)} queries")  # docs/postgres.md
         assert float(np.mean(found)) >= 0.95
         sampled = store.nearest("user:3", "m:48", query, 10, [])
         cosines = matrix @ query  # statistics from the stored sample (all 1000 rows: SAMPLE is larger)
@@ -566,13 +586,14 @@ def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_serve
             assert log, name
             assert not any(vec for *_, vec in log), (name, [s for s, *_, vec in log if vec])
             assert not any("vector_send" in s for s, *_ in log), name  # the matrix read (Store.vectors)
-        # A warm recall and a write receive rows they named: at most the candidate pool per statement,
-        # a small fraction of what the subject's vectors weigh.
+        # A warm recall and a write receive rows they named: per statement at most the candidate pool
+        # (nearest and keyword hits) with each one's two write-order neighbours, a small fraction of
+        # what the subject's vectors weigh.
         for name, log in {"warm recall": warm, "remember": wrote, "superseding remember": moved}.items():
-            assert max(rows for _, rows, *_ in log) <= 2 * CANDIDATES, (name, max(log, key=lambda e: e[1])[:2])
+            assert max(rows for _, rows, *_ in log) <= 3 * 2 * CANDIDATES, (name, max(log, key=lambda e: e[1])[:2])
             assert sum(size for _, _, size, _ in log) < matrix_bytes / 10, name  # keyword postings are most of it
         # The first recall of a subject in a process also reads its id list and texts once (the name
         # book, engram.core.names): rows of `items`, not vectors, and a warm recall reads neither again.
-        assert max(rows for _, rows, *_ in cold) >= items and max(rows for _, rows, *_ in warm) < items / 5
+        assert max(rows for _, rows, *_ in cold) >= items and max(rows for _, rows, *_ in warm) < items / 2
         assert stats and max(rows for _, rows, *_ in stats) < 50
         assert mem.stats()["cache"]["names"]["entries"] == 1

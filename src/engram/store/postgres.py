@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import dataclass
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -213,7 +214,7 @@ class PostgresStore:
         self.url = safe_url(url)
         self.read_only = read_only  # every transaction READ ONLY; writes raise ReadOnlyStore
         self._vector_cache: BoundedCache[tuple[int, list[str], np.ndarray]] = BoundedCache()
-        self._id_cache: BoundedCache[tuple[int, list[str]]] = BoundedCache()
+        self._id_cache: BoundedCache[tuple[int, WriteOrder]] = BoundedCache()  # (subject version, order)
         self.pool_size = pool_size or _pool_size_from_env()
         self._pool_timeout = pool_timeout
         self._pool: Any = None
@@ -333,8 +334,9 @@ class PostgresStore:
                 " github.com/pgvector/pgvector), then run `CREATE EXTENSION vector;`"
             ) from exc
 
-    def _run(self, work: Callable[[Any], T], *, write: bool) -> T:
-        """Run `work(conn)` on a pooled connection (in one transaction when it writes), retrying when safe.
+    def _run(self, work: Callable[[Any], T], *, write: bool, transaction: bool | None = None) -> T:
+        """Run `work(conn)` on a pooled connection (in one transaction when it writes, or when
+        `transaction` says so: a read-only transaction on a read-only store), retrying when safe.
 
         Safe: a deadlock or serialization failure (the server rolled it back), and a connection
         lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
@@ -351,7 +353,7 @@ class PostgresStore:
             stage = "work"
             try:
                 with pool.connection() as conn:
-                    if not write:
+                    if not (write if transaction is None else transaction):
                         return work(conn)
                     with conn.transaction():
                         result = work(conn)
@@ -548,19 +550,36 @@ class PostgresStore:
     def vector_ids(self, subject: str, model: str) -> list[str]:
         """The ids of the subject's vectors under `model`, in write order; the same list object
         until the subject changes (engram.core.names syncs on it), never the vectors themselves."""
-        def work(conn: Any) -> list[str]:
+        return self._write_order(subject, model).ids
+
+    def _write_order(self, subject: str, model: str) -> WriteOrder:
+        """The subject's vector ids in write order, each id's place and row key (item_seq), cached
+        until the subject's version moves (one version read per call). After a write only the rows
+        past the last one cached are read (with the subject's count, which shows any deletion)."""
+        def work(conn: Any) -> WriteOrder:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
             version = row[0] if row else 0
             cached = self._id_cache.get(subject, model)
             if cached and cached[0] == version:
                 return cached[1]
-            rows = conn.execute("SELECT item_id FROM vectors WHERE subject = %s AND model = %s ORDER BY item_seq",
-                                (subject, model)).fetchall()
-            ids = [r[0] for r in rows]
-            self._id_cache.put(subject, model, (version, ids), 80 * len(ids))
-            return ids
+            if cached:
+                old = cached[1]
+                count, added, keys = conn.execute(
+                    "SELECT (SELECT count(*) FROM vectors WHERE subject = %s AND model = %s),"
+                    " array_agg(item_id ORDER BY item_seq), array_agg(item_seq ORDER BY item_seq) FROM vectors"
+                    " WHERE subject = %s AND model = %s AND item_seq > %s",
+                    (subject, model, subject, model, old.seqs[-1] if old.seqs else 0)).fetchone()
+                if len(old.ids) + len(added or ()) == count:  # nothing deleted: the old order, extended
+                    return self._keep_order(subject, model, version, old.extended(added or [], keys or []))
+            rows = conn.execute("SELECT item_id, item_seq FROM vectors WHERE subject = %s AND model = %s"
+                                " ORDER BY item_seq", (subject, model)).fetchall()
+            return self._keep_order(subject, model, version, WriteOrder.of([r[0] for r in rows], [r[1] for r in rows]))
 
         return self._run(work, write=False)
+
+    def _keep_order(self, subject: str, model: str, version: int, order: WriteOrder) -> WriteOrder:
+        self._id_cache.put(subject, model, (version, order), 220 * len(order.ids))
+        return order
 
     def nearest(self, subject: str, model: str, vector: np.ndarray, n: int, also: Sequence[str],
                 where: Filter | None = None) -> NearestAnswer:
@@ -569,24 +588,36 @@ class PostgresStore:
         Up to EXACT_MAX_ROWS vectors (or with a filter): one exact scan in the server, every
         statistic exact. Past it, when the model's HNSW index exists: the nearest come from the
         index (iterative scan, so the subject filter still yields n rows), the statistics from the
-        subject's SAMPLE rows of lowest random draw. Only the rows asked about cross the wire."""
+        subject's SAMPLE rows of lowest random draw. Write-order neighbours come from the cached id
+        list (`_write_order`); only the rows asked about and their neighbours' cosines cross the wire."""
         query = _vector(vector)
+        order = self._write_order(subject, model)
+        if not order.ids:
+            return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
+        large = where is None and len(order.ids) > EXACT_MAX_ROWS
 
         def work(conn: Any) -> NearestAnswer:
-            count = conn.execute("SELECT count(*) FROM vectors WHERE subject = %s AND model = %s",
-                                 (subject, model)).fetchone()[0]
-            if not count:
-                return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
-            index = None if where is not None or count <= EXACT_MAX_ROWS else self._hnsw_index(conn, model)
+            index = self._hnsw_index(conn, model) if large else None
             if index is None:
                 stats, top = self._exact_top(conn, subject, model, query, n, where)
             else:
                 stats, top = self._indexed_top(conn, subject, model, query, n, index)
-            cosines, around = self._around(conn, subject, model, query, [*top, *also])
-            return NearestAnswer(int(count), *stats, nearest=tuple(top), cosines=cosines, around=around)
+            asked = list(dict.fromkeys([*top, *also]))
+            around = {i: order.beside(i) for i in asked if i in order.places}
+            wanted = {*asked, *(side for pair in around.values() for side in pair if side is not None)}
+            # By row key (primary-key lookups); an id the cached order does not know yet, by id.
+            unknown = [i for i in wanted if i not in order.places]
+            cosines = dict(conn.execute(
+                "SELECT item_id, 1 - (vec <=> %s) FROM vectors WHERE subject = %s AND model = %s AND"
+                f" (item_seq = ANY(%s){' OR item_id = ANY(%s)' if unknown else ''})",
+                (query, subject, model, sorted(order.seqs[order.places[i]] for i in wanted if i in order.places),
+                 *([unknown] if unknown else [])),
+            ).fetchall())
+            around = {i: pair for i, pair in around.items() if i in cosines}  # a row deleted meanwhile is gone
+            return NearestAnswer(len(order.ids), *stats, nearest=tuple(top), cosines=cosines, around=around)
 
-        # One transaction, so SET LOCAL applies to the index scan only (a read-only store runs without).
-        return self._run(work, write=not self.read_only)
+        # The index path runs in one transaction, so its SET LOCAL settings apply to it alone.
+        return self._run(work, write=False, transaction=large)
 
     def _exact_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
                    where_: Filter | None) -> tuple[tuple[float, float, float], list[str]]:
@@ -632,30 +663,6 @@ class PostgresStore:
             (query, subject, model, SAMPLE),
         ).fetchone()
         return (float(stats[0]), float(stats[1] or 0.0), float(stats[2])), [r[0] for r in rows]
-
-    def _around(self, conn: Any, subject: str, model: str, query: np.ndarray,
-                ids: Sequence[str]) -> tuple[dict[str, float], dict[str, tuple[str | None, str | None]]]:
-        """Cosines of `ids` and of their write-order neighbours (through the (subject, model, item_seq) index)."""
-        rows = conn.execute(
-            "SELECT v.item_id, 1 - (v.vec <=> %s), p.item_id, 1 - (p.vec <=> %s), x.item_id, 1 - (x.vec <=> %s)"
-            " FROM items i JOIN vectors v ON v.item_seq = i.seq AND v.model = %s"
-            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
-            "  AND item_seq < v.item_seq ORDER BY item_seq DESC LIMIT 1) p ON true"
-            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
-            "  AND item_seq > v.item_seq ORDER BY item_seq LIMIT 1) x ON true"
-            " WHERE i.id = ANY(%s) AND i.subject = %s",
-            (query, query, query, model, subject, model, subject, model, list(dict.fromkeys(ids)), subject),
-        ).fetchall()
-        cosines: dict[str, float] = {}
-        around: dict[str, tuple[str | None, str | None]] = {}
-        for item_id, cos, prev_id, prev_cos, next_id, next_cos in rows:
-            cosines[item_id] = float(cos)
-            if prev_id is not None:
-                cosines[prev_id] = float(prev_cos)
-            if next_id is not None:
-                cosines[next_id] = float(next_cos)
-            around[item_id] = (prev_id, next_id)
-        return cosines, around
 
     def _hnsw_index(self, conn: Any, model: str) -> tuple[str, int] | None:
         """(name, dimension) of the model's HNSW index, if it exists (remembered once seen)."""
@@ -806,6 +813,30 @@ _LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDA
 def configure_connection(conn: Any) -> None:
     """What every pooled connection gets when it opens: pgvector's types."""
     pgvector_psycopg.register_vector(conn)
+
+
+@dataclass(frozen=True)
+class WriteOrder:
+    """A subject's vector ids in write order, each id's place in it and each row's key (item_seq)."""
+
+    ids: list[str]
+    places: dict[str, int]
+    seqs: list[int]
+
+    @classmethod
+    def of(cls, ids: list[str], seqs: list[int]) -> "WriteOrder":
+        return cls(ids, {item_id: n for n, item_id in enumerate(ids)}, seqs)
+
+    def extended(self, ids: list[str], seqs: list[int]) -> "WriteOrder":
+        """A new order with `ids` (rows `seqs`) written after these (this one is left as it is)."""
+        places = {**self.places, **{item_id: len(self.ids) + n for n, item_id in enumerate(ids)}}
+        return WriteOrder([*self.ids, *ids], places, [*self.seqs, *seqs])
+
+    def beside(self, item_id: str) -> tuple[str | None, str | None]:
+        """The ids written just before and just after `item_id` (None at either end)."""
+        place = self.places[item_id]
+        return (self.ids[place - 1] if place > 0 else None,
+                self.ids[place + 1] if place + 1 < len(self.ids) else None)
 
 
 def _bump(conn: Any, subjects: set[str]) -> None:
