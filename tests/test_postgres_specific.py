@@ -597,3 +597,24 @@ def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_serve
         assert max(rows for _, rows, *_ in cold) >= items and max(rows for _, rows, *_ in warm) < items / 2
         assert stats and max(rows for _, rows, *_ in stats) < 50
         assert mem.stats()["cache"]["names"]["entries"] == 1
+
+
+def test_backup_and_restore_with_pg_dump_as_docs_production_says(pg_server, tmp_path):
+    """docs/production.md: pg_dump --format=custom, a new database with the extension, pg_restore --no-owner."""
+    import subprocess
+
+    from pg_server import _binaries
+
+    source = fresh_database(pg_server)
+    with Memory(source, embedder=HashingEmbedder(64)) as mem:
+        mem.remember_many("user:1", [f"Fact {n} about the {['harbour', 'garden', 'forge'][n % 3]}" for n in range(60)])
+        before = [(h.id, round(h.score, 6)) for h in mem.recall("user:1", "garden fact", k=5)]
+    dump = tmp_path / "engram.dump"
+    subprocess.run([str(_binaries() / "pg_dump"), "--format=custom", f"--file={dump}", source], check=True)
+    target = fresh_database(pg_server)
+    with psycopg.connect(target, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION vector")
+    subprocess.run([str(_binaries() / "pg_restore"), "--no-owner", f"--dbname={target}", str(dump)], check=True)
+    with Memory(target, embedder=HashingEmbedder(64)) as mem:
+        assert mem.stats()["items"] == 60
+        assert [(h.id, round(h.score, 6)) for h in mem.recall("user:1", "garden fact", k=5)] == before
