@@ -210,3 +210,15 @@ def test_bench_tenants_small_shape_on_both_backends(backend, request):
     assert (result["subjects"], result["items"], result["clients"]) == (6, 40, 3)
     assert result["recalls_per_s"] > 0 and 0 < result["recall_ms"]["p50"] <= result["recall_ms"]["p95"]
     assert result["rss_mb"]["warm"] > 0 and result["rss_mb"]["end"] > 0
+
+
+def test_tenants_warm_up_asks_every_subject_once_then_random_ones():
+    import random
+
+    from engram.bench.tenants import _plan
+
+    names = [f"tenant:{n}" for n in range(50)]
+    plan = _plan(random.Random(1), names, ["q1", "q2"], warmup=20, recalls=30)
+    assert len(plan) == 80 and {s for s, _ in plan[:50]} == set(names)  # warm-up: max(20, 50) recalls
+    plan = _plan(random.Random(1), names, ["q1", "q2"], warmup=120, recalls=30)
+    assert len(plan) == 150 and {s for s, _ in plan[:50]} == set(names) and len({s for s, _ in plan[50:]}) > 1
