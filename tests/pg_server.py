@@ -66,9 +66,10 @@ class EmbeddedServer:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
         self.start()
 
-    def stop(self) -> None:
+    def stop(self, fast: bool = False) -> None:
+        """Stop the server: `immediate` (no checkpoint) for a throwaway data dir, `fast` for a kept one."""
         if (self.data / "postmaster.pid").exists():
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-t", "60", "stop")
+            self._run("pg_ctl", "-D", str(self.data), "-m", "fast" if fast else "immediate", "-w", "-t", "120", "stop")
 
     def _run(self, program: str, *args: str) -> None:
         # Output goes to a file, not a pipe: a server started by pg_ctl inherits it and would keep a pipe open.

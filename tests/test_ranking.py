@@ -126,8 +126,8 @@ def test_keyword_terms_drop_stop_words_but_never_everything():
 
 def _book(*texts: str) -> names.SubjectNames:
     book = names.SubjectNames()
-    for i, text in enumerate(texts):
-        book.add(str(i), text)
+    for text in texts:
+        book.add(text)
     return book
 
 
@@ -163,12 +163,25 @@ def test_a_full_name_is_one_entity_and_its_first_name_a_name_too():
     assert ranking.leads_with(sharma.text, frozenset({"bruno"}))
 
 
-def test_a_forgotten_item_takes_its_names_with_it():
-    book = _book('Melanie said, "Hi!"', 'Melanie said, "Bye!"')
-    book.remove("0")
-    assert book.names() == {"melanie"}
-    book.remove("1")
-    assert book.names() == frozenset()
+def test_a_forgotten_item_takes_its_names_with_it(tmp_path):
+    from engram.core.memory import Memory
+
+    with Memory(str(tmp_path / "n.db"), embedder="hashing") as mem:
+        hi, bye, plain = (mem.remember("user:1", t, kind="episode").id
+                          for t in ('Melanie said, "Hi!"', 'Melanie said, "Bye!"', 'Bob: see you'))
+        model = mem.embedder.identity
+
+        def book() -> names.SubjectNames:
+            return names.book(mem.store, "user:1", model, mem.vectors("user:1")[0])
+
+        assert book().names() == {"melanie", "bob"}
+        mem.forget_ids("user:1", [hi])
+        assert book().names() == {"melanie", "bob"}
+        mem.forget_ids("user:1", [bye, plain])
+        assert book().names() == frozenset()
+        mem.remember("user:1", 'Ana said, "Hello"', kind="episode")  # written after: read as a delta
+        assert book().names() == {"ana"}
+        assert mem.stats()["cache"]["names"]["entries"] == 1
 
 
 def test_a_word_the_subject_writes_in_lower_case_is_not_part_of_a_name():

@@ -7,8 +7,11 @@ C threads sharing one `Memory` (as `engram serve` runs them), on SQLite or Postg
   fitted to embedded facts (engram.bench.latency.minilm_like), written through `Store.put`;
 - questions: drawn at random from >= 1,000 distinct generated questions (`questions()`), so no
   cache of query embeddings can serve them; every recall embeds its question (k=10);
-- warm-up: the first `warmup` recalls (1,000 by default) are not timed; RSS is read then
-  ("warm") and after the timed recalls ("end").
+- warm-up: the first `warmup` recalls (1,000 by default, and at least one per subject: every
+  subject is asked once first, in a shuffled order) are not timed; RSS is read then ("warm") and
+  after the timed recalls ("end"). A subject's first recall in a process also fills its caches
+  (its name book, and on PostgreSQL its write order), so after the warm-up RSS shows what the
+  bounded caches hold, not how many subjects happened to be asked yet.
 Result keys: store, subjects, items, clients, recall_ms {p50, p95}, recalls_per_s, rss_mb {warm, end}.
 """
 
@@ -68,7 +71,8 @@ def run(subjects: int, items: int, clients: int, *, server: str | None = None, d
         if not db or not mem.store.subjects():
             _fill(mem, names, items, embed_limit, echo)
         rng = random.Random(seed)
-        plan = [(rng.choice(names), rng.choice(asked)) for _ in range(warmup + recalls)]
+        plan = _plan(rng, names, asked, warmup, recalls)
+        warmup = len(plan) - recalls
         _drive(mem, plan[:warmup], clients)
         warm_rss = current_rss_mb()
         started = time.perf_counter()
@@ -81,6 +85,16 @@ def run(subjects: int, items: int, clients: int, *, server: str | None = None, d
             "recall_ms": {"p50": spread["p50"], "p95": spread["p95"]},
             "recalls_per_s": round(len(timings) / elapsed, 1) if elapsed else 0.0,
             "rss_mb": {"warm": warm_rss, "end": end_rss}}
+
+
+def _plan(rng: random.Random, names: list[str], asked: list[str], warmup: int,
+          recalls: int) -> list[tuple[str, str]]:
+    """(subject, question) pairs: the warm-up asks every subject once (in a shuffled order) and
+    then random subjects up to `warmup` recalls, so each subject's caches have had their first
+    fill when RSS is read "warm"; the timed recalls ask random subjects."""
+    first = rng.sample(names, len(names)) if warmup else []
+    subjects = first + [rng.choice(names) for _ in range(max(0, warmup - len(first)) + recalls)]
+    return [(subject, rng.choice(asked)) for subject in subjects]
 
 
 def _fill(mem: Any, names: list[str], items: int, embed_limit: int, echo: Callable[[str], None] | None) -> None:

@@ -24,6 +24,7 @@ from engram.safety.access import ScopedStore, grants, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.core import episodic, notes
+from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
@@ -662,8 +663,9 @@ class Memory:
             "most_recalled": [{"id": i, "text": t, "access_count": n} for i, t, n in raw["most_recalled"]],
             "mean_importance": round(raw["importance_sum"] / live, 3) if live else None,
             "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
-            # The store's bounded vector cache (entries, bytes, bounds, hit rate), where it has one.
-            "cache": self.store.cache_stats() if isinstance(self.store, CacheReport) else {},
+            # The store's bounded caches (entries, bytes, bounds, hit rate), where it has them, and the name books'.
+            "cache": {**(self.store.cache_stats() if isinstance(self.store, CacheReport) else {}),
+                      "names": people.cache_stats(self.store)},
             # Query embeddings kept for repeated queries (engram.core.queries).
             "query_cache": self.query_cache.stats(),
         }

@@ -17,11 +17,14 @@ they would pull in every memory. A rare name (one person among hundreds) stays i
 Matching a query is case-insensitive ("bruno chen", "Bruno Chen" and "BRUNO CHEN" are the same
 name), so the case of a query word never decides what ranks first.
 
-`SubjectNames` holds the counts for one subject and is kept incrementally: `book()` diffs the
-store's write-ordered id list (`Store.vectors`, cached by the store until the subject changes)
-against the last one it saw and reads only the items written (or forgotten) since. Nothing is
-stored on disk: the book is rebuilt from the items in one pass when a process first recalls a
-subject, so forgetting an item removes its names with it.
+`SubjectNames` holds the counts for one subject (no per-item record: its size follows the
+subject's vocabulary, not its item count) and is kept incrementally: `book()` compares the
+store's write-ordered id list (cached by the store until the subject changes) with the last one
+it saw and reads only the items written since; when items were forgotten it counts the subject
+again from its items, so forgetting an item removes its names with it. Nothing is stored on disk.
+The books of one store live in one bounded LRU cache (engram.store.cache: at most MAX_BOOKS
+subjects and ENGRAM_CACHE_MB); a subject whose book was dropped is counted again on its next
+recall, and `cache_stats(store)` gives the hit rate for `Memory.stats`.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
-from engram.store.rows import extends
+from engram.store.base import ReadsTexts
+from engram.store.cache import BoundedCache
 
 # A name-shaped word: a capital then lower-case letters (apostrophes and hyphens inside), no digits.
 _NAME_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
@@ -70,6 +74,12 @@ class Naming:
 def read_text(text: str) -> Naming:
     """The naming evidence of one stored text (pure): `Bruno Chen uses Emacs.` leads with
     "bruno chen"; `Melanie said, "Hi!"` leads with the speaker "melanie"."""
+    lead, speaker = _lead(text)
+    return Naming(lead, speaker, frozenset(_LOWER.findall(text)))
+
+
+def _lead(text: str) -> tuple[str | None, bool]:
+    """The text's leading name-shaped phrase (lower case, or None) and whether a speaker's."""
     stripped = text.lstrip()
     words: list[str] = []
     end = 0
@@ -84,49 +94,45 @@ def read_text(text: str) -> Naming:
         end = match.end()
         if bare != word:  # a possessive ends the name: "Alice's cat ..."
             break
-    lower = frozenset(_LOWER.findall(text))
     if not words:
-        return Naming(None, False, lower)
-    return Naming(" ".join(words), bool(_SPEAKS.match(stripped, end)), lower)
+        return None, False
+    return " ".join(words), bool(_SPEAKS.match(stripped, end))
 
 
 class SubjectNames:
-    """The names one subject's memories use, counted per item so items can come and go."""
+    """The names one subject's memories use, counted over its items."""
 
     def __init__(self) -> None:
-        self._ids: Sequence[str] = []
-        self._seen: dict[str, Naming] = {}
+        self._lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._synced: tuple[int, str | None] = (0, None)  # length and last id of the list last synced to
+        self._items = 0
         self._speakers: Counter[str] = Counter()
         self._leads: Counter[str] = Counter()
         self._firsts: dict[str, Counter[str]] = {}  # first word -> full names led by it
         self._lower: Counter[str] = Counter()
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.names())
 
-    def add(self, item_id: str, text: str) -> None:
-        """Count one stored item (a second add of the same id is ignored)."""
-        if item_id in self._seen:
-            return
-        naming = read_text(text)
-        self._seen[item_id] = naming
-        self._count(naming, 1)
+    def add(self, *texts: str) -> None:
+        """Count stored items' texts (the lower-case words of all of them in one pass)."""
+        self._items += len(texts)
+        self._lower.update(_LOWER.findall("\n".join(texts)))  # a word's uses: only > 0 matters
+        for text in texts:
+            lead, speaker = _lead(text)
+            if lead is None:
+                continue
+            (self._speakers if speaker else self._leads)[lead] += 1
+            if " " in lead and not speaker:
+                self._firsts.setdefault(lead.split(" ", 1)[0], Counter())[lead] += 1
 
-    def remove(self, item_id: str) -> None:
-        """Forget one item's evidence."""
-        naming = self._seen.pop(item_id, None)
-        if naming is not None:
-            self._count(naming, -1)
-
-    def _count(self, naming: Naming, step: int) -> None:
-        for word in naming.lower:
-            self._lower[word] += step
-        if naming.lead is not None:
-            target = self._speakers if naming.speaker else self._leads
-            target[naming.lead] += step
-            if " " in naming.lead and not naming.speaker:
-                self._firsts.setdefault(naming.lead.split(" ", 1)[0], Counter())[naming.lead] += step
+    def size(self) -> int:
+        """Roughly the bytes the counts hold (what the book cache weighs)."""
+        entries = len(self._speakers) + len(self._leads) + len(self._lower) + sum(map(len, self._firsts.values()))
+        return 200 + 120 * entries
 
     def is_name(self, phrase: str) -> bool:
         """True when the subject's memories use `phrase` (lower case, single spaces) as a name."""
@@ -143,7 +149,7 @@ class SubjectNames:
         """The share of the subject's items that lead with `phrase` (a first name counts the full
         names it starts)."""
         led = self._speakers[phrase] + self._leads[phrase] + sum(self._firsts.get(phrase, Counter()).values())
-        return led / max(1, len(self._seen))
+        return led / max(1, self._items)
 
     def common(self, names: frozenset[str]) -> frozenset[str]:
         """Those of `names` that lead at least COMMON_SHARE of the subject's items."""
@@ -171,33 +177,53 @@ class SubjectNames:
                 i += 1
         return frozenset(found)
 
-    def sync(self, store: Any, ids: Sequence[str]) -> None:
-        """Bring the book up to `ids`, the subject's items in write order: reads only new items."""
+    def sync(self, store: Any, subject: str, ids: Sequence[str]) -> None:
+        """Bring the book up to `ids`, the subject's items in write order: reads only new items,
+        or every item again when some were forgotten (the list no longer extends the last one)."""
         with self._lock:
-            if ids is self._ids:
-                return
-            old = self._ids
-            if extends(old, ids):
-                added: Sequence[str] = ids[len(old):]
+            seen, last = self._synced
+            # Ids are unique and new ones come last: the same id at the same place means nothing before it moved.
+            if len(ids) >= seen and (seen == 0 or ids[seen - 1] == last):
+                added: Sequence[str] = ids[seen:]
             else:
-                current = set(ids)
-                for gone in [i for i in self._seen if i not in current]:
-                    self.remove(gone)
-                added = [i for i in ids if i not in self._seen]
-            for start in range(0, len(added), 500):
-                for item in store.get(list(added[start : start + 500])):
-                    self.add(item.id, item.text)
-            self._ids = ids
+                self._reset()
+                added = ids
+            if added:
+                self.add(*_texts(store, subject, added, whole=len(added) == len(ids)))
+            self._synced = (len(ids), ids[-1] if ids else None)
 
 
-_BOOKS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], SubjectNames]] = weakref.WeakKeyDictionary()
+def _texts(store: Any, subject: str, ids: Sequence[str], whole: bool) -> list[str]:
+    """The texts of `ids`: for a whole subject, one narrow read of its texts where the store has
+    one (ReadsTexts), else the items in chunks."""
+    if whole and isinstance(store, ReadsTexts):
+        texts = dict(store.item_texts(subject))
+        return [texts[i] for i in ids if i in texts]
+    return [item.text for start in range(0, len(ids), 500) for item in store.get(list(ids[start : start + 500]))]
+
+
+#: Subjects whose book one store keeps in memory (the least recently recalled are dropped first).
+MAX_BOOKS = 1024
+_BOOKS: weakref.WeakKeyDictionary[Any, BoundedCache[SubjectNames]] = weakref.WeakKeyDictionary()
 _BOOKS_LOCK = threading.Lock()
 
 
 def book(store: Any, subject: str, model: str, ids: Sequence[str]) -> SubjectNames:
-    """The name book of `subject` in `store`, synced to its id list `ids` (from `Store.vectors`)."""
+    """The name book of `subject` in `store`, synced to its id list `ids` (from the store)."""
     with _BOOKS_LOCK:
-        books = _BOOKS.setdefault(store, {})
-        names = books.setdefault((subject, model), SubjectNames())
-    names.sync(store, ids)
+        books = _BOOKS.get(store)
+        if books is None:
+            books = _BOOKS[store] = BoundedCache(max_entries=MAX_BOOKS)
+        names = books.get(subject, model)
+        if names is None:
+            names = SubjectNames()
+    names.sync(store, subject, ids)
+    books.put(subject, model, names, names.size())  # (again): most recent, its size now
     return names
+
+
+def cache_stats(store: Any) -> dict[str, float | int]:
+    """Entries, bytes, bounds and hit rate of the store's name books (empty before the first recall)."""
+    with _BOOKS_LOCK:
+        books = _BOOKS.get(store)
+    return books.stats() if books is not None else {}

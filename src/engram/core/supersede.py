@@ -555,36 +555,43 @@ class Batch:
     # -- reading the store once -----------------------------------------------------------
     def _look_up(self, subject: str, items: list[Item]) -> None:
         """Each new fact's candidates in the store as it is before the batch, with cosines."""
-        if len(items) == 1 and self._embedder is not None and isinstance(self.store, SearchesVectors):
-            return self._look_up_in_store(self.store, self._embedder, subject, items[0])
+        if self._embedder is not None and isinstance(self.store, SearchesVectors):
+            return self._look_up_in_store(subject, items, self.store)
         ids, matrix = self._subject_vectors(subject, items)
         rows = positions(ids)  # recall's id -> row map, cached with the store's id list
         near = self._neighbours(subject, ids, matrix, items)
         hits = self._keyword_hits(subject, items)
         wanted = {it.id: list(dict.fromkeys(near.get(it.id, []) + hits[it.id])) for it in items}
-        fetched = self._current_facts(subject, [i for w in wanted.values() for i in w])
+        current = self._current_facts(subject, wanted)
         for item in items:
-            found = [fetched[i] for i in wanted[item.id] if i in fetched]
-            self._found[item.id] = list(zip(found, self._cosines(matrix, rows, found, item)))
+            self._found[item.id] = list(zip(current[item.id], self._cosines(matrix, rows, current[item.id], item)))
 
-    def _look_up_in_store(self, finder: SearchesVectors, embedder: Embedder, subject: str, item: Item) -> None:
-        """`_look_up` of one fact on a store that searches vectors itself (PostgreSQL + pgvector):
-        its NEIGHBOURS nearest and the cosines of every keyword hit come from one `nearest`
-        call, the search recall uses, so no vector matrix leaves the server."""
-        hits = self._keyword_hits(subject, [item])[item.id]
-        vector = self._vectors.get(item.id)
-        if vector is None:
-            vector = self._vectors[item.id] = embedder.embed_one(item.text)
-        answer = finder.nearest(subject, embedder.identity, np.asarray(vector, dtype=np.float32), NEIGHBOURS, hits)
-        wanted = list(dict.fromkeys([*answer.nearest[:NEIGHBOURS], *hits]))
-        fetched = self._current_facts(subject, wanted)
-        found = [fetched[i] for i in wanted if i in fetched]
-        self._found[item.id] = [(old, float(answer.cosines.get(old.id, 0.0))) for old in found]
+    def _look_up_in_store(self, subject: str, items: list[Item], finder: SearchesVectors) -> None:
+        """`_look_up` on a store that searches its vectors itself (PostgreSQL + pgvector): one
+        nearest query per fact brings back its NEIGHBOURS nearest (cosine, then write order, as
+        the exact scan ranks them) and the cosines of its keyword hits; no matrix leaves the store."""
+        assert self._embedder is not None  # checked by the caller
+        model = self._embedder.identity
+        hits = self._keyword_hits(subject, items)
+        missing = [it for it in items if it.id not in self._vectors]
+        if missing and finder.vector_ids(subject, model):
+            self._vectors.update(zip((it.id for it in missing), self._embedder.embed([it.text for it in missing])))
+        wanted: dict[str, list[str]] = {}
+        cosines: dict[str, Mapping[str, float]] = {}
+        for item in items:
+            vector = self._vectors.get(item.id)
+            answer = None if vector is None else finder.nearest(
+                subject, model, np.asarray(vector, dtype=np.float32), NEIGHBOURS, hits[item.id])
+            cosines[item.id] = answer.cosines if answer is not None else {}
+            wanted[item.id] = list(dict.fromkeys([*(answer.nearest if answer is not None else ()), *hits[item.id]]))
+        for item_id, found in self._current_facts(subject, wanted).items():
+            self._found[item_id] = [(old, cosines[item_id].get(old.id, 0.0)) for old in found]
 
-    def _current_facts(self, subject: str, ids: Sequence[str]) -> dict[str, Item]:
-        """Those of `ids` that are current unkeyed facts of `subject`, by id (one read)."""
-        return {it.id: it for it in self.store.get(list(dict.fromkeys(ids)))
-                if it.subject == subject and it.kind == FACT and it.key is None and it.current}
+    def _current_facts(self, subject: str, wanted: Mapping[str, list[str]]) -> dict[str, list[Item]]:
+        """New fact id -> its wanted candidates that are current unkeyed facts of the subject (one fetch)."""
+        fetched = {it.id: it for it in self.store.get(list(dict.fromkeys(i for w in wanted.values() for i in w)))
+                   if it.subject == subject and it.kind == FACT and it.key is None and it.current}
+        return {new: [fetched[i] for i in ids if i in fetched] for new, ids in wanted.items()}
 
     def _subject_vectors(self, subject: str, items: list[Item]) -> tuple[Sequence[str], np.ndarray]:
         """The subject's stored vectors; new facts without a vector are embedded (one call)."""

@@ -237,8 +237,17 @@ class TraceScanner(Protocol):
 class CacheReport(Protocol):
     """Keeps a bounded in-process cache (engram.store.cache) and reports it for `Memory.stats`."""
 
-    def cache_stats(self) -> dict[str, float | int]:
+    def cache_stats(self) -> dict[str, Any]:
         """Entries, bytes, bounds and hit rate of the store's caches."""
+
+
+@runtime_checkable
+class ReadsTexts(Protocol):
+    """Capability: the (id, text) of every item of a subject in one narrow read (the name book
+    counts a subject's texts with it when a process first recalls that subject)."""
+
+    def item_texts(self, subject: str) -> list[tuple[str, str]]:
+        """(id, text) of each of the subject's items, history included, in no particular order."""
 
 
 @runtime_checkable

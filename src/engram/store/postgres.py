@@ -40,6 +40,7 @@ from engram.store.base import (
     Filter,
     NearestAnswer,
     Placement,
+    ReadsTexts,
     Scrubbable,
     SearchesVectors,
     Store,
@@ -260,7 +261,7 @@ class PostgresStore:
         """The connection pool: one connection opened now, up to `pool_size` on demand."""
         pool = psycopg_pool.ConnectionPool(
             self._dsn, kwargs=self._options(), min_size=1, max_size=self.pool_size, open=False,
-            configure=pgvector_psycopg.register_vector, timeout=self._pool_timeout,
+            configure=configure_connection, timeout=self._pool_timeout,
             name=f"engram-{id(self):x}", max_idle=300,
         )
         try:
@@ -271,9 +272,9 @@ class PostgresStore:
                                    " check that the server is running and accepts connections") from exc
         return pool
 
-    def cache_stats(self) -> dict[str, float | int]:
-        """The vector cache's entries, bytes, bounds and hit rate, and the pool's size."""
-        return {**self._vector_cache.stats(), "pool_size": self.pool_size}
+    def cache_stats(self) -> dict[str, Any]:
+        """The vector cache's entries, bytes, bounds and hit rate, the id-list cache's (`ids`), and the pool's size."""
+        return {**self._vector_cache.stats(), "ids": self._id_cache.stats(), "pool_size": self.pool_size}
 
     def close(self) -> None:
         """Close the pool's connections (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
@@ -336,8 +337,9 @@ class PostgresStore:
                 " github.com/pgvector/pgvector), then run `CREATE EXTENSION vector;`"
             ) from exc
 
-    def _run(self, work: Callable[[Any], T], *, write: bool) -> T:
-        """Run `work(conn)` on a pooled connection (in one transaction when it writes), retrying when safe.
+    def _run(self, work: Callable[[Any], T], *, write: bool, transaction: bool | None = None) -> T:
+        """Run `work(conn)` on a pooled connection (in one transaction when it writes, or when
+        `transaction` says so: a read-only transaction on a read-only store), retrying when safe.
 
         Safe: a deadlock or serialization failure (the server rolled it back), and a connection
         lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
@@ -354,7 +356,7 @@ class PostgresStore:
             stage = "work"
             try:
                 with pool.connection() as conn:
-                    if not write:
+                    if not (write if transaction is None else transaction):
                         return work(conn)
                     with conn.transaction():
                         result = work(conn)
@@ -583,17 +585,34 @@ class PostgresStore:
         """The ids of the subject's vectors under `model`, in write order; the same object until
         the subject changes (engram.core.names syncs on it), never the vectors themselves. This
         store's own writes append to it in place (engram.store.rows)."""
-        def work(conn: Any) -> Sequence[str]:
+        return self._write_order(subject, model).snapshot()[0]
+
+    def _write_order(self, subject: str, model: str) -> Rows:
+        """The subject's vector ids in write order with each row's key (item_seq), cached until the
+        subject's version moves (one version read per call). After another client's write only the
+        rows past the last one cached are read (with the subject's count, which shows any deletion)."""
+        def work(conn: Any) -> Rows:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
             version = int(row[0]) if row else 0
             cached = self._id_cache.get(subject, model)
             if cached is not None and cached.version == version:
-                return cached.snapshot()[0]
+                return cached
+            if cached is not None:
+                count, added, keys = conn.execute(
+                    "SELECT (SELECT count(*) FROM vectors WHERE subject = %s AND model = %s),"
+                    " array_agg(item_id ORDER BY item_seq), array_agg(item_seq ORDER BY item_seq) FROM vectors"
+                    " WHERE subject = %s AND model = %s AND item_seq > %s",
+                    (subject, model, subject, model, cached.last_key or 0)).fetchone()
+                known = len(cached.snapshot()[0])
+                # Nothing deleted: the cached order, extended by what others wrote since.
+                if known + len(added or ()) == count and cached.append(cached.version, version, keys or [],
+                                                                        added or [], None):
+                    return cached
             rows = conn.execute("SELECT item_id, item_seq FROM vectors WHERE subject = %s AND model = %s"
                                 " ORDER BY item_seq", (subject, model)).fetchall()
             entry = Rows(version, [r[0] for r in rows], [r[1] for r in rows], None)
             self._id_cache.put(subject, model, entry, entry.nbytes)
-            return entry.snapshot()[0]
+            return entry
 
         return self._run(work, write=False)
 
@@ -604,24 +623,43 @@ class PostgresStore:
         Up to EXACT_MAX_ROWS vectors (or with a filter): one exact scan in the server, every
         statistic exact. Past it, when the model's HNSW index exists: the nearest come from the
         index (iterative scan, so the subject filter still yields n rows), the statistics from the
-        subject's SAMPLE rows of lowest random draw. Only the rows asked about cross the wire."""
+        subject's SAMPLE rows of lowest random draw. Write-order neighbours come from the cached id
+        list (`_write_order`); only the rows asked about and their neighbours' cosines cross the wire."""
         query = _vector(vector)
+        order = self._write_order(subject, model)
+        ids = order.snapshot()[0]
+        if not ids:
+            return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
+        large = where is None and len(ids) > EXACT_MAX_ROWS
+        last = len(ids) - 1
+
+        def beside(row: int) -> tuple[str | None, str | None]:
+            return (ids[row - 1] if row > 0 else None), (ids[row + 1] if row < last else None)
 
         def work(conn: Any) -> NearestAnswer:
-            count = conn.execute("SELECT count(*) FROM vectors WHERE subject = %s AND model = %s",
-                                 (subject, model)).fetchone()[0]
-            if not count:
-                return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
-            index = None if where is not None or count <= EXACT_MAX_ROWS else self._hnsw_index(conn, model)
+            index = self._hnsw_index(conn, model) if large else None
             if index is None:
                 stats, top = self._exact_top(conn, subject, model, query, n, where)
             else:
                 stats, top = self._indexed_top(conn, subject, model, query, n, index)
-            cosines, around = self._around(conn, subject, model, query, [*top, *also])
-            return NearestAnswer(int(count), *stats, nearest=tuple(top), cosines=cosines, around=around)
+            asked = list(dict.fromkeys([*top, *also]))
+            rows = {i: row for i in asked if (row := ids.position(i)) is not None}
+            around = {i: beside(row) for i, row in rows.items()}
+            wanted = {*asked, *(side for pair in around.values() for side in pair if side is not None)}
+            # By row key (primary-key lookups); an id the cached order does not know yet, by id.
+            places = {i: row for i in wanted if (row := ids.position(i)) is not None}
+            unknown = [i for i in wanted if i not in places]
+            cosines = dict(conn.execute(
+                "SELECT item_id, 1 - (vec <=> %s) FROM vectors WHERE subject = %s AND model = %s AND"
+                f" (item_seq = ANY(%s){' OR item_id = ANY(%s)' if unknown else ''})",
+                (query, subject, model, sorted(order.key(row) for row in places.values()),
+                 *([unknown] if unknown else [])),
+            ).fetchall())
+            around = {i: pair for i, pair in around.items() if i in cosines}  # a row deleted meanwhile is gone
+            return NearestAnswer(len(ids), *stats, nearest=tuple(top), cosines=cosines, around=around)
 
-        # One transaction, so SET LOCAL applies to the index scan only (a read-only store runs without).
-        return self._run(work, write=not self.read_only)
+        # The index path runs in one transaction, so its SET LOCAL settings apply to it alone.
+        return self._run(work, write=False, transaction=large)
 
     def _exact_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
                    where_: Filter | None) -> tuple[tuple[float, float, float], list[str]]:
@@ -667,30 +705,6 @@ class PostgresStore:
             (query, subject, model, SAMPLE),
         ).fetchone()
         return (float(stats[0]), float(stats[1] or 0.0), float(stats[2])), [r[0] for r in rows]
-
-    def _around(self, conn: Any, subject: str, model: str, query: np.ndarray,
-                ids: Sequence[str]) -> tuple[dict[str, float], dict[str, tuple[str | None, str | None]]]:
-        """Cosines of `ids` and of their write-order neighbours (through the (subject, model, item_seq) index)."""
-        rows = conn.execute(
-            "SELECT v.item_id, 1 - (v.vec <=> %s), p.item_id, 1 - (p.vec <=> %s), x.item_id, 1 - (x.vec <=> %s)"
-            " FROM items i JOIN vectors v ON v.item_seq = i.seq AND v.model = %s"
-            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
-            "  AND item_seq < v.item_seq ORDER BY item_seq DESC LIMIT 1) p ON true"
-            " LEFT JOIN LATERAL (SELECT item_id, vec FROM vectors WHERE subject = %s AND model = %s"
-            "  AND item_seq > v.item_seq ORDER BY item_seq LIMIT 1) x ON true"
-            " WHERE i.id = ANY(%s) AND i.subject = %s",
-            (query, query, query, model, subject, model, subject, model, list(dict.fromkeys(ids)), subject),
-        ).fetchall()
-        cosines: dict[str, float] = {}
-        around: dict[str, tuple[str | None, str | None]] = {}
-        for item_id, cos, prev_id, prev_cos, next_id, next_cos in rows:
-            cosines[item_id] = float(cos)
-            if prev_id is not None:
-                cosines[prev_id] = float(prev_cos)
-            if next_id is not None:
-                cosines[next_id] = float(next_cos)
-            around[item_id] = (prev_id, next_id)
-        return cosines, around
 
     def _hnsw_index(self, conn: Any, model: str) -> tuple[str, int] | None:
         """(name, dimension) of the model's HNSW index, if it exists (remembered once seen)."""
@@ -809,6 +823,10 @@ class PostgresStore:
         rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
         return {subject: int(n) for subject, n in rows}
 
+    def item_texts(self, subject: str) -> list[tuple[str, str]]:
+        """(id, text) of the subject's items (ReadsTexts)."""
+        return [(r[0], r[1]) for r in self._read("SELECT id, text FROM items WHERE subject = %s", (subject,))]
+
     def traces(self, subject: str, text: str) -> Traces:
         """Keyword-index entries still holding the text (engram.store.keyword), read from the index."""
         return Traces(kw.places(self.query, KEYWORD, subject, text), list(NOT_SCANNED))
@@ -832,6 +850,11 @@ class PostgresStore:
 
 # Rows named by id, locked in one order so two concurrent writers cannot deadlock on them.
 _LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDATE"
+
+
+def configure_connection(conn: Any) -> None:
+    """What every pooled connection gets when it opens: pgvector's types."""
+    pgvector_psycopg.register_vector(conn)
 
 
 def _bump(conn: Any, subjects: set[str]) -> dict[str, int]:
@@ -949,5 +972,6 @@ def _translate(exc: BaseException, url: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, SearchesVectors, CacheReport]:
-        return s, s, s, s, s, s
+    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, SearchesVectors, CacheReport,
+                                              ReadsTexts]:
+        return s, s, s, s, s, s, s

@@ -26,6 +26,7 @@ import numpy as np
 #: Spare capacity added when the matrix fills: at least this many rows, or an eighth of its size.
 GROW_MIN_ROWS = 256
 ID_BYTES = 80  # what one cached id costs, as the caches have always counted it
+KEY_BYTES = 36  # and its row key (a Python int in a list)
 
 
 class _Base:
@@ -169,7 +170,8 @@ class Rows:
         self.version = version
         self._lock = threading.Lock()
         self._base = _Base(list(ids))
-        self._last_key = int(keys[-1]) if len(keys) else None
+        self._keys = [int(k) for k in keys]  # each row's store key, in row order (appended like the ids)
+        self._last_key = self._keys[-1] if self._keys else None
         self._with_vectors = matrix is not None
         n = len(ids)
         if matrix is None or not n:
@@ -189,9 +191,18 @@ class Rows:
         return self._snapshot
 
     @property
+    def last_key(self) -> int | None:
+        """The store key of the last row (None when there is none)."""
+        return self._last_key
+
+    def key(self, row: int) -> int:
+        """The store key (rowid / seq) of a row of any snapshot."""
+        return self._keys[row]
+
+    @property
     def nbytes(self) -> int:
         """What the cache holds for this entry: the matrix with its spare capacity, and the ids."""
-        return int(self._buffer.nbytes) + ID_BYTES * len(self._base.ids)
+        return int(self._buffer.nbytes) + (ID_BYTES + KEY_BYTES) * len(self._base.ids)
 
     def append(self, before: int, after: int, keys: Sequence[int], ids: Sequence[str],
                vectors: np.ndarray | None) -> bool:
@@ -216,6 +227,7 @@ class Rows:
                     return False
                 self._grow(n + len(ids), int(rows.shape[1]))
                 self._buffer[n : n + len(ids)] = rows
+            self._keys.extend(order)
             self._base.extend(ids)
             self._last_key = order[-1]
             self.version = after

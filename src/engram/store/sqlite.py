@@ -36,6 +36,7 @@ from engram.store.base import (
     FileBackup,
     Filter,
     Placement,
+    ReadsTexts,
     Scrubbable,
     Store,
     TraceScanner,
@@ -400,7 +401,7 @@ class SQLiteStore:
             self._vector_cache.put(subject, model, entry, entry.nbytes)
             return entry.snapshot()
 
-    def cache_stats(self) -> dict[str, float | int]:
+    def cache_stats(self) -> dict[str, Any]:
         """The vector cache's entries, bytes, bounds and hit rate."""
         return self._vector_cache.stats()
 
@@ -453,6 +454,10 @@ class SQLiteStore:
 
     def subjects(self) -> dict[str, int]:
         return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
+
+    def item_texts(self, subject: str) -> list[tuple[str, str]]:
+        """(id, text) of the subject's items (ReadsTexts)."""
+        return [(r[0], r[1]) for r in self._read("SELECT id, text FROM items WHERE subject = ?", (subject,))]
 
     def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
         """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
@@ -578,5 +583,6 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport]:
-        return s, s, s, s, s, s
+    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport,
+                                            ReadsTexts]:
+        return s, s, s, s, s, s, s
