@@ -297,6 +297,32 @@ def test_product_names_and_acronyms_stay_in_the_embedded_query(semantic):
         assert semantic.recall(U, query, k=1, now=2000.0)[0].text == answer, query
 
 
+# Issue 13's new user: twelve facts about a team, asked about with acronyms in any case.
+TEAM = ["The CI pipeline runs on GitHub Actions.", POSTGRES, "The frontend is written in React with TypeScript.",
+        "Runs a half marathon every spring.", "Deploys go to AWS Lambda with Python 3.12.",
+        "Alice prefers dark mode in every editor.", "Code review needs two approvals before merging.",
+        "The on-call rotation changes every Monday.", "Secrets are kept in HashiCorp Vault.",
+        "Lunch on Fridays is at the Thai place downstairs.", "Logs are shipped to Grafana Loki.",
+        "Bob is learning Spanish on Tuesdays."]
+
+
+def test_acronyms_rank_their_fact_first_whatever_the_case(tmp_path, minilm):
+    from engram.core import names, ranking
+
+    with Memory(str(tmp_path / "team.db"), embedder=minilm) as team:
+        team.remember_many(U, TEAM, now=1000.0)
+        ids, _ = team.vectors(U)
+        book = names.book(team.store, U, minilm.identity, ids)
+        for query, answer in (("which CI do we use?", TEAM[0]), ("What DB do we run?", POSTGRES),
+                              ("How is the UI built?", TEAM[2]),
+                              ("Show me an example of a Lambda handler in Python", TEAM[4])):
+            assert ranking.vector_query(query, book.common(book.mentioned(query))) == query  # embedded whole
+            for variant in (*robustness.variants(query), query.upper(), query.title()):
+                hits = team.recall(U, variant, k=3, now=2000.0)
+                assert hits[0].text == answer, variant
+                assert [h.id for h in hits] == [h.id for h in team.recall(U, query, k=3, now=2000.0)], variant
+
+
 def test_speakers_are_names_and_a_full_name_is_one_entity(suite_memory):
     hit = suite_memory.recall(U, "what did melanie paint?", k=1, now=2e9, explain=True)[0]
     assert hit.text == TURNS[0] and hit.components["entity"] == suite_memory.weights.entity

@@ -21,6 +21,7 @@ from engram.types import EPISODE
 
 if TYPE_CHECKING:
     from engram.bench.locomo import Conversation
+    from engram.embed.base import Embedder
 
 SUBJECT = "user:locomo"
 RETRIEVERS = ("hybrid", "bm25", "dense", "overlap")
@@ -36,7 +37,7 @@ class Retriever(Protocol):
     def close(self) -> None: ...
 
 
-def make_retriever(name: str, path: Path | str, embedder: str | None,
+def make_retriever(name: str, path: Path | str, embedder: Embedder | str | None,
                    weights: Mapping[str, float] | None = None) -> Retriever:
     """A fresh retriever of kind `name` whose store lives at `path` (a SQLite file or a postgresql://
     URL); `weights` overrides terms of the hybrid ranking's `Weights` (ablations: {"entity": 0.0})."""
@@ -69,7 +70,7 @@ def parse_weights(text: str | None) -> dict[str, float]:
 class EngramRetriever:
     """Engram's recall (`hybrid`, the default) or one of its signals alone (`bm25`, `dense`)."""
 
-    def __init__(self, mode: str, path: Path | str, embedder: str | None,
+    def __init__(self, mode: str, path: Path | str, embedder: Embedder | str | None,
                  weights: Mapping[str, float] | None = None) -> None:
         from engram.core.memory import Memory
 
@@ -116,11 +117,13 @@ class EngramRetriever:
         return [(self.dia[h.id], h.text) for h in hits]
 
     def config(self) -> dict[str, Any]:
+        from engram.bench.vectorcache import CachedEmbedder
         from engram.core.recall import CANDIDATES, SHORTLIST
 
         embedder = self.memory.embedder
         return {
             "embedder": embedder.identity if embedder else None,
+            "vector_cache": isinstance(embedder, CachedEmbedder),
             "weights": dataclasses.asdict(self.weights),
             "candidates": CANDIDATES,
             "shortlist": SHORTLIST,

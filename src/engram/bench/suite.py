@@ -29,11 +29,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.bench.baselines import EngramRetriever
 from engram.bench.report import markdown_table, percentiles
 from engram.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from engram.embed.base import Embedder
 
 K = 10
 SUBJECT = "user:suite"
@@ -124,7 +127,7 @@ def _by(questions: Sequence[Question], rows: Sequence[dict[str, float]], field: 
 
 
 def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retriever: str, folder: str | Path,
-                  embedder: str | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+                  embedder: Embedder | str | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
     """One retriever over the suite in a fresh store under `folder`: scores and latency."""
     engine = EngramRetriever(retriever, Path(folder) / f"suite-{retriever}.db", embedder, weights)
     try:
@@ -144,13 +147,15 @@ def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retrieve
         if retriever == "hybrid":
             result["case_stable"] = round(stable / len(questions), 4)
         result["misses"] = [q.text for q, r in zip(questions, rows) if not r["top1"]]
+        result["questions"] = [{"group": q.group, "style": q.style, **{k: round(v, 4) for k, v in r.items()}}
+                               for q, r in zip(questions, rows)]
         return result
     finally:
         engine.close()
 
 
 def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions: int = PEOPLE_QUESTIONS,
-               seed: int = 1, embedder: str | None = None, retrievers: Sequence[str] = RETRIEVERS,
+               seed: int = 1, embedder: Embedder | str | None = None, retrievers: Sequence[str] = RETRIEVERS,
                weights: Mapping[str, float] | None = None) -> dict[str, Any]:
     """The many-people shape (engram.bench.people): `size` facts about `people` people in one
     subject, `questions` of them asked with one of their paraphrased questions (naming the
@@ -177,19 +182,19 @@ def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions
                  "dense": ranking.Weights.single("vector", recency=base.recency)}
         out: dict[str, Any] = {"facts": len(facts), "people": people, "questions": len(asked)}
         where = memory._filter()
+        chosen = [(index, rng.choice(facts[index].questions)) for index in asked]  # the same for every retriever
         for name in retrievers:
             rows = []
-            for index in asked:
-                question = rng.choice(facts[index].questions)
+            for index, question in chosen:
                 hits = search(memory.store, memory.embedder, SUBJECT, question, K, where, modes[name], 2.0)
                 rows.append(score([str(ids.get(h.id)) for h in hits], [str(index)]))
-            out[name] = _means(rows)
+            out[name] = {**_means(rows), "mrr_by_question": [round(r["mrr"], 4) for r in rows]}
         return out
     finally:
         memory.close()
 
 
-def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = None, embedder: str | None = None,
+def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = None, embedder: Embedder | str | None = None,
         folder: str | Path | None = None, extra: Mapping[str, Callable[[str], dict[str, Any]]] | None = None,
         echo: Callable[[str], None] | None = None, weights: Mapping[str, float] | None = None,
         people: Sequence[int] = ()) -> dict[str, Any]:
