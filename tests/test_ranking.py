@@ -273,3 +273,47 @@ def test_focus_keeps_the_first_places_and_fills_the_rest_with_the_named_person()
     assert [h.score for h in focused] == sorted((h.score for h in focused), reverse=True)
     unnamed = ranking.fuse([*others, *alice], dataclasses.replace(signals, names=frozenset()), 0.0, weights)
     assert all(h.components["focus"] == 0.0 for h in unnamed)
+
+
+def test_a_rare_name_weighs_more_than_a_conversations_speakers():
+    turns = [f'{who} said, "Turn {i}."' for i, who in enumerate(["Melanie", "Caroline"] * 20)]
+    people = [f"{first} {last} lives in Oslo." for first in ("Bruno", "Hiro", "Kofi", "Omar") for last in
+              ("Chen", "Sharma", "Haddad", "Tanaka", "Silva")]
+    conversation, crowd = _book(*turns), _book(*people)
+    assert conversation.weights(frozenset({"melanie", "caroline"})) == {"melanie": 1.0, "caroline": 1.0}
+    full, first = crowd.weights(frozenset({"bruno chen"}))["bruno chen"], crowd.weights(frozenset({"bruno"}))["bruno"]
+    # log2(1 / share): one item in 20 is log2(20), five in 20 is 2; never above ENTITY_MAX.
+    assert full == pytest.approx(min(names.ENTITY_MAX, np.log2(20))) and first == pytest.approx(min(names.ENTITY_MAX, 2.0))
+    assert full >= first >= 1.0
+
+
+def test_the_items_led_by_a_named_person_are_known_without_reading_them():
+    book = _book("Bruno Chen uses Emacs.", "Bruno Sharma uses Vim.", "Bruno Chen drinks tea.", "Dana said, \"hi\"")
+    weight = book.weights(frozenset({"bruno chen"}))["bruno chen"]
+    assert book.led(frozenset({"bruno chen"}), 10) == {"0": weight, "2": weight}
+    assert set(book.led(frozenset({"bruno"}), 10)) == {"0", "1", "2"}
+    assert book.led(frozenset({"bruno"}), 2) == {}  # a name leading more than the limit adds none
+    book.remove("2")
+    assert set(book.led(frozenset({"bruno chen"}), 10)) == {"0"}
+    assert book.led(frozenset({"dana"}), 10) == {"3": 1.0}
+
+
+def test_the_entity_term_uses_the_weight_of_the_longest_name_an_item_leads_with():
+    chen = Item(id="c", subject="user:1", text="Bruno Chen uses Emacs.")
+    sharma = Item(id="s", subject="user:1", text="Bruno Sharma uses Vim.")
+    assert ranking.lead_name(chen.text, {"bruno", "bruno chen"}) == "bruno chen"
+    signals = Signals(vector={"c": 0.0, "s": 0.0}, names=frozenset({"bruno chen", "bruno"}),
+                      name_weights={"bruno chen": 4.0, "bruno": 2.0})
+    hits = {h.id: h for h in ranking.fuse([chen, sharma], signals, 0.0, Weights(recency=0.0))}
+    assert hits["c"].components["entity"] == 4.0 * Weights().entity
+    assert hits["s"].components["entity"] == 2.0 * Weights().entity
+
+
+def test_the_keyword_cap_widens_the_spread_and_keeps_the_order():
+    scores = {"a": 9.0, "b": 3.0}  # two matches among 200 items: z-scores near 12 and 4
+    z, floor = ranking.standardise(scores, 200)
+    capped, capped_floor = ranking.keyword_signal(scores, 200, Weights(keyword_cap=3.0))
+    assert max(z.values()) > 3.0 and capped["a"] == pytest.approx(3.0)
+    assert capped["b"] / capped["a"] == pytest.approx(z["b"] / z["a"]) and capped_floor / floor == pytest.approx(3.0 / z["a"])
+    assert ranking.keyword_signal(scores, 200, Weights(keyword_cap=0.0)) == (z, floor)  # 0: no cap
+    assert ranking.keyword_signal(scores, 2, Weights(keyword_cap=3.0)) == ranking.standardise(scores, 2)  # under it

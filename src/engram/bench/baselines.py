@@ -83,8 +83,15 @@ class EngramRetriever:
             "bm25": ranking.Weights.single("keyword", recency=base.recency, half_life_days=base.half_life_days),
             "dense": ranking.Weights.single("vector", recency=base.recency, half_life_days=base.half_life_days),
         }[mode]
-        if weights and mode == "hybrid":
-            self.weights = self.memory.weights = dataclasses.replace(base, **weights)
+        self._base = base
+        if weights:
+            self.reweigh(weights)
+
+    def reweigh(self, weights: Mapping[str, float]) -> None:
+        """Search the same store with hybrid's weights overridden by `weights` (ablations; the
+        single-signal baselines keep theirs)."""
+        if self.mode == "hybrid":
+            self.weights = self.memory.weights = dataclasses.replace(self._base, **weights)
 
     def ingest(self, conv: Conversation) -> None:
         for turns in conv.sessions():

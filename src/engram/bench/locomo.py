@@ -20,7 +20,7 @@ import json
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -152,6 +152,17 @@ def _mean(rows: Sequence[dict[str, float]]) -> dict[str, Any]:
     return out
 
 
+def ask(engine: Retriever, conv: Conversation) -> Iterator[tuple[Question, list[tuple[str, str]], float]]:
+    """Each question of `conv` that has evidence, asked raw at the time of the last session:
+    (question, the top max(KS) (dia id, text) pairs, milliseconds the search took)."""
+    now = conv.last_time
+    for q in conv.questions:
+        if q.evidence:
+            t0 = time.perf_counter()
+            ranked = engine.search(q.text, max(KS), now)
+            yield q, ranked, (time.perf_counter() - t0) * 1000
+
+
 def run(
     path: str | Path,
     retriever: str = "hybrid",
@@ -192,13 +203,8 @@ def run(
                     engine.ingest(conv)
                     ingest_s += time.perf_counter() - t0
                     turns += len(conv.turns)
-                    now = conv.last_time
-                    for q in conv.questions:
-                        if not q.evidence:
-                            continue
-                        t0 = time.perf_counter()
-                        ranked = engine.search(q.text, max(KS), now)
-                        latencies.append((time.perf_counter() - t0) * 1000)
+                    for q, ranked, ms in ask(engine, conv):
+                        latencies.append(ms)
                         scored.append((q.category, score_question([d for d, _ in ranked], q.evidence)))
                         tokens.append(sum(counter.count(text) for _, text in ranked[:TOKENS_K]))
                 finally:

@@ -10,9 +10,13 @@ capitalised (acronyms, product names, units and a sentence-initial "Show" are no
   Bruno like?" is about every Bruno), but the full name is one entity: "Bruno Chen" is not
   "Bruno Sharma".
 
-Every name a query mentions goes to the entity term; only the *common* ones (leading at least
-COMMON_SHARE of the subject's items: a conversation's speakers) leave the embedded query, where
-they would pull in every memory. A rare name (one person among hundreds) stays in it.
+Who a query is about is the entity term's job: every name a query mentions goes to it, weighted
+by how few of the subject's items the name leads (`weights`: a conversation's speakers weigh 1,
+one person among hundreds up to ENTITY_MAX), and leaves the text that is embedded (a small
+embedding model does not tell "Bruno Chen" from "Bruno Sharma"; BM25 does, by the IDF of
+"chen", so the keyword search keeps the names). The items led by a rare name are candidates
+whatever their score (`led`), so a person's memory is found however few words it shares with
+the question.
 
 Matching a query is case-insensitive ("bruno chen", "Bruno Chen" and "BRUNO CHEN" are the same
 name), so the case of a query word never decides what ranks first.
@@ -26,15 +30,16 @@ subject, so forgetting an item removes its names with it.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
+from engram.core.ranking import QUESTION_WORDS, STOP_WORDS, vector_query
 
 # A name-shaped word: a capital then lower-case letters (apostrophes and hyphens inside), no digits.
 _NAME_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
@@ -43,10 +48,9 @@ _LOWER = re.compile(r"\b[a-z][a-z'’-]+\b")
 # What follows a speaker's name at the start of a turn: a colon, or a verb of saying and a quote.
 _SPEAKS = re.compile(r"\s*(?::|(?:said|says|asked|asks|replied|replies|wrote|writes|answered)[,:]?\s*[\"“'‘])")
 MAX_NAME_WORDS = 3
-# A name that leads at least this share of a subject's memories (the speakers of a conversation)
-# says little about which memory is meant: it is left out of the embedded query. A rarer one
-# (one person among many) is what the question is about, and the embedding keeps it.
-COMMON_SHARE = 0.05
+# The most a name weighs in the entity term (`SubjectNames.weights`: log2(1 / share), at least 1):
+# reached by a name leading 1/256 of the items or fewer, where it outweighs any topic match.
+ENTITY_MAX = 8.0
 # Words that are never names, however a store writes them.
 NOT_NAMES = STOP_WORDS | QUESTION_WORDS
 
@@ -89,6 +93,27 @@ def read_text(text: str) -> Naming:
     return Naming(" ".join(words), bool(_SPEAKS.match(stripped, end)), lower)
 
 
+def _led_keys(naming: Naming) -> tuple[str, ...]:
+    """The phrases an item is found under in `SubjectNames.led`: its lead, and a full name's first word."""
+    if naming.lead is None:
+        return ()
+    if " " in naming.lead and not naming.speaker:
+        return naming.lead, naming.lead.split(" ", 1)[0]
+    return (naming.lead,)
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """What a query says about people, as recall uses it: `text`, the query without the names it
+    mentions (what is embedded), the `names`, their `weights` in the entity term, and the items
+    that lead with them (`led`: id -> weight)."""
+
+    text: str
+    names: frozenset[str] = frozenset()
+    weights: Mapping[str, float] = field(default_factory=dict)
+    led: Mapping[str, float] = field(default_factory=dict)
+
+
 class SubjectNames:
     """The names one subject's memories use, counted per item so items can come and go."""
 
@@ -99,6 +124,7 @@ class SubjectNames:
         self._leads: Counter[str] = Counter()
         self._firsts: dict[str, Counter[str]] = {}  # first word -> full names led by it
         self._lower: Counter[str] = Counter()
+        self._led: dict[str, set[str]] = {}  # lead phrase (and a full name's first word) -> item ids
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -111,12 +137,20 @@ class SubjectNames:
         naming = read_text(text)
         self._seen[item_id] = naming
         self._count(naming, 1)
+        for key in _led_keys(naming):
+            self._led.setdefault(key, set()).add(item_id)
 
     def remove(self, item_id: str) -> None:
         """Forget one item's evidence."""
         naming = self._seen.pop(item_id, None)
         if naming is not None:
             self._count(naming, -1)
+            for key in _led_keys(naming):
+                led = self._led.get(key)
+                if led is not None:
+                    led.discard(item_id)
+                    if not led:
+                        del self._led[key]
 
     def _count(self, naming: Naming, step: int) -> None:
         for word in naming.lower:
@@ -144,9 +178,32 @@ class SubjectNames:
         led = self._speakers[phrase] + self._leads[phrase] + sum(self._firsts.get(phrase, Counter()).values())
         return led / max(1, len(self._seen))
 
-    def common(self, names: frozenset[str]) -> frozenset[str]:
-        """Those of `names` that lead at least COMMON_SHARE of the subject's items."""
-        return frozenset(n for n in names if self.share(n) >= COMMON_SHARE)
+    def weights(self, names: frozenset[str]) -> dict[str, float]:
+        """Each of `names` weighted by how few of the subject's items it leads: log2(1 / share),
+        between 1 and ENTITY_MAX. A conversation's speakers (half the items each, or more) weigh 1;
+        a person among hundreds (a dozen items in thousands) weighs ENTITY_MAX: naming them says
+        far more about which memory is meant."""
+        return {n: min(ENTITY_MAX, max(1.0, -math.log2(max(self.share(n), 2.0 ** -ENTITY_MAX)))) for n in names}
+
+    def led(self, names: frozenset[str], limit: int) -> dict[str, float]:
+        """The items that lead with one of `names`, each with that name's weight (`weights`; the
+        heaviest when several), for names that lead at most `limit` items: recall adds them to its
+        candidates, so a person's memories are found however far their words are from the query."""
+        weights = self.weights(names)
+        out: dict[str, float] = {}
+        for name in names:
+            items = self._led.get(name, ())
+            if len(items) <= limit:
+                for item_id in items:
+                    out[item_id] = max(weights[name], out.get(item_id, 0.0))
+        return out
+
+    def read(self, query: str, limit: int) -> Mentions:
+        """The names `query` mentions and what recall does with them (`Mentions`); `limit` as in `led`."""
+        names = self.mentioned(query)
+        if not names:
+            return Mentions(query)
+        return Mentions(vector_query(query, names), names, self.weights(names), self.led(names, limit))
 
     def names(self) -> frozenset[str]:
         """Every name in the book (for inspection and tests)."""

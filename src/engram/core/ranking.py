@@ -46,7 +46,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
 
@@ -115,6 +115,8 @@ class Signals:
     vector_floor: float = 0.0
     neighbours: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
     names: frozenset[str] = frozenset()
+    name_weights: Mapping[str, float] = field(default_factory=dict)
+    led: Mapping[str, float] = field(default_factory=dict)
     asks_when: bool = False
     dates: tuple[tuple[float, float], ...] = ()
 
@@ -239,14 +241,27 @@ def is_question(text: str) -> bool:
     return bool(QUESTION_END.search(text))
 
 
-def leads_with(text: str, names: frozenset[str]) -> bool:
-    """True when a text starts with one of `names` (lower-case phrases of up to three words):
-    its grammatical subject, usually. "Bruno Chen uses Emacs." leads with "bruno chen" and with
-    "bruno", not with "bruno sharma"."""
+def lead_name(text: str, names: Collection[str]) -> str | None:
+    """The longest of `names` (lower-case phrases of up to three words) a text starts with, its
+    grammatical subject usually, or None. "Bruno Chen uses Emacs." leads with "bruno chen" (and
+    with "bruno"), not with "bruno sharma"."""
     if not names:
-        return False
+        return None
     words = [name_key(w) for w in NAME_WORD.findall(text[:120])[:3]]
-    return any(" ".join(words[:size]) in names for size in range(1, len(words) + 1))
+    return next((" ".join(words[:size]) for size in range(len(words), 0, -1) if " ".join(words[:size]) in names),
+                None)
+
+
+def leads_with(text: str, names: Collection[str]) -> bool:
+    """True when a text starts with one of `names` (`lead_name`)."""
+    return lead_name(text, names) is not None
+
+
+def entity_match(text: str, signals: Signals) -> float:
+    """How strongly a text is about a person the query names: the weight of the name it leads
+    with (`Signals.name_weights`, 1 when not given), 0 when it leads with none."""
+    name = lead_name(text, signals.names)
+    return 0.0 if name is None else signals.name_weights.get(name, 1.0)
 
 
 def keyword_terms(query: str, limit: int = 32) -> list[str]:
@@ -264,11 +279,23 @@ def recency(event_at: float, now: float, half_life_days: float) -> float:
     return math.pow(0.5, age_days / half_life_days)
 
 
-def capped(scores: dict[str, float], cap: float) -> dict[str, float]:
-    """`scores` with every value above `cap` lowered to it (no cap when `cap` is 0)."""
-    if cap <= 0:
-        return scores
-    return {key: min(value, cap) for key, value in scores.items()}
+def keyword_signal(scores: Mapping[str, float], population: int, weights: Weights) -> tuple[dict[str, float], float]:
+    """BM25 scores as z-scores over the subject (`standardise`), and an unmatched item's z-score.
+
+    With `weights.keyword_cap` > 0 the spread is widened when needed so the best match sits at
+    most that many standard deviations above the mean: when few items match, a z-score grows like
+    sqrt(items / matches) (one match among 200 sits 14 deviations up) whatever the match is worth,
+    and one shared word would outweigh every other signal. The order of matches, and their
+    ratios, are kept (clipping every z-score at the cap instead cost LoCoMo 0.03 R@10)."""
+    z, floor = standardise(scores, population)
+    cap = weights.keyword_cap
+    if cap <= 0 or not z:
+        return z, floor
+    top = max(z.values())
+    if top <= cap:
+        return z, floor
+    shrink = cap / top  # the same as a spread top / cap times wider
+    return {key: value * shrink for key, value in z.items()}, floor * shrink
 
 
 def standardise(scores: Mapping[str, float], population: int = 0) -> tuple[dict[str, float], float]:
@@ -315,6 +342,13 @@ def prerank_scores(vector_z: np.ndarray, keyword_z: np.ndarray, present: np.ndar
     return scores
 
 
+def with_entity(ranked: list[tuple[float, str]], led: Mapping[str, float], weights: Weights) -> list[tuple[float, str]]:
+    """Preranked (score, id) pairs with the entity term added for the items in `led`, best first."""
+    if led and weights.entity:
+        ranked = [(score + weights.entity * led.get(i, 0.0), i) for score, i in ranked]
+    return sorted(ranked, key=lambda pair: pair[0], reverse=True)
+
+
 # The terms whose sum, best in a session, is that session's evidence.
 SESSION_EVIDENCE = ("vector", "keyword", "context", "entity", "time", "date", "question")
 
@@ -337,7 +371,7 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
             "vector": weights.vector * signals.vector.get(item.id, signals.vector_floor),
             "keyword": weights.keyword * signals.keyword.get(item.id, signals.keyword_floor),
             "context": context,
-            "entity": weights.entity * float(leads_with(item.text, signals.names)) if signals.names else 0.0,
+            "entity": weights.entity * entity_match(item.text, signals) if signals.names else 0.0,
             "time": weights.time * float(states_time(item.text)) if signals.asks_when else 0.0,
             "date": weights.date * date_match(item.event_at, signals.dates) if signals.dates else 0.0,
             "question": -weights.question if weights.question and is_question(item.text) else 0.0,

@@ -67,30 +67,29 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     if embedder is not None and isinstance(store, SearchesVectors) and not exact_vectors:
         return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score)
     ids: list[str] = []
-    names: frozenset[str] = frozenset()
+    mentions = people.Mentions(query)
     pending: Future[nearest.VectorScores] | None = None
     if embedder is not None:
         ids, matrix = store.vectors(subject, embedder.identity)
         if ids:
             # With the entity term on, the names the subject's memories use (engram.core.names) go
-            # to it, and the common ones (a conversation's speakers) leave the embedded query.
-            embedded = query
+            # to it, and leave the text that is embedded.
             if weights.entity:
-                book = people.book(store, subject, embedder.identity, ids)
-                names = book.mentioned(query)
-                embedded = ranking.vector_query(query, book.common(names))
+                mentions = people.book(store, subject, embedder.identity, ids).read(query, CANDIDATES)
             # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
             # run on another core while SQLite runs the keyword search on this one.
-            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, embedded, n,
+            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, mentions.text, n,
                                         exact=exact_vectors or where.restrictive)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
         cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
     allowed = _allowed(store, subject, where, ids)
-    cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+    cues = ranking.Signals(names=mentions.names, name_weights=mentions.weights, led=mentions.led,
+                           asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
-    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, names, weights), cues)
+    hits = _rank(store, ids, cosines, keyword, n, allowed, where, weights, now, shortlist(k, mentions.names, weights),
+                 cues)
     return ranking.top_k(hits, k, min_score)
 
 
@@ -101,35 +100,34 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
     the subject's cosine statistics, and the cosines and write-order neighbours of every pool
     item; no vector matrix leaves the server. Fusion is the same as on the exact path."""
     n = max(CANDIDATES, k)
-    names: frozenset[str] = frozenset()
-    embedded = query
+    mentions = people.Mentions(query)
     if weights.entity:  # as on the exact path: the names the subject's memories use (engram.core.names)
         book = people.book(store, subject, embedder.identity, finder.vector_ids(subject, embedder.identity))
-        names = book.mentioned(query)
-        embedded = ranking.vector_query(query, book.common(names))
-    pending = _EMBEDDING.submit(embedder.embed_one, embedded)
+        mentions = book.read(query, n)
+    pending = _EMBEDDING.submit(embedder.embed_one, mentions.text)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
     finally:
         vector = pending.result()
-    answer = finder.nearest(subject, embedder.identity, vector, n, list(keyword),
+    answer = finder.nearest(subject, embedder.identity, vector, n, list(dict.fromkeys([*keyword, *mentions.led])),
                            where if where.restrictive else None)
-    cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+    cues = ranking.Signals(names=mentions.names, name_weights=mentions.weights, led=mentions.led,
+                           asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
-    keyword_z, keyword_floor = ranking.standardise(keyword, population=answer.count)
+    keyword_z, keyword_floor = ranking.keyword_signal(keyword, answer.count, weights)
     signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor)
     if answer.count:
         mean, std = answer.mean, max(answer.std, ranking.VECTOR_MIN_STD)
         signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor,
                                   vector={i: (c - mean) / std for i, c in answer.cosines.items()},
                                   vector_floor=(answer.minimum - mean) / std)
-    pool = list(dict.fromkeys([*answer.nearest, *keyword]))
+    pool = list(dict.fromkeys([*answer.nearest, *keyword, *mentions.led]))
 
     def around(item_id: str) -> tuple[str | None, str | None]:
         return answer.around.get(item_id, (None, None))
 
-    ranked = _prerank_around(pool, signals, answer.around, weights)
-    items, found = _fetch(store, ranked, shortlist(k, names, weights), around, where)
+    ranked = _prerank_around(pool, signals, answer.around, weights, mentions.led)
+    items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), around, where)
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
                                   keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
                                   neighbours=neighbours([it.id for it in items], around, found))
@@ -137,7 +135,8 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
 
 
 def _prerank_around(pool: list[str], signals: ranking.Signals,
-                    around: Mapping[str, tuple[str | None, str | None]], weights: ranking.Weights) -> list[str]:
+                    around: Mapping[str, tuple[str | None, str | None]], weights: ranking.Weights,
+                    led: Mapping[str, float]) -> list[str]:
     """`_prerank` for a store's answer: each placed item's (previous, self, next) come from `around`."""
     placed = [i for i in pool if i in around]
     loose = [i for i in pool if i not in around]
@@ -154,8 +153,7 @@ def _prerank_around(pool: list[str], signals: ranking.Signals,
         ranked = list(zip(scores.tolist(), placed))
     floor = weights.vector * signals.vector_floor
     ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
-    return [i for _, i in ranked]
+    return [i for _, i in ranking.with_entity(ranked, led, weights)]
 
 
 def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
@@ -174,7 +172,8 @@ def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: 
     `cues` carries what fusion reads from the query text (names, "When", dates)."""
     position = positions(ids)
     signals, pool = _signals(ids, cosines, keyword, n, allowed, weights)
-    ranked = _prerank(pool, signals, ids, position, weights)
+    pool = list(dict.fromkeys([*pool, *cues.led]))  # the named people's memories are candidates too
+    ranked = _prerank(pool, signals, ids, position, weights, cues.led)
     last = len(ids) - 1
 
     def around(item_id: str) -> tuple[str | None, str | None]:
@@ -193,8 +192,7 @@ def _rank(store: Store, ids: list[str], cosines: nearest.VectorScores, keyword: 
 def _signals(ids: list[str], cosines: nearest.VectorScores, keyword: dict[str, float], n: int,
              allowed: np.ndarray | None, weights: ranking.Weights) -> tuple[ranking.Signals, list[str]]:
     """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
-    keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
-    keyword_z = ranking.capped(keyword_z, weights.keyword_cap)
+    keyword_z, keyword_floor = ranking.keyword_signal(keyword, len(ids), weights)
     if not len(ids):
         return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword)
     mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
@@ -234,7 +232,7 @@ def _allowed(store: Store, subject: str, where: Filter, ids: list[str]) -> np.nd
 
 
 def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position: Mapping[str, int],
-             weights: ranking.Weights) -> list[str]:
+             weights: ranking.Weights, led: Mapping[str, float]) -> list[str]:
     """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores)."""
     placed = [i for i in pool if i in position]
     loose = [i for i in pool if i not in position]  # keyword hits without a vector
@@ -251,8 +249,7 @@ def _prerank(pool: list[str], signals: ranking.Signals, ids: list[str], position
         ranked = list(zip(scores.tolist(), placed))
     floor = weights.vector * signals.vector_floor
     ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
-    return [i for _, i in ranked]
+    return [i for _, i in ranking.with_entity(ranked, led, weights)]
 
 
 def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
