@@ -43,7 +43,7 @@ def test_a_near_flat_cosine_spread_is_not_blown_up():
 def test_fuse_components_follow_the_contract_and_sum_to_the_score():
     items = [item("a"), item("b")]
     signals = Signals(vector={"a": 2.0, "b": 0.5}, keyword={"a": 1.0})
-    weights = Weights(vector=1.0, keyword=0.5, recency=0.0, session=0.0)
+    weights = Weights(vector=1.0, keyword=0.5, recency=0.0, session=0.0, keyword_words=0.0)
     hits = ranking.fuse(items, signals, now=0.0, weights=weights)
     assert [h.id for h in hits] == ["a", "b"]
     assert set(hits[0].components) == KEYS
@@ -295,7 +295,7 @@ def test_the_items_led_by_a_named_person_are_known_without_reading_them():
     assert book.led(frozenset({"bruno"}), 2) == {}  # a name leading more than the limit adds none
     book.remove("2")
     assert set(book.led(frozenset({"bruno chen"}), 10)) == {"0"}
-    assert book.led(frozenset({"dana"}), 10) == {"3": 1.0}
+    assert book.led(frozenset({"dana"}), 10) == {"3": book.weights(frozenset({"dana"}))["dana"]}
 
 
 def test_the_entity_term_uses_the_weight_of_the_longest_name_an_item_leads_with():
@@ -317,3 +317,13 @@ def test_the_keyword_cap_widens_the_spread_and_keeps_the_order():
     assert capped["b"] / capped["a"] == pytest.approx(z["b"] / z["a"]) and capped_floor / floor == pytest.approx(3.0 / z["a"])
     assert ranking.keyword_signal(scores, 200, Weights(keyword_cap=0.0)) == (z, floor)  # 0: no cap
     assert ranking.keyword_signal(scores, 2, Weights(keyword_cap=3.0)) == ranking.standardise(scores, 2)  # under it
+
+
+def test_a_short_memory_keeps_a_share_of_its_keyword_evidence():
+    short = Item(id="s", subject="user:1", text="Uses Vim.")  # 2 words
+    long = Item(id="l", subject="user:1", text=" ".join(["word"] * 30))
+    signals = Signals(keyword={"s": 2.0, "l": 2.0})
+    hits = {h.id: h for h in ranking.fuse([short, long], signals, 0.0, Weights(recency=0.0, keyword_words=24.0))}
+    assert hits["l"].components["keyword"] == pytest.approx(2.0 * Weights().keyword)
+    assert hits["s"].components["keyword"] == pytest.approx(2.0 * Weights().keyword * 2 / 24)
+    assert ranking.length_share("Uses Vim.", 0.0) == 1.0  # 0: every memory keeps all of it

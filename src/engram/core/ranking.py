@@ -93,6 +93,7 @@ class Weights:
     focus: float = 2.0
     diversity: float = 0.0
     keyword_cap: float = 0.0
+    keyword_words: float = 24.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
@@ -369,7 +370,8 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
         context = weights.context * (PREVIOUS_SHARE * own(before) + NEXT_SHARE * own(after))
         parts.append({
             "vector": weights.vector * signals.vector.get(item.id, signals.vector_floor),
-            "keyword": weights.keyword * signals.keyword.get(item.id, signals.keyword_floor),
+            "keyword": weights.keyword * signals.keyword.get(item.id, signals.keyword_floor)
+                       * length_share(item.text, weights.keyword_words),
             "context": context,
             "entity": weights.entity * entity_match(item.text, signals) if signals.names else 0.0,
             "time": weights.time * float(states_time(item.text)) if signals.asks_when else 0.0,
@@ -391,6 +393,16 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
             parts[i]["focus"] = -weights.focus
     hits = [Hit(item=item, score=sum(part.values()), components=part) for item, part in zip(items, parts)]
     return sorted(hits, key=lambda h: _placing(h.score, h.item))
+
+
+def length_share(text: str, words: float) -> float:
+    """How much of its keyword evidence a memory keeps: all of it from `words` words up (0: always
+    all), proportionally less below. A short fact's embedding says what it means, and a word it
+    shares with the question adds little; a long turn's embedding averages several things, and a
+    rare word in it is what BM25 finds best."""
+    if words <= 0:
+        return 1.0
+    return min(1.0, len(WORD.findall(text)) / words)
 
 
 def _placing(score: float, item: Item) -> tuple[float, float, str]:
