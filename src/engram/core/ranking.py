@@ -11,13 +11,18 @@ Score contract (a float, higher is better, comparable within one recall call onl
 - vector  = w_vector  * z(cosine):  the item's cosine similarity to the query, as a z-score over
   every item of the subject (0 = an average item, 1 = one standard deviation more similar);
   with the entity term on, the query is embedded without the names it mentions (`vector_query`);
-- keyword = w_keyword * z(BM25):    the same for its BM25 keyword score (unmatched items score 0);
+- keyword = w_keyword * z(BM25) * min(1, words / keyword_words): the same for its BM25 keyword
+  score (unmatched items score 0), in full for memories of at least `keyword_words` (24) words
+  and proportionally less for shorter ones (`length_share`); `keyword_cap` (off) bounds the
+  best match's z-score (`keyword_signal`);
 - context = w_context * (0.5 * own(previous) + 0.2 * own(next)), where own(x) is x's vector +
   keyword terms and previous/next are the items written just before/after it in the same
   session (conversation turns lend each other context: a question, then its answer);
-- entity  = w_entity when the item's text starts with a name the query mentions (a capitalised
-  content word: "What does Melanie paint?" -> items starting "Melanie ..."), else 0: a memory
-  led by a person is usually about that person, one that only mentions them usually is not;
+- entity  = w_entity * weight(name) when the item's text starts with a name the query mentions
+  (one the subject's memories use as a name, engram.core.names: "What does Melanie paint?" ->
+  items starting "Melanie ..."), else 0; weight = log2(1 / share of the items the name leads),
+  between 1 and names.ENTITY_MAX: a memory led by a person is usually about that person, one
+  that only mentions them usually is not, and a rare name says more than a common one;
 - time    = w_time when the query asks "When ..." and the item's text places something in time
   ("yesterday", "last week", "May", "2022": `states_time`, English), else 0;
 - date    = w_date * date_match: when the query names a date ("on 3 July, 2023", "in August 2023",
