@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -277,3 +278,42 @@ def test_tenants_warm_up_asks_every_subject_once_then_random_ones():
     assert len(plan) == 80 and {s for s, _ in plan[:50]} == set(names)  # warm-up: max(20, 50) recalls
     plan = _plan(random.Random(1), names, ["q1", "q2"], warmup=120, recalls=30)
     assert len(plan) == 150 and {s for s, _ in plan[:50]} == set(names) and len({s for s, _ in plan[50:]}) > 1
+
+
+def test_the_vector_cache_gives_the_models_vectors_and_embeds_each_text_once(tmp_path):
+    from engram.bench.vectorcache import CachedEmbedder
+    from engram.embed.hashing import HashingEmbedder
+
+    texts = ["The CI pipeline runs on GitHub Actions.", "Team uses Postgres 16.", "The CI pipeline runs on GitHub Actions."]
+    inner = HashingEmbedder(64)
+    first = CachedEmbedder(inner, tmp_path)
+    assert first.identity == inner.identity
+    assert np.array_equal(first.embed(texts), inner.embed(texts)) and first.misses == 3
+    again = CachedEmbedder(HashingEmbedder(64), tmp_path)  # another process would see the same file
+    assert np.array_equal(again.embed(texts[:2]), inner.embed(texts[:2]))
+    assert (again.hits, again.misses) == (2, 0)
+    other = CachedEmbedder(HashingEmbedder(32), tmp_path)  # keyed by model identity too: no stale rows
+    assert other.embed(texts[:1]).shape == (1, 32) and other.misses == 1
+
+
+def test_bench_locomo_with_a_vector_cache_scores_the_same(data, tmp_path):
+    args = ["--embedder", "hashing", "bench", "locomo", "--data", str(data), "--json"]
+    plain = json.loads(CliRunner().invoke(cli(), args).output)
+    cache = ["--vector-cache", str(tmp_path / "vectors")]
+    cold = json.loads(CliRunner().invoke(cli(), [*args, *cache]).output)
+    warm = json.loads(CliRunner().invoke(cli(), [*args, *cache]).output)
+    assert plain["overall"] == cold["overall"] == warm["overall"]
+    assert not plain["config"]["vector_cache"] and warm["config"]["vector_cache"]
+
+
+def test_every_retriever_of_the_people_shape_gets_the_same_questions(tmp_path):
+    from engram.bench import suite
+
+    (tmp_path / "all").mkdir()
+    (tmp_path / "alone").mkdir()
+    result = suite.run_people(200, tmp_path / "all", people=50, questions=40, embedder="hashing")
+    alone = suite.run_people(200, tmp_path / "alone", people=50, questions=40, embedder="hashing",
+                             retrievers=("dense",))
+    assert result["questions"] == 40 and len(result["hybrid"]["mrr_by_question"]) == 40
+    # Asked third or first, dense answers the same questions: the sample does not depend on the order.
+    assert result["dense"]["mrr_by_question"] == alone["dense"]["mrr_by_question"]

@@ -43,7 +43,7 @@ def test_a_near_flat_cosine_spread_is_not_blown_up():
 def test_fuse_components_follow_the_contract_and_sum_to_the_score():
     items = [item("a"), item("b")]
     signals = Signals(vector={"a": 2.0, "b": 0.5}, keyword={"a": 1.0})
-    weights = Weights(vector=1.0, keyword=0.5, recency=0.0, session=0.0)
+    weights = Weights(vector=1.0, keyword=0.5, recency=0.0, session=0.0, keyword_words=0.0)
     hits = ranking.fuse(items, signals, now=0.0, weights=weights)
     assert [h.id for h in hits] == ["a", "b"]
     assert set(hits[0].components) == KEYS
@@ -126,8 +126,7 @@ def test_keyword_terms_drop_stop_words_but_never_everything():
 
 def _book(*texts: str) -> names.SubjectNames:
     book = names.SubjectNames()
-    for text in texts:
-        book.add(text)
+    book.add(*((str(n), text) for n, text in enumerate(texts)))
     return book
 
 
@@ -175,8 +174,10 @@ def test_a_forgotten_item_takes_its_names_with_it(tmp_path):
             return names.book(mem.store, "user:1", model, mem.vectors("user:1")[0])
 
         assert book().names() == {"melanie", "bob"}
+        assert set(book().led(frozenset({"melanie"}), 10)) == {hi, bye}
         mem.forget_ids("user:1", [hi])
         assert book().names() == {"melanie", "bob"}
+        assert set(book().led(frozenset({"melanie"}), 10)) == {bye}  # a forgotten item is no longer led
         mem.forget_ids("user:1", [bye, plain])
         assert book().names() == frozenset()
         mem.remember("user:1", 'Ana said, "Hello"', kind="episode")  # written after: read as a delta
@@ -286,3 +287,55 @@ def test_focus_keeps_the_first_places_and_fills_the_rest_with_the_named_person()
     assert [h.score for h in focused] == sorted((h.score for h in focused), reverse=True)
     unnamed = ranking.fuse([*others, *alice], dataclasses.replace(signals, names=frozenset()), 0.0, weights)
     assert all(h.components["focus"] == 0.0 for h in unnamed)
+
+
+def test_a_rare_name_weighs_more_than_a_conversations_speakers():
+    turns = [f'{who} said, "Turn {i}."' for i, who in enumerate(["Melanie", "Caroline"] * 20)]
+    people = [f"{first} {last} lives in Oslo." for first in ("Bruno", "Hiro", "Kofi", "Omar") for last in
+              ("Chen", "Sharma", "Haddad", "Tanaka", "Silva")]
+    conversation, crowd = _book(*turns), _book(*people)
+    assert conversation.weights(frozenset({"melanie", "caroline"})) == {"melanie": 1.0, "caroline": 1.0}
+    full, first = crowd.weights(frozenset({"bruno chen"}))["bruno chen"], crowd.weights(frozenset({"bruno"}))["bruno"]
+    # log2(1 / share): one item in 20 is log2(20), five in 20 is 2; never above ENTITY_MAX.
+    assert full == pytest.approx(min(names.ENTITY_MAX, np.log2(20))) and first == pytest.approx(min(names.ENTITY_MAX, 2.0))
+    assert full >= first >= 1.0
+
+
+def test_the_items_led_by_a_named_person_are_known_without_reading_them():
+    book = _book("Bruno Chen uses Emacs.", "Bruno Sharma uses Vim.", "Bruno Chen drinks tea.", "Dana said, \"hi\"")
+    weight = book.weights(frozenset({"bruno chen"}))["bruno chen"]
+    assert book.led(frozenset({"bruno chen"}), 10) == {"0": weight, "2": weight}
+    assert set(book.led(frozenset({"bruno"}), 10)) == {"0", "1", "2"}
+    assert book.led(frozenset({"bruno"}), 2) == {}  # a name leading more than the limit adds none
+    assert book.led(frozenset({"dana"}), 10) == {"3": book.weights(frozenset({"dana"}))["dana"]}
+
+
+def test_the_entity_term_uses_the_weight_of_the_longest_name_an_item_leads_with():
+    chen = Item(id="c", subject="user:1", text="Bruno Chen uses Emacs.")
+    sharma = Item(id="s", subject="user:1", text="Bruno Sharma uses Vim.")
+    assert ranking.lead_name(chen.text, {"bruno", "bruno chen"}) == "bruno chen"
+    signals = Signals(vector={"c": 0.0, "s": 0.0}, names=frozenset({"bruno chen", "bruno"}),
+                      name_weights={"bruno chen": 4.0, "bruno": 2.0})
+    hits = {h.id: h for h in ranking.fuse([chen, sharma], signals, 0.0, Weights(recency=0.0))}
+    assert hits["c"].components["entity"] == 4.0 * Weights().entity
+    assert hits["s"].components["entity"] == 2.0 * Weights().entity
+
+
+def test_the_keyword_cap_widens_the_spread_and_keeps_the_order():
+    scores = {"a": 9.0, "b": 3.0}  # two matches among 200 items: z-scores near 12 and 4
+    z, floor = ranking.standardise(scores, 200)
+    capped, capped_floor = ranking.keyword_signal(scores, 200, Weights(keyword_cap=3.0))
+    assert max(z.values()) > 3.0 and capped["a"] == pytest.approx(3.0)
+    assert capped["b"] / capped["a"] == pytest.approx(z["b"] / z["a"]) and capped_floor / floor == pytest.approx(3.0 / z["a"])
+    assert ranking.keyword_signal(scores, 200, Weights(keyword_cap=0.0)) == (z, floor)  # 0: no cap
+    assert ranking.keyword_signal(scores, 2, Weights(keyword_cap=3.0)) == ranking.standardise(scores, 2)  # under it
+
+
+def test_a_short_memory_keeps_a_share_of_its_keyword_evidence():
+    short = Item(id="s", subject="user:1", text="Uses Vim.")  # 2 words
+    long = Item(id="l", subject="user:1", text=" ".join(["word"] * 30))
+    signals = Signals(keyword={"s": 2.0, "l": 2.0})
+    hits = {h.id: h for h in ranking.fuse([short, long], signals, 0.0, Weights(recency=0.0, keyword_words=24.0))}
+    assert hits["l"].components["keyword"] == pytest.approx(2.0 * Weights().keyword)
+    assert hits["s"].components["keyword"] == pytest.approx(2.0 * Weights().keyword * 2 / 24)
+    assert ranking.length_share("Uses Vim.", 0.0) == 1.0  # 0: every memory keeps all of it

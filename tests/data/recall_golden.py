@@ -5,8 +5,9 @@ written with `remember_many`, then synthetic session turns and the last suite fa
 `remember` at a time, with recalls in between (so the write path updates caches a recall warmed).
 `answers(mem)` asks every suite question (k=10, at a fixed time): its top 10 as (text, score).
 
-`recall_golden.json` holds the answers of the code before the speed work (engram main at 7cd3655,
-hashing embedder, both backends); regenerate it only for a deliberate ranking change:
+`recall_golden.json` holds the answers of the ranking as issue 13 left it (weighted names, the
+keyword length rule), recorded by that branch's code before the speed work was merged into it
+(hashing embedder, both backends); regenerate it only for a deliberate ranking change:
 
     python tests/data/recall_golden.py            # SQLite and a private PostgreSQL (tests/pg_server.py)
 """

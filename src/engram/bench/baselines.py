@@ -21,6 +21,7 @@ from engram.types import EPISODE
 
 if TYPE_CHECKING:
     from engram.bench.locomo import Conversation
+    from engram.embed.base import Embedder
 
 SUBJECT = "user:locomo"
 RETRIEVERS = ("hybrid", "bm25", "dense", "overlap")
@@ -36,7 +37,7 @@ class Retriever(Protocol):
     def close(self) -> None: ...
 
 
-def make_retriever(name: str, path: Path | str, embedder: str | None,
+def make_retriever(name: str, path: Path | str, embedder: Embedder | str | None,
                    weights: Mapping[str, float] | None = None) -> Retriever:
     """A fresh retriever of kind `name` whose store lives at `path` (a SQLite file or a postgresql://
     URL); `weights` overrides terms of the hybrid ranking's `Weights` (ablations: {"entity": 0.0})."""
@@ -69,7 +70,7 @@ def parse_weights(text: str | None) -> dict[str, float]:
 class EngramRetriever:
     """Engram's recall (`hybrid`, the default) or one of its signals alone (`bm25`, `dense`)."""
 
-    def __init__(self, mode: str, path: Path | str, embedder: str | None,
+    def __init__(self, mode: str, path: Path | str, embedder: Embedder | str | None,
                  weights: Mapping[str, float] | None = None) -> None:
         from engram.core.memory import Memory
 
@@ -82,8 +83,15 @@ class EngramRetriever:
             "bm25": ranking.Weights.single("keyword", recency=base.recency, half_life_days=base.half_life_days),
             "dense": ranking.Weights.single("vector", recency=base.recency, half_life_days=base.half_life_days),
         }[mode]
-        if weights and mode == "hybrid":
-            self.weights = self.memory.weights = dataclasses.replace(base, **weights)
+        self._base = base
+        if weights:
+            self.reweigh(weights)
+
+    def reweigh(self, weights: Mapping[str, float]) -> None:
+        """Search the same store with hybrid's weights overridden by `weights` (ablations; the
+        single-signal baselines keep theirs)."""
+        if self.mode == "hybrid":
+            self.weights = self.memory.weights = dataclasses.replace(self._base, **weights)
 
     def ingest(self, conv: Conversation) -> None:
         for turns in conv.sessions():
@@ -116,11 +124,13 @@ class EngramRetriever:
         return [(self.dia[h.id], h.text) for h in hits]
 
     def config(self) -> dict[str, Any]:
+        from engram.bench.vectorcache import CachedEmbedder
         from engram.core.recall import CANDIDATES, SHORTLIST
 
         embedder = self.memory.embedder
         return {
             "embedder": embedder.identity if embedder else None,
+            "vector_cache": isinstance(embedder, CachedEmbedder),
             "weights": dataclasses.asdict(self.weights),
             "candidates": CANDIDATES,
             "shortlist": SHORTLIST,

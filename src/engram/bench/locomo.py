@@ -20,17 +20,20 @@ import json
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engram.bench.baselines import Retriever, make_retriever
 from engram.bench.report import percentiles
 from engram.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from engram.embed.base import Embedder
 
 KS = (1, 5, 10, 25, 50)
 SESSION_K = 10
@@ -149,22 +152,35 @@ def _mean(rows: Sequence[dict[str, float]]) -> dict[str, Any]:
     return out
 
 
+def ask(engine: Retriever, conv: Conversation) -> Iterator[tuple[Question, list[tuple[str, str]], float]]:
+    """Each question of `conv` that has evidence, asked raw at the time of the last session:
+    (question, the top max(KS) (dia id, text) pairs, milliseconds the search took)."""
+    now = conv.last_time
+    for q in conv.questions:
+        if q.evidence:
+            t0 = time.perf_counter()
+            ranked = engine.search(q.text, max(KS), now)
+            yield q, ranked, (time.perf_counter() - t0) * 1000
+
+
 def run(
     path: str | Path,
     retriever: str = "hybrid",
     *,
-    embedder: str | None = None,
+    embedder: Embedder | str | None = None,
     limit: int | None = None,
     folder: str | Path | None = None,
     echo: Callable[[str], None] | None = None,
     weights: Mapping[str, float] | None = None,
     store: str | None = None,
+    detail: bool = False,
 ) -> dict[str, Any]:
     """Run the benchmark with one retriever; the JSON-ready result (see the module docstring).
 
     `weights` overrides terms of the hybrid ranking (ablations: {"entity": 0.0}); `store`: a
     postgresql:// URL to run on PostgreSQL instead, one fresh database per conversation (created
-    on that server and dropped afterwards)."""
+    on that server and dropped afterwards); `detail` adds every question's scores (`questions`,
+    in file order: paired comparisons of two runs)."""
     from engram.bench.scratch import check_server, scratch_store, store_kind
 
     check_server(store)
@@ -187,13 +203,8 @@ def run(
                     engine.ingest(conv)
                     ingest_s += time.perf_counter() - t0
                     turns += len(conv.turns)
-                    now = conv.last_time
-                    for q in conv.questions:
-                        if not q.evidence:
-                            continue
-                        t0 = time.perf_counter()
-                        ranked = engine.search(q.text, max(KS), now)
-                        latencies.append((time.perf_counter() - t0) * 1000)
+                    for q, ranked, ms in ask(engine, conv):
+                        latencies.append(ms)
                         scored.append((q.category, score_question([d for d, _ in ranked], q.evidence)))
                         tokens.append(sum(counter.count(text) for _, text in ranked[:TOKENS_K]))
                 finally:
@@ -205,6 +216,9 @@ def run(
     result["config"]["store"] = store_kind(store)
     if "rejected_turns" in result["config"]:
         result["config"]["rejected_turns"] = rejected
+    if detail:
+        result["questions"] = [{"category": CATEGORIES.get(c, str(c)), **{k: round(v, 4) for k, v in row.items()}}
+                               for c, row in scored]
     return result
 
 

@@ -29,11 +29,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.bench.baselines import EngramRetriever
 from engram.bench.report import markdown_table, percentiles
 from engram.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from engram.embed.base import Embedder
 
 K = 10
 SUBJECT = "user:suite"
@@ -123,42 +126,67 @@ def _by(questions: Sequence[Question], rows: Sequence[dict[str, float]], field: 
     return {key: _means([r for q, r in zip(questions, rows) if getattr(q, field) == key]) for key in keys}
 
 
-def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retriever: str, folder: str | Path,
-                  embedder: str | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
-    """One retriever over the suite in a fresh store under `folder`: scores and latency."""
+def suite_store(facts: Sequence[Fact], retriever: str, folder: str | Path,
+                embedder: Embedder | str | None = None,
+                weights: Mapping[str, float] | None = None) -> EngramRetriever:
+    """A fresh store under `folder` holding every fact (oldest first), searched by `retriever`."""
     engine = EngramRetriever(retriever, Path(folder) / f"suite-{retriever}.db", embedder, weights)
     try:
         engine.remember_facts([(f.id, f.text, f.at) for f in sorted(facts, key=lambda f: f.at)])
-        now = max(f.at for f in facts) + DAY
-        rows, latencies, stable = [], [], 0
-        for q in questions:
-            t0 = time.perf_counter()
-            ranked = [fact for fact, _ in engine.search(q.text, K, now)]
-            latencies.append((time.perf_counter() - t0) * 1000)
-            rows.append(score(ranked, q.answers))
-            if retriever == "hybrid":
-                tops = {tuple(f for f, _ in engine.search(v, 3, now)) for v in variants(q.text)}
-                stable += len(tops) == 1
-        result: dict[str, Any] = {"overall": _means(rows), "by_group": _by(questions, rows, "group"),
-                                  "by_style": _by(questions, rows, "style"), "latency_ms": percentiles(latencies)}
-        if retriever == "hybrid":
-            result["case_stable"] = round(stable / len(questions), 4)
-        result["misses"] = [q.text for q, r in zip(questions, rows) if not r["top1"]]
-        return result
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+def ask_suite(engine: EngramRetriever, facts: Sequence[Fact], questions: Sequence[Question]) -> dict[str, Any]:
+    """Every question against a suite store: scores per group and style, latency, case stability."""
+    now = max(f.at for f in facts) + DAY
+    rows, latencies, stable = [], [], 0
+    for q in questions:
+        t0 = time.perf_counter()
+        ranked = [fact for fact, _ in engine.search(q.text, K, now)]
+        latencies.append((time.perf_counter() - t0) * 1000)
+        rows.append(score(ranked, q.answers))
+        if engine.mode == "hybrid":
+            tops = {tuple(f for f, _ in engine.search(v, 3, now)) for v in variants(q.text)}
+            stable += len(tops) == 1
+    result: dict[str, Any] = {"overall": _means(rows), "by_group": _by(questions, rows, "group"),
+                              "by_style": _by(questions, rows, "style"), "latency_ms": percentiles(latencies)}
+    if engine.mode == "hybrid":
+        result["case_stable"] = round(stable / len(questions), 4)
+    result["misses"] = [q.text for q, r in zip(questions, rows) if not r["top1"]]
+    result["questions"] = [{"group": q.group, "style": q.style, **{k: round(v, 4) for k, v in r.items()}}
+                           for q, r in zip(questions, rows)]
+    return result
+
+
+def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retriever: str, folder: str | Path,
+                  embedder: Embedder | str | None = None, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """One retriever over the suite in a fresh store under `folder`: scores and latency."""
+    engine = suite_store(facts, retriever, folder, embedder, weights)
+    try:
+        return ask_suite(engine, facts, questions)
     finally:
         engine.close()
 
 
-def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions: int = PEOPLE_QUESTIONS,
-               seed: int = 1, embedder: str | None = None, retrievers: Sequence[str] = RETRIEVERS,
-               weights: Mapping[str, float] | None = None) -> dict[str, Any]:
-    """The many-people shape (engram.bench.people): `size` facts about `people` people in one
-    subject, `questions` of them asked with one of their paraphrased questions (naming the
-    person); top-1 / top-3 / MRR per retriever. `dense` is plain cosine over the same vectors."""
+@dataclass
+class PeopleStore:
+    """A many-people store and the questions asked of it (`run_people`)."""
+
+    memory: Any  # engram.core.memory.Memory (imported lazily: the bench loads no model until used)
+    ids: dict[str, int]  # item id -> index of its fact
+    chosen: list[tuple[int, str]]  # (fact index, the question asked about it)
+    out: dict[str, Any]
+
+
+def people_store(size: int, folder: str | Path, *, people: int = PEOPLE, questions: int = PEOPLE_QUESTIONS,
+                 seed: int = 1, embedder: Embedder | str | None = None) -> PeopleStore:
+    """`size` generated facts about `people` people in one subject of a fresh store under `folder`,
+    and `questions` of them drawn (with one of their paraphrased questions) for every retriever."""
     from engram.bench import people as generator
-    from engram.core import ranking
     from engram.core.memory import Memory
-    from engram.core.recall import search
 
     facts = generator.generate(size, people=people, seed=seed)
     rng = random.Random(seed)
@@ -172,24 +200,45 @@ def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions
                 if saved.id is None:
                     raise InvalidInput(f"people fact {facts[start + offset].text!r} was not stored: {saved.reason}")
                 ids[saved.id] = start + offset
-        base = memory.weights
-        modes = {"hybrid": dataclasses.replace(base, **(weights or {})), "bm25": ranking.Weights.single("keyword", recency=base.recency),
-                 "dense": ranking.Weights.single("vector", recency=base.recency)}
-        out: dict[str, Any] = {"facts": len(facts), "people": people, "questions": len(asked)}
-        where = memory._filter()
-        for name in retrievers:
-            rows = []
-            for index in asked:
-                question = rng.choice(facts[index].questions)
-                hits = search(memory.store, memory.embedder, SUBJECT, question, K, where, modes[name], 2.0)
-                rows.append(score([str(ids.get(h.id)) for h in hits], [str(index)]))
-            out[name] = _means(rows)
-        return out
-    finally:
+    except BaseException:
         memory.close()
+        raise
+    chosen = [(index, rng.choice(facts[index].questions)) for index in asked]  # the same for every retriever
+    return PeopleStore(memory, ids, chosen, {"facts": len(facts), "people": people, "questions": len(asked)})
 
 
-def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = None, embedder: str | None = None,
+def ask_people(store: PeopleStore, retriever: str, weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """top-1 / top-3 / MRR of one retriever (`weights` override hybrid's terms) on a people store."""
+    from engram.core import ranking
+    from engram.core.recall import search
+
+    memory = store.memory
+    base = memory.weights
+    modes = {"hybrid": dataclasses.replace(base, **(weights or {})),
+             "bm25": ranking.Weights.single("keyword", recency=base.recency),
+             "dense": ranking.Weights.single("vector", recency=base.recency)}
+    where = memory._filter()
+    rows = []
+    for index, question in store.chosen:
+        hits = search(memory.store, memory.embedder, SUBJECT, question, K, where, modes[retriever], 2.0)
+        rows.append(score([str(store.ids.get(h.id)) for h in hits], [str(index)]))
+    return {**_means(rows), "mrr_by_question": [round(r["mrr"], 4) for r in rows]}
+
+
+def run_people(size: int, folder: str | Path, *, people: int = PEOPLE, questions: int = PEOPLE_QUESTIONS,
+               seed: int = 1, embedder: Embedder | str | None = None, retrievers: Sequence[str] = RETRIEVERS,
+               weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """The many-people shape (engram.bench.people): `size` facts about `people` people in one
+    subject, `questions` of them asked with one of their paraphrased questions (naming the
+    person); top-1 / top-3 / MRR per retriever. `dense` is plain cosine over the same vectors."""
+    store = people_store(size, folder, people=people, questions=questions, seed=seed, embedder=embedder)
+    try:
+        return {**store.out, **{name: ask_people(store, name, weights) for name in retrievers}}
+    finally:
+        store.memory.close()
+
+
+def run(retrievers: Sequence[str] = RETRIEVERS, *, data: str | Path | None = None, embedder: Embedder | str | None = None,
         folder: str | Path | None = None, extra: Mapping[str, Callable[[str], dict[str, Any]]] | None = None,
         echo: Callable[[str], None] | None = None, weights: Mapping[str, float] | None = None,
         people: Sequence[int] = ()) -> dict[str, Any]:

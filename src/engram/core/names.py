@@ -10,15 +10,19 @@ capitalised (acronyms, product names, units and a sentence-initial "Show" are no
   Bruno like?" is about every Bruno), but the full name is one entity: "Bruno Chen" is not
   "Bruno Sharma".
 
-Every name a query mentions goes to the entity term; only the *common* ones (leading at least
-COMMON_SHARE of the subject's items: a conversation's speakers) leave the embedded query, where
-they would pull in every memory. A rare name (one person among hundreds) stays in it.
+Who a query is about is the entity term's job: every name a query mentions goes to it, weighted
+by how few of the subject's items the name leads (`weights`: a conversation's speakers weigh 1,
+one person among hundreds up to ENTITY_MAX), and leaves the text that is embedded (a small
+embedding model does not tell "Bruno Chen" from "Bruno Sharma"; BM25 does, by the IDF of
+"chen", so the keyword search keeps the names). The items led by a rare name are candidates
+whatever their score (`led`), so a person's memory is found however few words it shares with
+the question.
 
 Matching a query is case-insensitive ("bruno chen", "Bruno Chen" and "BRUNO CHEN" are the same
 name), so the case of a query word never decides what ranks first.
 
-`SubjectNames` holds the counts for one subject (no per-item record: its size follows the
-subject's vocabulary, not its item count) and is kept incrementally: `book()` compares the
+`SubjectNames` holds the counts for one subject, and the ids of the items each name leads (for
+`led`), and is kept incrementally: `book()` compares the
 store's write-ordered id list (cached by the store until the subject changes) with the last one
 it saw and reads only the items written since; when items were forgotten it counts the subject
 again from its items, so forgetting an item removes its names with it. Nothing is stored on disk.
@@ -29,15 +33,16 @@ recall, and `cache_stats(store)` gives the hit rate for `Memory.stats`.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from engram.core.ranking import QUESTION_WORDS, STOP_WORDS
+from engram.core.ranking import QUESTION_WORDS, STOP_WORDS, vector_query
 from engram.store.base import ReadsTexts
 from engram.store.cache import BoundedCache
 
@@ -48,10 +53,9 @@ _LOWER = re.compile(r"\b[a-z][a-z'’-]+\b")
 # What follows a speaker's name at the start of a turn: a colon, or a verb of saying and a quote.
 _SPEAKS = re.compile(r"\s*(?::|(?:said|says|asked|asks|replied|replies|wrote|writes|answered)[,:]?\s*[\"“'‘])")
 MAX_NAME_WORDS = 3
-# A name that leads at least this share of a subject's memories (the speakers of a conversation)
-# says little about which memory is meant: it is left out of the embedded query. A rarer one
-# (one person among many) is what the question is about, and the embedding keeps it.
-COMMON_SHARE = 0.05
+# The most a name weighs in the entity term (`SubjectNames.weights`: log2(1 / share), at least 1):
+# reached by a name leading 1/256 of the items or fewer, where it outweighs any topic match.
+ENTITY_MAX = 8.0
 # Words that are never names, however a store writes them.
 NOT_NAMES = STOP_WORDS | QUESTION_WORDS
 
@@ -99,6 +103,27 @@ def _lead(text: str) -> tuple[str | None, bool]:
     return " ".join(words), bool(_SPEAKS.match(stripped, end))
 
 
+def _led_keys(lead: str | None, speaker: bool) -> tuple[str, ...]:
+    """The phrases an item is found under in `SubjectNames.led`: its lead, and a full name's first word."""
+    if lead is None:
+        return ()
+    if " " in lead and not speaker:
+        return lead, lead.split(" ", 1)[0]
+    return (lead,)
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """What a query says about people, as recall uses it: `text`, the query without the names it
+    mentions (what is embedded), the `names`, their `weights` in the entity term, and the items
+    that lead with them (`led`: id -> weight)."""
+
+    text: str
+    names: frozenset[str] = frozenset()
+    weights: Mapping[str, float] = field(default_factory=dict)
+    led: Mapping[str, float] = field(default_factory=dict)
+
+
 class SubjectNames:
     """The names one subject's memories use, counted over its items."""
 
@@ -113,26 +138,29 @@ class SubjectNames:
         self._leads: Counter[str] = Counter()
         self._firsts: dict[str, Counter[str]] = {}  # first word -> full names led by it
         self._lower: Counter[str] = Counter()
+        self._led: dict[str, set[str]] = {}  # lead phrase (and a full name's first word) -> item ids
 
     def __len__(self) -> int:
         return len(self.names())
 
-    def add(self, *texts: str) -> None:
-        """Count stored items' texts (the lower-case words of all of them in one pass)."""
-        self._items += len(texts)
-        self._lower.update(_LOWER.findall("\n".join(texts)))  # a word's uses: only > 0 matters
-        for text in texts:
+    def add(self, *items: tuple[str, str]) -> None:
+        """Count stored items, given as (id, text) (the lower-case words of all of them in one pass)."""
+        self._items += len(items)
+        self._lower.update(_LOWER.findall("\n".join(text for _, text in items)))  # a word's uses: only > 0 matters
+        for item_id, text in items:
             lead, speaker = _lead(text)
             if lead is None:
                 continue
             (self._speakers if speaker else self._leads)[lead] += 1
             if " " in lead and not speaker:
                 self._firsts.setdefault(lead.split(" ", 1)[0], Counter())[lead] += 1
+            for key in _led_keys(lead, speaker):
+                self._led.setdefault(key, set()).add(item_id)
 
     def size(self) -> int:
-        """Roughly the bytes the counts hold (what the book cache weighs)."""
+        """Roughly the bytes the counts and the led items hold (what the book cache weighs)."""
         entries = len(self._speakers) + len(self._leads) + len(self._lower) + sum(map(len, self._firsts.values()))
-        return 200 + 120 * entries
+        return 200 + 120 * entries + 90 * sum(map(len, self._led.values()))
 
     def is_name(self, phrase: str) -> bool:
         """True when the subject's memories use `phrase` (lower case, single spaces) as a name."""
@@ -151,9 +179,32 @@ class SubjectNames:
         led = self._speakers[phrase] + self._leads[phrase] + sum(self._firsts.get(phrase, Counter()).values())
         return led / max(1, self._items)
 
-    def common(self, names: frozenset[str]) -> frozenset[str]:
-        """Those of `names` that lead at least COMMON_SHARE of the subject's items."""
-        return frozenset(n for n in names if self.share(n) >= COMMON_SHARE)
+    def weights(self, names: frozenset[str]) -> dict[str, float]:
+        """Each of `names` weighted by how few of the subject's items it leads: log2(1 / share),
+        between 1 and ENTITY_MAX. A conversation's speakers (half the items each, or more) weigh 1;
+        a person among hundreds (a dozen items in thousands) weighs ENTITY_MAX: naming them says
+        far more about which memory is meant."""
+        return {n: min(ENTITY_MAX, max(1.0, -math.log2(max(self.share(n), 2.0 ** -ENTITY_MAX)))) for n in names}
+
+    def led(self, names: frozenset[str], limit: int) -> dict[str, float]:
+        """The items that lead with one of `names`, each with that name's weight (`weights`; the
+        heaviest when several), for names that lead at most `limit` items: recall adds them to its
+        candidates, so a person's memories are found however far their words are from the query."""
+        weights = self.weights(names)
+        out: dict[str, float] = {}
+        for name in names:
+            items = self._led.get(name, ())
+            if len(items) <= limit:
+                for item_id in items:
+                    out[item_id] = max(weights[name], out.get(item_id, 0.0))
+        return out
+
+    def read(self, query: str, limit: int) -> Mentions:
+        """The names `query` mentions and what recall does with them (`Mentions`); `limit` as in `led`."""
+        names = self.mentioned(query)
+        if not names:
+            return Mentions(query)
+        return Mentions(vector_query(query, names), names, self.weights(names), self.led(names, limit))
 
     def names(self) -> frozenset[str]:
         """Every name in the book (for inspection and tests)."""
@@ -193,13 +244,14 @@ class SubjectNames:
             self._synced = (len(ids), ids[-1] if ids else None)
 
 
-def _texts(store: Any, subject: str, ids: Sequence[str], whole: bool) -> list[str]:
-    """The texts of `ids`: for a whole subject, one narrow read of its texts where the store has
+def _texts(store: Any, subject: str, ids: Sequence[str], whole: bool) -> list[tuple[str, str]]:
+    """(id, text) of `ids`: for a whole subject, one narrow read of its texts where the store has
     one (ReadsTexts), else the items in chunks."""
     if whole and isinstance(store, ReadsTexts):
         texts = dict(store.item_texts(subject))
-        return [texts[i] for i in ids if i in texts]
-    return [item.text for start in range(0, len(ids), 500) for item in store.get(list(ids[start : start + 500]))]
+        return [(i, texts[i]) for i in ids if i in texts]
+    return [(item.id, item.text) for start in range(0, len(ids), 500)
+            for item in store.get(list(ids[start : start + 500]))]
 
 
 #: Subjects whose book one store keeps in memory (the least recently recalled are dropped first).

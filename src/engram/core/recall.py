@@ -75,7 +75,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
         return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score,
                                 queries, steps)
     ids: Sequence[str] = []
-    names: frozenset[str] = frozenset()
+    mentions = people.Mentions(query)
     pending: Future[nearest.VectorScores] | None = None
     if embedder is not None:
         ids, matrix = store.vectors(subject, embedder.identity)
@@ -83,30 +83,27 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
             steps.lap("vectors")
         if ids:
             # With the entity term on, the names the subject's memories use (engram.core.names) go
-            # to it, and the common ones (a conversation's speakers) leave the embedded query.
-            embedded = query
+            # to it, and leave the text that is embedded.
             if weights.entity:
-                book = people.book(store, subject, embedder.identity, ids)
-                names = book.mentioned(query)
-                embedded = ranking.vector_query(query, book.common(names))
+                mentions = people.book(store, subject, embedder.identity, ids).read(query, CANDIDATES)
             if steps is not None:
                 steps.lap("names")
             # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
             # run on another core while SQLite runs the keyword search on this one.
-            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, embedded, n,
+            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, mentions.text, n,
                                         exact=exact_vectors or where.restrictive, queries=queries, steps=steps)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
         if steps is not None:
             steps.lap("keyword")
-        known = _Known.before_vectors(store, subject, query, ids, keyword, where, weights, names)
+        known = _Known.before_vectors(store, subject, query, ids, keyword, where, weights, mentions)
         if steps is not None:
             steps.lap("cues")
     finally:
         cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
     if steps is not None:
         steps.lap("wait")
-    hits = _rank(store, ids, cosines, known, n, where, weights, now, shortlist(k, names, weights), steps)
+    hits = _rank(store, ids, cosines, known, n, where, weights, now, shortlist(k, mentions.names, weights), steps)
     top = ranking.top_k(hits, k, min_score)
     if steps is not None:
         steps.lap("top_k")
@@ -121,15 +118,13 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
     the subject's cosine statistics, and the cosines and write-order neighbours of every pool
     item; no vector matrix leaves the server. Fusion is the same as on the exact path."""
     n = max(CANDIDATES, k)
-    names: frozenset[str] = frozenset()
-    embedded = query
+    mentions = people.Mentions(query)
     if weights.entity:  # as on the exact path: the names the subject's memories use (engram.core.names)
         book = people.book(store, subject, embedder.identity, finder.vector_ids(subject, embedder.identity))
-        names = book.mentioned(query)
-        embedded = ranking.vector_query(query, book.common(names))
+        mentions = book.read(query, n)
     if steps is not None:
         steps.lap("names")
-    pending = _EMBEDDING.submit(embed_query, embedder, embedded, queries, steps)
+    pending = _EMBEDDING.submit(embed_query, embedder, mentions.text, queries, steps)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
         if steps is not None:
@@ -138,28 +133,29 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
         vector = pending.result()
     if steps is not None:
         steps.lap("wait")
-    answer = finder.nearest(subject, embedder.identity, vector, n, list(keyword),
+    answer = finder.nearest(subject, embedder.identity, vector, n, list(dict.fromkeys([*keyword, *mentions.led])),
                            where if where.restrictive else None)
     if steps is not None:
         steps.lap("nearest")
-    cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+    cues = ranking.Signals(names=mentions.names, name_weights=mentions.weights, led=mentions.led,
+                           asks_when=bool(weights.time) and ranking.asks_when(query),
                            dates=ranking.query_dates(query) if weights.date else ())
-    keyword_z, keyword_floor = ranking.standardise(keyword, population=answer.count)
+    keyword_z, keyword_floor = ranking.keyword_signal(keyword, answer.count, weights)
     signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor)
     if answer.count:
         mean, std = answer.mean, max(answer.std, ranking.VECTOR_MIN_STD)
         signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor,
                                   vector={i: (c - mean) / std for i, c in answer.cosines.items()},
                                   vector_floor=(answer.minimum - mean) / std)
-    pool = list(dict.fromkeys([*answer.nearest, *keyword]))
+    pool = list(dict.fromkeys([*answer.nearest, *keyword, *mentions.led]))
 
     def around(item_id: str) -> tuple[str | None, str | None]:
         return answer.around.get(item_id, (None, None))
 
-    ranked = _prerank_around(pool, signals, answer.around, weights)
+    ranked = _prerank_around(pool, signals, answer.around, weights, mentions.led)
     if steps is not None:
         steps.lap("prerank")
-    items, found = _fetch(store, ranked, shortlist(k, names, weights), around, where)
+    items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), around, where)
     if steps is not None:
         steps.lap("fetch")
     signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
@@ -175,7 +171,8 @@ def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, 
 
 
 def _prerank_around(pool: list[str], signals: ranking.Signals,
-                    around: Mapping[str, tuple[str | None, str | None]], weights: ranking.Weights) -> list[str]:
+                    around: Mapping[str, tuple[str | None, str | None]], weights: ranking.Weights,
+                    led: Mapping[str, float]) -> list[str]:
     """`_prerank` for a store's answer: each placed item's (previous, self, next) come from `around`."""
     placed = [i for i in pool if i in around]
     loose = [i for i in pool if i not in around]
@@ -192,8 +189,7 @@ def _prerank_around(pool: list[str], signals: ranking.Signals,
         ranked = list(zip(scores.tolist(), placed))
     floor = weights.vector * signals.vector_floor
     ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
-    return [i for _, i in ranked]
+    return [i for _, i in ranking.with_entity(ranked, led, weights)]
 
 
 def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
@@ -220,14 +216,14 @@ class _Known:
 
     @classmethod
     def before_vectors(cls, store: Store, subject: str, query: str, ids: Sequence[str], keyword: dict[str, float],
-                       where: Filter, weights: ranking.Weights, names: frozenset[str]) -> _Known:
+                       where: Filter, weights: ranking.Weights, mentions: people.Mentions) -> _Known:
         position = positions(ids)
-        keyword_z, keyword_floor = ranking.standardise(keyword, population=len(ids))
-        keyword_z = ranking.capped(keyword_z, weights.keyword_cap)
+        keyword_z, keyword_floor = ranking.keyword_signal(keyword, len(ids), weights)
         n = len(ids)
         _, row_of = _shared(ids, position)
         hits = sorted((r, z) for i, z in keyword_z.items() if (r := row_of.get(i, n)) < n)
-        cues = ranking.Signals(names=names, asks_when=bool(weights.time) and ranking.asks_when(query),
+        cues = ranking.Signals(names=mentions.names, name_weights=mentions.weights, led=mentions.led,
+                               asks_when=bool(weights.time) and ranking.asks_when(query),
                                dates=ranking.query_dates(query) if weights.date else ())
         return cls(position, keyword_z, keyword_floor, np.array([r for r, _ in hits], dtype=np.int64),
                    np.array([z for _, z in hits], dtype=np.float64), _allowed(store, subject, where, ids), cues)
@@ -248,6 +244,7 @@ def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, known
     `known.cues` carries what fusion reads from the query text (names, "When", dates)."""
     position = known.position
     signals, pool = _signals(ids, cosines, known, n)
+    pool = list(dict.fromkeys([*pool, *known.cues.led]))  # the named people's memories are candidates too
     ranked = _prerank(pool, signals, ids, known, weights)
     count, last = len(ids), len(ids) - 1
     rows, row_of = _shared(ids, position)
@@ -345,7 +342,11 @@ def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], know
     floor = weights.vector * signals.vector_floor
     scores[len(placed):] = [floor + weights.keyword * signals.keyword.get(pool[i], signals.keyword_floor)
                             for i in loose.tolist()]
-    order = np.concatenate([placed, loose])[np.argsort(-scores, kind="stable")]
+    order = np.concatenate([placed, loose])
+    led = known.cues.led
+    if led and weights.entity:  # the entity term of the named people's memories (ranking.with_entity)
+        scores += weights.entity * np.array([led.get(pool[i], 0.0) for i in order.tolist()], dtype=np.float64)
+    order = order[np.argsort(-scores, kind="stable")]
     return [pool[i] for i in order.tolist()]
 
 

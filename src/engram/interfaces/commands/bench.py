@@ -41,16 +41,20 @@ def bench() -> None:
 @click.option("--store", "server", default=None, metavar="URL",
               help="Run on PostgreSQL: a postgresql:// URL whose user may create databases; one fresh"
                    " database per conversation, dropped afterwards.")
+@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
+              help="Reuse embeddings across runs from this folder (ablations: only the ranking changes;"
+                   " latency and ingest figures then exclude embedding).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, limit: int | None,
-           folder: str | None, server: str | None, as_json: bool) -> None:
+           folder: str | None, server: str | None, vector_cache: str | None, as_json: bool) -> None:
     """Evidence recall R@k on LoCoMo: one store per conversation, questions asked raw."""
     from engram.bench import locomo as bench_locomo
     from engram.bench.baselines import parse_weights
     from engram.bench.report import category_table, locomo_table
+    from engram.bench.vectorcache import bench_embedder
 
-    embedder = (ctx.find_root().obj or {}).get("embedder")
+    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
     echo = None if as_json else click.echo
     result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo,
                               weights=parse_weights(weights), store=server)
@@ -74,18 +78,22 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
 @click.option("--locomo", "locomo_data", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Also run LoCoMo on this file for each retriever, reported next to the suite.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
+              help="Reuse embeddings across runs from this folder (ablations: only the ranking changes;"
+                   " latency and ingest figures then exclude embedding).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, people: str,
-          locomo_data: str | None, folder: str | None, as_json: bool) -> None:
+          locomo_data: str | None, folder: str | None, vector_cache: str | None, as_json: bool) -> None:
     """Robustness suite: top-1/top-3/MRR per group and question style (acronyms, case, typos, ...)."""
     from typing import Any
 
     from engram.bench import locomo as bench_locomo
     from engram.bench import suite as bench_suite
     from engram.bench.baselines import parse_weights
+    from engram.bench.vectorcache import bench_embedder
 
-    embedder = (ctx.find_root().obj or {}).get("embedder")
+    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
     names = [r.strip() for r in retrievers.split(",") if r.strip()]
     overrides = parse_weights(weights)
     extra = {}
