@@ -111,6 +111,7 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
       own 10 nearest against the exact scan's;
     - `exact_ms` / `ann_ms` and `exact_over_ann`: `recall.search` p50/p95 with the exact scan
       and with the index, the two alternating query by query (a ratio that holds under load);
+      `cpu_ms`: the process CPU time of each, and of `Memory.recall`, timed in the same rotation;
     - `saved` (a SQLite file): the saved index's size and save time, then `reopen_figures` and
       `forget_figures`."""
     from engram.core import ann
@@ -145,12 +146,14 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
         near = nearest.scores(mem.store, subject, model, ids, matrix, v, CANDIDATES).nearest(10)
         truth = nearest.ExactScores(nearest.cosines(matrix, v)).nearest(10)
         vector.append(len(set(near.tolist()) & set(truth.tolist())) / max(1, len(truth)))
-    timed = _timed({"ann": lambda q: top(q, False), "exact": lambda q: top(q, True)}, list(queries), rounds)
+    timed = _timed({"ann": lambda q: top(q, False), "exact": lambda q: top(q, True),
+                    "recall": lambda q: mem.recall(subject, q, k=10)}, list(queries), rounds)
     out: dict[str, Any] = {
         "ann": built, "ann_build_s": round(build_s, 1),
         "recall10_vs_exact": round(sum(overlap) / len(overlap), 4) if overlap else None,
         "vector_recall10": round(sum(vector) / len(vector), 4) if vector else None,
         "ann_ms": timed["ann"]["ms"], "exact_ms": timed["exact"]["ms"],
+        "cpu_ms": {name: timed[name]["cpu_ms"] for name in ("ann", "exact", "recall")},
         "exact_over_ann": {k: round(timed["exact"]["ms"][k] / max(timed["ann"]["ms"][k], 1e-6), 2)
                            for k in ("p50", "p95")}}
     state = nearest.status(mem.store, subject, model)
@@ -267,7 +270,7 @@ def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int)
         out["fts5_build_s"] = fts5_table(mem.store.path)
         calls["fts5"] = lambda t: fts5_keyword(mem.store, subject, t, where, CANDIDATES)
     timed = _timed(calls, terms, rounds)
-    out["keyword_ms"] = timed["keyword"]["ms"]
+    out["keyword_ms"], out["keyword_cpu_ms"] = timed["keyword"]["ms"], timed["keyword"]["cpu_ms"]
     out["keyword_recall10_vs_exact"] = keyword_exactness(mem, subject, queries)
     if "fts5" in timed:
         ours, theirs = timed["keyword"], timed["fts5"]
@@ -322,19 +325,24 @@ def keyword_exactness(mem: Any, subject: str, queries: Sequence[str]) -> float |
 
 def _timed(calls: dict[str, Callable[[Any], Any]], terms: Sequence[Any], rounds: int) -> dict[str, dict[str, Any]]:
     """p50/p95 ms of each call over the queries, the calls alternating query by query (so load that
-    comes and goes on a shared machine falls on both alike), and each call's first answers."""
+    comes and goes on a shared machine falls on both alike), each call's first answers, and
+    `cpu_ms`: the process's CPU time per call (all its threads), which other processes' load
+    barely moves: on an idle machine a call's wall time is at most about that."""
     results = {name: [call(t) for t in terms] for name, call in calls.items()}  # warm-up, and the answers
     samples: dict[str, list[float]] = {name: [] for name in calls}
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(rounds):
         for t in terms:
             for name, call in calls.items():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 call(t)
                 samples[name].append((time.perf_counter() - t0) * 1000)
+                cpu[name].append((time.process_time() - c0) * 1000)
     out = {}
     for name in calls:
-        stats = percentiles(samples[name])
-        out[name] = {"ms": {"p50": stats["p50"], "p95": stats["p95"]}, "results": results[name]}
+        stats, used = percentiles(samples[name]), percentiles(cpu[name])
+        out[name] = {"ms": {"p50": stats["p50"], "p95": stats["p95"]}, "results": results[name],
+                     "cpu_ms": {"p50": used["p50"], "p95": used["p95"]}}
     return out
 
 
