@@ -193,6 +193,7 @@ def test_bench_latency_past_the_crossover_reports_the_saved_index(tmp_path, monk
     assert row["ann"] is True and row["keyword_recall10_vs_exact"] == 1.0
     assert 0.0 <= row["vector_recall10"] <= 1.0 and 0.0 <= row["recall10_vs_exact"] <= 1.0
     assert row["exact_ms"]["p95"] > 0 and row["ann_ms"]["p95"] > 0 and row["saved"]["file_mb"] > 0
+    assert set(row["cpu_ms"]) == {"ann", "exact", "recall"} and row["cpu_ms"]["recall"]["p95"] > 0
     assert (row["reopen"]["origin"], row["reopen"]["caught_up"]) == ("loaded", 0)  # no rebuild
     assert row["reopen"]["index_ready_s"] >= row["reopen"]["load_s"] > 0 and row["forget"]["forget_one_s"] >= 0
 

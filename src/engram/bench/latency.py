@@ -111,6 +111,7 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
       own 10 nearest against the exact scan's;
     - `exact_ms` / `ann_ms` and `exact_over_ann`: `recall.search` p50/p95 with the exact scan
       and with the index, the two alternating query by query (a ratio that holds under load);
+      `cpu_ms`: the process CPU time of each, and of `Memory.recall`, timed in the same rotation;
     - `saved` (a SQLite file): the saved index's size and save time, then `reopen_figures` and
       `forget_figures`."""
     from engram.core import ann
@@ -145,12 +146,14 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
         near = nearest.scores(mem.store, subject, model, ids, matrix, v, CANDIDATES).nearest(10)
         truth = nearest.ExactScores(nearest.cosines(matrix, v)).nearest(10)
         vector.append(len(set(near.tolist()) & set(truth.tolist())) / max(1, len(truth)))
-    timed = _timed({"ann": lambda q: top(q, False), "exact": lambda q: top(q, True)}, list(queries), rounds)
+    timed = _timed({"ann": lambda q: top(q, False), "exact": lambda q: top(q, True),
+                    "recall": lambda q: mem.recall(subject, q, k=10)}, list(queries), rounds)
     out: dict[str, Any] = {
         "ann": built, "ann_build_s": round(build_s, 1),
         "recall10_vs_exact": round(sum(overlap) / len(overlap), 4) if overlap else None,
         "vector_recall10": round(sum(vector) / len(vector), 4) if vector else None,
         "ann_ms": timed["ann"]["ms"], "exact_ms": timed["exact"]["ms"],
+        "cpu_ms": {name: timed[name]["cpu_ms"] for name in ("ann", "exact", "recall")},
         "exact_over_ann": {k: round(timed["exact"]["ms"][k] / max(timed["ann"]["ms"][k], 1e-6), 2)
                            for k in ("p50", "p95")}}
     state = nearest.status(mem.store, subject, model)
@@ -165,28 +168,36 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
 
 def reopen_figures(memory_cls: Any, path: str, embedder: Any, subject: str, queries: Sequence[str],
                    build_s: float) -> dict[str, Any]:
-    """A second Memory on the same file, as a restarted process would open it: seconds to open,
-    the first recall (exact while the saved index loads in the background; it also reads the
-    subject's items for the names book, engram.core.names), seconds from opening until the index
-    is ready (`index_ready_s`) and of the load alone (`load_s`: rows read, files checked and
-    loaded, caught up), against `build_s`; the first recall it answers, how it came (`origin`:
-    "loaded" means no rebuild; `caught_up` rows) and the memory the second Memory took."""
+    """A second Memory on the same file, as a restarted process would open it: seconds to open;
+    to build the subject's names book (`names_book_s`: engram.core.names reads every item of the
+    subject in a fresh process; timed apart, so the first recall that follows does not pay it);
+    the first recall (exact while the saved index loads in the background) and `first_answer_s`,
+    opening to its answer; seconds from opening until the index is ready (`index_ready_s`) and of
+    the load alone (`load_s`: rows read, files checked and loaded, caught up), against `build_s`;
+    the first recall it answers, how it came (`origin`: "loaded" means no rebuild; `caught_up`
+    rows) and the memory the second Memory took."""
     from engram.core import vectors as nearest
+
+    from engram.core import names
 
     rss, t0 = _rss_mb(), time.perf_counter()
     with memory_cls(path, embedder=embedder) as again:
         opened = time.perf_counter() - t0
         t1 = time.perf_counter()
+        names.book(again.store, subject, embedder.identity, again.store.vectors(subject, embedder.identity)[0])
+        book = time.perf_counter() - t1
+        t2 = time.perf_counter()
         again.recall(subject, queries[0], k=10)
-        first = time.perf_counter() - t1
+        first = time.perf_counter() - t2
         nearest.prepare(again.store, subject, embedder.identity)
         ready = time.perf_counter() - t0
         state = nearest.status(again.store, subject, embedder.identity)
-        t2 = time.perf_counter()
+        t3 = time.perf_counter()
         again.recall(subject, queries[1 % len(queries)], k=10)
-        served = time.perf_counter() - t2
+        served = time.perf_counter() - t3
         grown = _rss_mb() - rss
-    return {"open_s": round(opened, 2), "first_recall_ms": round(first * 1000, 1), "index_ready_s": round(ready, 2),
+    return {"open_s": round(opened, 2), "names_book_s": round(book, 2), "first_recall_ms": round(first * 1000, 1),
+            "first_answer_s": round(opened + book + first, 2), "index_ready_s": round(ready, 2),
             "load_s": state["ready_s"], "first_ann_recall_ms": round(served * 1000, 1), "origin": state["origin"],
             "caught_up": state["caught_up"], "build_over_load": round(build_s / max(state["ready_s"], 1e-6), 1),
             "rss_growth_mb": round(grown, 1) if grown == grown else None}
@@ -286,7 +297,7 @@ def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int)
         out["fts5_build_s"] = fts5_table(mem.store.path)
         calls["fts5"] = lambda t: fts5_keyword(mem.store, subject, t, where, CANDIDATES)
     timed = _timed(calls, terms, rounds)
-    out["keyword_ms"] = timed["keyword"]["ms"]
+    out["keyword_ms"], out["keyword_cpu_ms"] = timed["keyword"]["ms"], timed["keyword"]["cpu_ms"]
     out["keyword_recall10_vs_exact"] = keyword_exactness(mem, subject, queries)
     if "fts5" in timed:
         ours, theirs = timed["keyword"], timed["fts5"]
@@ -341,19 +352,24 @@ def keyword_exactness(mem: Any, subject: str, queries: Sequence[str]) -> float |
 
 def _timed(calls: dict[str, Callable[[Any], Any]], terms: Sequence[Any], rounds: int) -> dict[str, dict[str, Any]]:
     """p50/p95 ms of each call over the queries, the calls alternating query by query (so load that
-    comes and goes on a shared machine falls on both alike), and each call's first answers."""
+    comes and goes on a shared machine falls on both alike), each call's first answers, and
+    `cpu_ms`: the process's CPU time per call (all its threads), which other processes' load
+    barely moves: on an idle machine a call's wall time is at most about that."""
     results = {name: [call(t) for t in terms] for name, call in calls.items()}  # warm-up, and the answers
     samples: dict[str, list[float]] = {name: [] for name in calls}
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(rounds):
         for t in terms:
             for name, call in calls.items():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 call(t)
                 samples[name].append((time.perf_counter() - t0) * 1000)
+                cpu[name].append((time.process_time() - c0) * 1000)
     out = {}
     for name in calls:
-        stats = percentiles(samples[name])
-        out[name] = {"ms": {"p50": stats["p50"], "p95": stats["p95"]}, "results": results[name]}
+        stats, used = percentiles(samples[name]), percentiles(cpu[name])
+        out[name] = {"ms": {"p50": stats["p50"], "p95": stats["p95"]}, "results": results[name],
+                     "cpu_ms": {"p50": used["p50"], "p95": used["p95"]}}
     return out
 
 

@@ -494,13 +494,17 @@ def after_delete(store: Any, subject: str) -> None:
     files = ann_files.headers(folder, subject)
     if not held and not files:
         return
-    with ann_files.locked(folder, exclusive=True):
-        saved = [_model_of(path) for path in ann_files.headers(folder, subject)]
-        for model in dict.fromkeys([*held, *(m for m in saved if m is not None)]):
-            _scrub(store, subject, model)
-        for path in ann_files.headers(folder, subject):  # a header no model could be read from
-            if _model_of(path) is None:
-                ann.delete_files(path)
+    try:
+        with ann_files.locked(folder, exclusive=True):
+            saved = [_model_of(path) for path in ann_files.headers(folder, subject)]
+            for model in dict.fromkeys([*held, *(m for m in saved if m is not None)]):
+                _scrub(store, subject, model)
+            for path in ann_files.headers(folder, subject):  # a header no model could be read from
+                if _model_of(path) is None:
+                    ann.delete_files(path)
+    except OSError as exc:
+        raise StoreError(f"the items were forgotten, but the ANN index files in {folder} could not be"
+                         f" rewritten ({exc}): delete that folder by hand (it is rebuilt from the store)") from exc
 
 
 def _model_of(path: Path) -> str | None:
