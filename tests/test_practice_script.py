@@ -65,7 +65,8 @@ def test_part4_decay_changes_ranks(output):
     part4 = output[output.index("=== Part 4"):]
     changed = int(re.search(r"(\d+) rank\(s\) changed", part4).group(1))
     assert changed >= 1 and "was #" in part4
-    # With decay on, the 500-day-old TensorFlow note is no longer the top answer about the framework.
-    block = part4[part4.index("query: Which ML framework"):]
-    assert "top without decay: Recommendation models were trained with TensorFlow 1.x." in block
+    # Without decay the 402-day-old MySQL note is the top answer about the database; with decay it is not.
+    block = part4[part4.index("query: Which database"):part4.index("query: Which ML framework")]
+    assert "top without decay: Team used MySQL 5.7 for all services." in block
+    assert re.search(r"#1 \(was #\d\)\s+2 days old.*Postgres 16", block), block
     assert not re.search(r"#1 \(.*\).*TensorFlow 1\.x", block.splitlines()[1])
