@@ -96,3 +96,21 @@ def test_no_principal_means_a_local_admin(open_as):
     admin.remember("user:1", "Written by the local admin process.")
     admin.remember("user:2", "Also written by the local admin.")
     assert set(admin.subjects()) == {"user:1", "user:2"}
+
+
+def test_a_principal_recalls_through_the_stores_own_vector_search(open_as, backend):
+    """Scoping keeps the store's capabilities: on PostgreSQL a principal's recall is answered by
+    the server's nearest-neighbour search (no subject matrix pulled), and that search is checked."""
+    from engram.store.base import SearchesVectors
+
+    owner = open_as("user:1")
+    owner.remember("user:1", "The team deploys on Fridays.")
+    owner.grant("user:1", "agent:helper", "read")
+    helper, stranger = open_as("agent:helper"), open_as("user:9")
+    assert isinstance(helper.store, SearchesVectors) == (backend == "postgres")
+    assert [h.text for h in helper.recall("user:1", "when do we deploy?")] == ["The team deploys on Fridays."]
+    with pytest.raises(AccessDenied):
+        stranger.recall("user:1", "when do we deploy?")
+    if backend == "postgres":
+        with pytest.raises(AccessDenied):
+            stranger.store.nearest("user:1", stranger.embedder.identity, stranger.embedder.embed_one("x"), 5, [])

@@ -20,7 +20,7 @@ import numpy as np
 from engram import validate
 from engram.core import vectors as nearest
 from engram.core import ranking
-from engram.safety.access import ScopedStore, grants, set_grant
+from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
 from engram.core import episodic, notes
@@ -110,7 +110,7 @@ class Memory:
         self.store: Store = given if given is not None else open_store(self.settings.db, read_only=read_only)
         self.principal = principal
         if principal is not None:  # every read and write is checked against grants (engram.safety.access)
-            self.store = ScopedStore(self.store, principal)
+            self.store = scoped(self.store, principal)
         self.embedder: Embedder | None = self._make_embedder(embedder)
         self.secret_filter = secret_filter
         # Refuse text that addresses the assistant instead of describing the user (memory poisoning);

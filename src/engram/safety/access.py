@@ -15,7 +15,7 @@ import numpy as np
 
 from engram import validate
 from engram.errors import AccessDenied, InvalidInput
-from engram.store.base import Filter, Placement, Store
+from engram.store.base import Filter, NearestAnswer, Placement, SearchesVectors, Store
 from engram.types import Item
 
 MODES = ("read", "write")
@@ -129,3 +129,31 @@ class ScopedStore:
     def __getattr__(self, name: str) -> Any:
         # Backend extras (scrub, query, set_vectors, ...) are for the owner process only.
         raise AttributeError(f"{name} is not available through a scoped store")
+
+
+class ScopedSearchingStore(ScopedStore):
+    """A ScopedStore over a store that searches vectors itself (PostgreSQL + pgvector): the search
+    is checked like every read, so a principal's recall stays in the server too."""
+
+    def __init__(self, inner: Store, principal: str) -> None:
+        if not isinstance(inner, SearchesVectors):
+            raise TypeError(f"{type(inner).__name__} does not search vectors itself")
+        super().__init__(inner, principal)
+        self._finder: SearchesVectors = inner
+
+    def nearest(self, subject: str, model: str, vector: np.ndarray, n: int, also: Sequence[str],
+                where: Filter | None = None) -> NearestAnswer:
+        self.check(subject, "read")
+        return self._finder.nearest(subject, model, vector, n, also, where)
+
+    def vector_ids(self, subject: str, model: str) -> Sequence[str]:
+        self.check(subject, "read")
+        return self._finder.vector_ids(subject, model)
+
+
+def scoped(inner: Store, principal: str) -> ScopedStore:
+    """`inner` seen by `principal`: a ScopedStore, which also searches vectors in the store when
+    `inner` can (so the capability survives the wrapping)."""
+    if isinstance(inner, SearchesVectors):
+        return ScopedSearchingStore(inner, principal)
+    return ScopedStore(inner, principal)
