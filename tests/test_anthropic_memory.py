@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 
 import anthropic
 import pytest
+from threads import run_in_threads
 from anthropic.lib.tools import BetaAbstractMemoryTool
 from wire_servers import ANTHROPIC_MESSAGES, API_KEY, MEMORY_BETA, Response, anthropic_message
 from wire_servers import anthropic_server_fixture  # noqa: F401 (provides `anthropic_server`)
@@ -149,21 +149,12 @@ def test_recall_finds_the_models_notes(tool, memory):
 
 def test_concurrent_inserts_into_one_file_lose_no_line(tool):
     call(tool, command="create", path="/memories/log.md", file_text="")
-    errors: list[BaseException] = []
 
     def write(n: int) -> None:
-        try:
-            for i in range(5):
-                call(tool, command="insert", path="/memories/log.md", insert_line=0, insert_text=f"w{n}-{i}")
-        except BaseException as exc:  # noqa: BLE001 (reported below)
-            errors.append(exc)
+        for i in range(5):
+            call(tool, command="insert", path="/memories/log.md", insert_line=0, insert_text=f"w{n}-{i}")
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_in_threads(write) == []
     lines = tool.files()["/memories/log.md"].text.splitlines()
     assert sorted(lines) == sorted(f"w{n}-{i}" for n in range(4) for i in range(5))
 

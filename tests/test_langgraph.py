@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from datetime import datetime
 from typing import Annotated, TypedDict
 
 import pytest
+from threads import run_in_threads
 from langchain_core.messages import SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
@@ -321,22 +321,13 @@ def test_memory_recall_finds_what_the_graph_stored(engram_store: EngramStore):
 
 def test_concurrent_writers_lose_nothing(engram_store: EngramStore):
     """Real threads: four writers on one key and on keys of their own."""
-    errors: list[BaseException] = []
 
     def write(n: int) -> None:
-        try:
-            for i in range(5):
-                engram_store.put(("c",), "shared", {"text": f"writer {n} step {i}"})
-                engram_store.put(("c",), f"own-{n}-{i}", {"text": f"writer {n} step {i}"})
-        except BaseException as exc:  # noqa: BLE001 (reported below)
-            errors.append(exc)
+        for i in range(5):
+            engram_store.put(("c",), "shared", {"text": f"writer {n} step {i}"})
+            engram_store.put(("c",), f"own-{n}-{i}", {"text": f"writer {n} step {i}"})
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_in_threads(write) == []
     assert len(engram_store.search(("c",), limit=100)) == 21
     versions = engram_store.memory.items(subject_for(("c",)), where=Filter(key="shared", include_superseded=True))
     assert len(versions) == 20

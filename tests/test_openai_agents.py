@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 
 import pytest
+from threads import run_in_threads
 from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
 from agents.memory import Session
 from openai import AsyncOpenAI
@@ -147,22 +147,13 @@ def test_a_session_keeps_what_the_sdk_gave_as_said(mem):
 
 def test_concurrent_writers_to_one_session_lose_no_item(mem):
     """Real threads, each with its own EngramSession on the same session id."""
-    errors: list[BaseException] = []
 
     def write(n: int) -> None:
         session = EngramSession(mem, "shared", budget=100_000)
-        try:
-            for i in range(5):
-                session.add([{"role": "user", "content": f"writer {n} item {i}"}])
-        except BaseException as exc:  # noqa: BLE001 (reported below)
-            errors.append(exc)
+        for i in range(5):
+            session.add([{"role": "user", "content": f"writer {n} item {i}"}])
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_in_threads(write) == []
     got = [i["content"] for i in EngramSession(mem, "shared").items()]
     assert sorted(got) == sorted(f"writer {n} item {i}" for n in range(4) for i in range(5))
     for n in range(4):  # each writer's items in its own order

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
+from threads import run_in_threads
 
 from engram import Conversation, InvalidInput, WriteConflict
 from engram.store import Filter
@@ -88,21 +88,12 @@ def test_expect_makes_the_write_conditional(memory):
 
 def test_concurrent_writers_to_one_key_lose_nothing(memory):
     """Real threads put one key at once: every put succeeds, one version is current, all are history."""
-    errors: list[BaseException] = []
 
     def write(n: int) -> None:
-        try:
-            for i in range(5):
-                assert memory.put(S, "shared", json.dumps({"writer": n, "i": i}), kind=STORE_ITEM).saved
-        except BaseException as exc:  # noqa: BLE001 (reported below)
-            errors.append(exc)
+        for i in range(5):
+            assert memory.put(S, "shared", json.dumps({"writer": n, "i": i}), kind=STORE_ITEM).saved
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_in_threads(write) == []
     assert len(versions(memory, S, "shared")) == 20
     assert len(memory.items(S, kinds=[STORE_ITEM])) == 1
 

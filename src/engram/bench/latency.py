@@ -476,18 +476,25 @@ def run(
     return out
 
 
+def fill_subject(mem: Any, model: Any, size: int, embed_limit: int, vectors: Callable[[int], np.ndarray],
+                 now: float | None = None) -> float:
+    """Fill SUBJECT with `size` items, seconds taken: embedded sentences through `remember_many`
+    up to `embed_limit`, fitted vectors written through the store past it."""
+    now = time.time() if now is None else now
+    t0 = time.perf_counter()
+    if size <= embed_limit:
+        texts = sentences(size, seed=size)
+        for start in range(0, size, 512):
+            mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
+    else:
+        fill(mem.store, SUBJECT, size, model.identity, seed=size, now=now, vectors=vectors)
+    return time.perf_counter() - t0
+
+
 def _measure_subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: int,
                      rounds: int, vectors: Callable[[int], np.ndarray], steps: bool = False) -> dict[str, Any]:
-    now = time.time()
     with memory_cls(str(path), embedder=model, query_cache=0) as mem:
-        t0 = time.perf_counter()
-        if size <= embed_limit:
-            texts = sentences(size, seed=size)
-            for start in range(0, size, 512):
-                mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
-        else:
-            fill(mem.store, SUBJECT, size, model.identity, seed=size, now=now, vectors=vectors)
-        fill_s = time.perf_counter() - t0
+        fill_s = fill_subject(mem, model, size, embed_limit, vectors)
         row = {"items": size, "vectors": "embedded" if size <= embed_limit else VECTORS,
                "fill_s": round(fill_s, 1), **ann_figures(mem, SUBJECT, QUESTIONS),
                **time_recall(mem, SUBJECT, QUESTIONS, rounds, steps)}

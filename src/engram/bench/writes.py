@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from engram.bench.latency import SUBJECT, VECTORS, fill, minilm_like, sentences, write_throughput
+from engram.bench.latency import SUBJECT, VECTORS, fill_subject, minilm_like, sentences, write_throughput
 from engram.bench.report import markdown_table, percentiles
 
 WARMUP = 10  # untimed writes first: the subject's vectors load into the cache, the model warms
@@ -57,14 +57,7 @@ def _subject(memory_cls: Any, model: Any, path: Path, size: int, embed_limit: in
 
     now = time.time()
     with memory_cls(str(path), embedder=model, query_cache=0) as mem:
-        t0 = time.perf_counter()
-        if size <= embed_limit:
-            texts = sentences(size, seed=size)
-            for start in range(0, size, 512):
-                mem.remember_many(SUBJECT, texts[start : start + 512], now=now)
-        else:
-            fill(mem.store, SUBJECT, size, model.identity, seed=size, now=now, vectors=vectors)
-        fill_s = time.perf_counter() - t0
+        fill_s = fill_subject(mem, model, size, embed_limit, vectors, now)
         built = size > ann.EXACT_MAX_ITEMS and nearest.prepare(mem.store, SUBJECT, model.identity)
         new = fresh_facts(WARMUP + writes, seed=size + 1)
         for text in new[:WARMUP]:
