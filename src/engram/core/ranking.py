@@ -48,6 +48,7 @@ LoCoMo development split (docs/benchmarks.md), for the method, not for that data
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 import re
@@ -407,7 +408,13 @@ def length_share(text: str, words: float) -> float:
     rare word in it is what BM25 finds best."""
     if words <= 0:
         return 1.0
-    return min(1.0, len(WORD.findall(text)) / words)
+    return min(1.0, word_count(text) / words)
+
+
+@functools.lru_cache(maxsize=65536)
+def word_count(text: str) -> int:
+    """Words in a text (cached: the same memories are ranked again and again)."""
+    return len(WORD.findall(text))
 
 
 def _placing(score: float, item: Item) -> tuple[float, float, str]:
