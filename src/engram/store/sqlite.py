@@ -45,6 +45,7 @@ from engram.store.base import (
 )
 from engram.store.cache import BoundedCache
 from engram.store.rows import Rows
+from engram.store.sqlite_readers import Readers, snapshot
 from engram.store.sql import (
     COLUMNS,
     SELECT_ITEMS,
@@ -80,7 +81,8 @@ class SQLiteStore:
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool | None = None) -> None:
         self.path = str(path)
         self.url = self.path
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the store's own connection: writes, and reads inside them
+        self._local = threading.local()  # `writing`: this thread is inside a write on that connection
         # Per-subject matrices, bounded (engram.store.cache); a version read per recall keeps them
         # fresh, and this store's own writes append to them in place (engram.store.rows).
         self._vector_cache: BoundedCache[Rows] = BoundedCache()
@@ -88,6 +90,7 @@ class SQLiteStore:
         unwritable = _unwritable(self.path)
         self.read_only: bool = bool(unwritable) if read_only is None else read_only
         self._why_read_only = unwritable or "it was opened read-only"
+        self._readers: Readers | None = None  # after the checks below (they read on the own connection)
         self._db: sqlite3.Connection | None = self._connect()
         try:
             with self._translate():
@@ -101,6 +104,10 @@ class SQLiteStore:
         except BaseException:
             self._db.close()
             raise
+        # Reads on their own connections (engram.store.sqlite_readers); an in-memory database
+        # exists only on its one connection.
+        if self.path != ":memory:":
+            self._readers = Readers(self._connect)
 
     # -- connection -----------------------------------------------------------------------
     def _check_file(self) -> None:
@@ -162,6 +169,8 @@ class SQLiteStore:
 
     def close(self) -> None:
         """Checkpoint and truncate the WAL, then close."""
+        if self._readers is not None:
+            self._readers.close()
         with self._lock:
             if self._db is None:
                 return
@@ -194,7 +203,7 @@ class SQLiteStore:
         if self.read_only:
             raise ReadOnlyStore(f"{self.path} is open read-only ({self._why_read_only}): nothing was written;"
                                 " reads work, writes need a writable file")
-        with self._lock:
+        with self._lock, self._writing():
             for attempt in range(BUSY_RETRIES):
                 try:
                     self._db.execute("BEGIN IMMEDIATE")
@@ -219,14 +228,38 @@ class SQLiteStore:
         backup (it reads a read-only or immutable store as the store itself does)."""
         if self._db is None:
             raise StoreUnavailable(f"store {self.path} is closed")
+        with self._lock, self._writing():
+            yield self._db
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Mark this thread as working on the store's own connection, so its reads use it too
+        (and see its uncommitted writes)."""
+        self._local.writing = getattr(self._local, "writing", 0) + 1
+        try:
+            yield
+        finally:
+            self._local.writing -= 1
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection to read with: one of the pool's, or the store's own under its lock (inside
+        this thread's write, for an in-memory store, or when every pooled one is busy)."""
+        if self._db is None:
+            raise StoreUnavailable(f"store {self.path} is closed")
+        if self._readers is not None and not getattr(self._local, "writing", 0):
+            with self._translate(), self._readers.connection() as pooled:
+                if pooled is not None:
+                    yield pooled
+                    return
         with self._lock:
+            if self._db is None:
+                raise StoreUnavailable(f"store {self.path} is closed")
             yield self._db
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        if self._db is None:
-            raise StoreUnavailable(f"store {self.path} is closed")
-        with self._lock, self._translate():
-            return self._db.execute(sql, params).fetchall()
+        with self._reading() as db, self._translate():
+            return db.execute(sql, params).fetchall()
 
     # -- Store protocol -------------------------------------------------------------------
     def put(
@@ -371,35 +404,36 @@ class SQLiteStore:
         if not terms or self._db is None:
             return []
         clause, params = where_clause(subject, where, SQLITE)
+        with self._reading() as db, self._translate():
 
-        db = self._db
+            def accept(keys: list[int]) -> dict[int, str]:
+                return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
-        def accept(keys: list[int]) -> dict[int, str]:
-            return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
-
-        with self._lock, self._translate():
-            keys, scores = kw.score(self._db, KEYWORD, subject, terms)  # one statement: one snapshot
+            keys, scores = kw.score(db, KEYWORD, subject, terms)  # one statement: one snapshot
             return kw.best(keys, scores, int(limit), accept)
 
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         """The subject's vectors under `model`, from the cache while its change counter has not
         moved; a write through this store appends to the cached rows in place (engram.store.rows)."""
-        with self._lock:
-            row = self._read("SELECT version FROM vector_versions WHERE subject = ?", (subject,))
-            version = int(row[0][0]) if row else 0
+        with self._reading() as db, self._translate():
+            version = _version(db, subject)
             cached = self._vector_cache.get(subject, model)
             if cached is not None and cached.version == version:
                 return cached.snapshot()
-            rows = self._read(
-                "SELECT i.id, v.item_rowid, v.vec FROM vectors v JOIN items i ON i.rowid = v.item_rowid"
-                " WHERE v.subject = ? AND v.model = ? ORDER BY v.item_rowid",
-                (subject, model),
-            )
-            matrix = (np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-                      if rows else np.zeros((0, 0), dtype=np.float32))
-            entry = Rows(version, [r[0] for r in rows], [r[1] for r in rows], matrix)
+            with snapshot(db):  # the version and the rows from one snapshot
+                version = _version(db, subject)
+                rows = db.execute(
+                    "SELECT i.id, v.item_rowid, v.vec FROM vectors v JOIN items i ON i.rowid = v.item_rowid"
+                    " WHERE v.subject = ? AND v.model = ? ORDER BY v.item_rowid",
+                    (subject, model),
+                ).fetchall()
+        matrix = (np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                  if rows else np.zeros((0, 0), dtype=np.float32))
+        entry = Rows(version, [r[0] for r in rows], [r[1] for r in rows], matrix)
+        held = self._vector_cache.peek(subject, model)
+        if held is None or held.version <= version:  # a writer may have grown a newer one meanwhile
             self._vector_cache.put(subject, model, entry, entry.nbytes)
-            return entry.snapshot()
+        return entry.snapshot()
 
     def cache_stats(self) -> dict[str, Any]:
         """The vector cache's entries, bytes, bounds and hit rate."""
@@ -465,8 +499,10 @@ class SQLiteStore:
 
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """A query on this store's connection (for stats and the trace scan); not part of the protocol."""
-        return self._read(sql, params)
+        """A statement on the store's own connection (stats, the trace scan, saved ANN indexes, a
+        per-connection PRAGMA); not part of the protocol."""
+        with self.connection() as db, self._translate():
+            return db.execute(sql, params).fetchall()
 
     # -- capabilities (engram.store.base) ---------------------------------------------------
     def traces(self, subject: str, text: str) -> Traces:
@@ -508,6 +544,12 @@ def _is_text(head: bytes) -> bool:
     except UnicodeDecodeError as exc:
         return exc.start >= len(head) - 3  # only a character cut at the end of the sample
     return True
+
+
+def _version(db: sqlite3.Connection, subject: str) -> int:
+    """The subject's vector change counter (0 before its first vector)."""
+    row = db.execute("SELECT version FROM vector_versions WHERE subject = ?", (subject,)).fetchone()
+    return int(row[0]) if row else 0
 
 
 def _wal_size(path: str) -> int:
