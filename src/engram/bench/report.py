@@ -102,10 +102,17 @@ def plot_latency(result: Mapping[str, Any], path: str) -> None:
     sizes = [r["items"] for r in result["recall"]]
     fig, ax = plt.subplots(figsize=(6, 4), dpi=120)
     for key, style, label in (("p50", "o-", "Memory.recall p50"), ("p95", "s--", "Memory.recall p95"),
-                              ("search_p50", "o-", "recall.search p50 (no access write)"),
-                              ("search_p95", "s--", "recall.search p95")):
+                              ("embed_p50", "o:", "of which the query embedding, p50")):
         ax.plot(sizes, [r[key] for r in result["recall"]], style, label=label)
-    ax.axhline(15, color="grey", linewidth=0.8, linestyle=":", label="15 ms goal (10k items)")
+    store = result.get("store")
+    if store:  # the subjects inside the whole store, at their own sizes
+        inside = [(store["items_in_subject"], store["p95"])]
+        if store.get("small_subject"):
+            inside.append((store["small_subject"]["items"], store["small_subject"]["p95"]))
+        ax.plot(*zip(*inside), "D", color="black",
+                label=f"p95 inside a {store['items_in_store']:,}-item store")
+    goals = [(1_000, 15), (100_000, 30), (100_000, 50)]  # issue 15: 1k in the 1M store, 100k alone, 100k in it
+    ax.plot(*zip(*goals), "_", color="grey", markersize=18, markeredgewidth=2, label="p95 targets")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("items in the subject")
