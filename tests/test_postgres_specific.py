@@ -14,6 +14,7 @@ import numpy as np
 import psycopg
 import pytest
 from pg_server import embedded_server, fresh_database, with_database
+from threads import run_in_threads
 
 from engram.embed.hashing import HashingEmbedder
 from engram.errors import SchemaTooNew, StoreBusy, StoreError, StoreUnavailable
@@ -127,20 +128,7 @@ def test_schema_newer_than_the_code_is_refused(pg_server):
 
 def test_concurrent_openers_migrate_once(pg_server):
     url = fresh_database(pg_server)
-    errors: list[BaseException] = []
-
-    def open_one() -> None:
-        try:
-            PostgresStore(url).close()
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=open_one) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_in_threads(lambda _: PostgresStore(url).close(), 6) == []
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(postgres.MIGRATIONS)
 
@@ -226,26 +214,17 @@ def test_concurrent_writers_lose_nothing(pg_server):
     Memory(url, embedder=HashingEmbedder(64)).close()  # create the schema once
     writers, per_writer, shared = 16, 100, 5
     results: dict[int, list] = {}
-    errors: list[BaseException] = []
 
     def write(n: int) -> None:
-        try:
-            with Memory(url, embedder=HashingEmbedder(64)) as mem:
-                subject = f"user:{n % 4}"  # four writers per subject contend for its rows
-                saved = [mem.remember(subject, f"Writer {n} remembers fact number {i} today")
-                         for i in range(per_writer)]
-                saved += [mem.remember(subject, f"A fact every writer on {subject} shares, number {i}")
-                          for i in range(shared)]
-                results[n] = saved
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
+        with Memory(url, embedder=HashingEmbedder(64)) as mem:
+            subject = f"user:{n % 4}"  # four writers per subject contend for its rows
+            saved = [mem.remember(subject, f"Writer {n} remembers fact number {i} today")
+                     for i in range(per_writer)]
+            saved += [mem.remember(subject, f"A fact every writer on {subject} shares, number {i}")
+                      for i in range(shared)]
+            results[n] = saved
 
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_in_threads(write, writers) == []
     with Memory(url, embedder=HashingEmbedder(64)) as mem:
         own = [s for saved in results.values() for s in saved[:per_writer]]
         assert all(s.saved for s in own) and len(own) == writers * per_writer
