@@ -12,7 +12,7 @@ import pytest
 from engram.core import accesses
 from engram.core.memory import Memory
 from engram.embed.hashing import HashingEmbedder
-from engram.errors import StoreBusy
+from engram.errors import ConfigError, StoreBusy
 from engram.store import open_store
 
 U = "user:1"
@@ -124,3 +124,21 @@ def test_a_read_only_memory_records_no_counts(store_url: str) -> None:
         mem.recall(U, "Which database?", k=2)
         assert len(mem._accesses) == 0
     assert all(n == 0 for n, _ in _counts(store_url).values())
+
+
+def test_access_counts_off_records_none(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _filled(store_url).close()
+    with Memory(store_url, embedder=HashingEmbedder(256), access_counts=False) as mem:
+        assert mem.recall(U, "Which database?", k=2)
+        assert len(mem._accesses) == 0
+        mem.remember(U, "Uses Terraform for every environment.")  # a write flushes nothing either
+    assert all(n == 0 for n, _ in _counts(store_url).values())
+    monkeypatch.setenv("ENGRAM_ACCESS_COUNTS", "off")
+    with Memory(store_url, embedder=HashingEmbedder(256)) as mem:
+        mem.recall(U, "Which database?", k=2)
+        assert len(mem._accesses) == 0
+    monkeypatch.setenv("ENGRAM_ACCESS_COUNTS", "sometimes")
+    with pytest.raises(ConfigError, match="ENGRAM_ACCESS_COUNTS"):
+        Memory(store_url, embedder=HashingEmbedder(256))
+    with pytest.raises(ConfigError, match="access_counts must be True or False"):
+        Memory(store_url, embedder=HashingEmbedder(256), access_counts="no")  # type: ignore[arg-type]

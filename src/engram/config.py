@@ -9,6 +9,7 @@
 | half_life   | ENGRAM_HALF_LIFE_DAYS | 30                                    |
 | instruction_filter | ENGRAM_INSTRUCTION_FILTER | on (refuse instruction-shaped writes; off/0/false to disable) |
 | query_cache | ENGRAM_QUERY_CACHE | 1024 (query embeddings kept for repeated queries; 0 turns it off) |
+| access_counts | ENGRAM_ACCESS_COUNTS | on (recall counts what it returns, written in batches; off/0/false to record none) |
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class Settings:
     half_life_days: float = 30.0
     instruction_filter: bool = True
     query_cache: int = 1024
+    access_counts: bool = True
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -43,6 +45,16 @@ def _flag(name: str, raw: str) -> bool:
     if value in _FALSE:
         return False
     raise ConfigError(f"{name}={raw!r} is not a switch: use one of {', '.join(_TRUE + _FALSE)}")
+
+
+def _switch(given: Mapping[str, Any], env: Mapping[str, str], name: str, variable: str) -> bool:
+    """An on/off setting: the argument (True or False), else the variable, else on."""
+    value = given.get(name)
+    if value is None and env.get(variable):
+        value = _flag(variable, env[variable])
+    if value is not None and not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, not {value!r}")
+    return True if value is None else value
 
 
 def default_db_path() -> str:
@@ -77,11 +89,6 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
     half_life = given.get("half_life_days")
     if half_life is None and env.get("ENGRAM_HALF_LIFE_DAYS"):
         half_life = _number("ENGRAM_HALF_LIFE_DAYS", env["ENGRAM_HALF_LIFE_DAYS"])
-    instruction_filter = given.get("instruction_filter")
-    if instruction_filter is None and env.get("ENGRAM_INSTRUCTION_FILTER"):
-        instruction_filter = _flag("ENGRAM_INSTRUCTION_FILTER", env["ENGRAM_INSTRUCTION_FILTER"])
-    if instruction_filter is not None and not isinstance(instruction_filter, bool):
-        raise ConfigError(f"instruction_filter must be True or False, not {instruction_filter!r}")
     query_cache = given.get("query_cache")
     if query_cache is None and env.get("ENGRAM_QUERY_CACHE"):
         query_cache = _number("ENGRAM_QUERY_CACHE", env["ENGRAM_QUERY_CACHE"])
@@ -94,6 +101,7 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
         agent=given.get("agent") or env.get("ENGRAM_AGENT") or "",
         recency=0.01 if recency is None else float(recency),
         half_life_days=30.0 if half_life is None else float(half_life),
-        instruction_filter=True if instruction_filter is None else instruction_filter,
+        instruction_filter=_switch(given, env, "instruction_filter", "ENGRAM_INSTRUCTION_FILTER"),
+        access_counts=_switch(given, env, "access_counts", "ENGRAM_ACCESS_COUNTS"),
         query_cache=1024 if query_cache is None else int(query_cache),
     )

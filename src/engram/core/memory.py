@@ -92,11 +92,13 @@ class Memory:
         auto_supersede: bool = True,
         read_only: bool | None = None,
         query_cache: int | None = None,
+        access_counts: bool | None = None,
     ) -> None:
         """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
         records no access counts); None (the default) does so when the SQLite file cannot be written.
         `query_cache` bounds the query embeddings kept for repeated queries (0: none; default 1024,
-        ENGRAM_QUERY_CACHE)."""
+        ENGRAM_QUERY_CACHE). `access_counts=False` (ENGRAM_ACCESS_COUNTS=off) records no access
+        counts: importance and pruning then see none, and a busy server skips their batched writes."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -106,6 +108,7 @@ class Memory:
             half_life_days=half_life_days,
             instruction_filter=instruction_filter,
             query_cache=query_cache,
+            access_counts=access_counts,
         )
         self.store: Store = given if given is not None else open_store(self.settings.db, read_only=read_only)
         self.principal = principal
@@ -442,7 +445,7 @@ class Memory:
                       queries=self.query_cache, steps=steps)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
-        if hits and not self.read_only:  # a read-only store records no access counts
+        if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
         if steps is not None:
             steps.lap("hits")

@@ -296,11 +296,18 @@ class Statements:
         """Which of a list of item keys pass a filter clause (over `items i`), with their ids."""
         return f"SELECT i.{self.key}, i.id FROM {self.by_keys} WHERE {clause}"
 
-    def keys_param(self, keys: list[int]) -> Any:
-        return json.dumps(keys) if "json_each" in self.by_keys else keys
+    def keys_param(self, keys: list[int]) -> str:
+        """The keys as one text parameter: a JSON array for SQLite's json_each, an array literal
+        for PostgreSQL's `::bigint[]` (a third of the time psycopg takes to send a list)."""
+        return json.dumps(keys) if "json_each" in self.by_keys else int_array(keys)
 
 
 # -- writes --------------------------------------------------------------------------------
+def int_array(values: Iterable[int]) -> str:
+    """PostgreSQL's text form of an integer array (`{1,2,3}`), for a `%s::bigint[]` parameter."""
+    return "{" + ",".join(str(int(v)) for v in values) + "}"
+
+
 def add(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
         tokeniser: Tokeniser = TOKENISER) -> None:
     """Index new items, given as (key, subject, text), in the caller's transaction."""

@@ -555,7 +555,7 @@ class PostgresStore:
         def work(conn: Any) -> list[tuple[str, float]]:
             keys, scores = kw.score(conn, KEYWORD, subject, terms)  # one statement: one snapshot
             return kw.best(keys, scores, int(limit), lambda batch: dict(
-                conn.execute(KEYWORD.accepted(clause), (batch, *params)).fetchall()))
+                conn.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(batch), *params)).fetchall()))
 
         return self._run(work, write=False)
 
@@ -651,8 +651,8 @@ class PostgresStore:
             unknown = [i for i in wanted if i not in places]
             cosines = dict(conn.execute(
                 "SELECT item_id, 1 - (vec <=> %s) FROM vectors WHERE subject = %s AND model = %s AND"
-                f" (item_seq = ANY(%s){' OR item_id = ANY(%s)' if unknown else ''})",
-                (query, subject, model, sorted(order.key(row) for row in places.values()),
+                f" (item_seq = ANY(%s::bigint[]){' OR item_id = ANY(%s)' if unknown else ''})",
+                (query, subject, model, kw.int_array(sorted(order.key(row) for row in places.values())),
                  *([unknown] if unknown else [])),
             ).fetchall())
             around = {i: pair for i, pair in around.items() if i in cosines}  # a row deleted meanwhile is gone
