@@ -248,7 +248,7 @@ class SQLiteStore:
         if self._db is None:
             raise StoreUnavailable(f"store {self.path} is closed")
         if self._readers is not None and not getattr(self._local, "writing", 0):
-            with self._translate(), self._readers.connection() as pooled:
+            with self._readers.connection() as pooled:  # callers translate SQLite's errors
                 if pooled is not None:
                     yield pooled
                     return
