@@ -50,11 +50,10 @@ from engram.store.base import (
 )
 from engram.store.cache import BoundedCache
 from engram.store.rows import Rows
+from engram.store.conditions import SEARCHED_COLUMNS, folded_copy
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
-    SEARCHED_COLUMNS,
-    folded_copy,
     UPDATABLE,
     counts,
     find_query,

@@ -55,9 +55,11 @@ from engram.store.sql import (
     find_query,
     item_row,
     row_item,
+    sqlite_folded,
     supersede_runs,
     where_clause,
 )
+from engram.store.conditions import SEARCHED_COLUMNS
 from engram.text import fold
 from engram.types import Item
 
@@ -137,6 +139,7 @@ class SQLiteStore:
                 db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                      check_same_thread=False)
             db.create_function("casefold", 1, _casefold, deterministic=True)
+            db.create_function("engram_folded", len(SEARCHED_COLUMNS), sqlite_folded, deterministic=True)
             db.create_function("engram_scope", 1, migrations.scope_token, deterministic=True)
             pragmas = [f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON"]
             if not self.read_only:
