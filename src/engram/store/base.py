@@ -20,8 +20,7 @@ import numpy as np
 
 from engram.store.conditions import (
     AnyOf,
-    AtLeast,
-    Below,
+    Compare,
     Condition,
     Contains,
     Equals,
@@ -90,14 +89,14 @@ class Filter:
             if value is not None:
                 out.append(Equals(column, value))
         if self.since is not None:
-            out.append(AtLeast("event_at", self.since))
+            out.append(Compare("event_at", ">=", self.since))
         if self.until is not None:
-            out.append(Below("event_at", self.until))
+            out.append(Compare("event_at", "<", self.until))
         if not self.include_superseded and self.as_of is None:
             out.append(Missing("valid_to"))
         elif not self.include_superseded and self.as_of is not None:
-            out.append(Below("valid_from", self.as_of, or_equal=True))
-            out.append(AnyOf((Missing("valid_to"), AtLeast("valid_to", self.as_of, strictly=True))))
+            out.append(Compare("valid_from", "<=", self.as_of))
+            out.append(AnyOf((Missing("valid_to"), Compare("valid_to", ">", self.as_of))))
         if self.contains:
             out.append(Contains(self.contains))
         out.extend(MetadataEquals(key, value) for key, value in self.metadata.items())

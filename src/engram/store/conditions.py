@@ -15,8 +15,9 @@ missing key. Objects and arrays are refused as filter values (InvalidInput).
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from engram.errors import InvalidInput
 from engram.text import FIELD_SEPARATOR, fold
@@ -115,36 +116,25 @@ class OneOf(Condition):
         return ("NOT " + test if self.negated else test), list(self.values)
 
 
-@dataclass(frozen=True)
-class AtLeast(Condition):
-    """column >= value (or column > value when `strictly`)."""
-
-    column: str
-    value: float
-    strictly: bool = False
-
-    def holds(self, item: Item) -> bool:
-        have = getattr(item, self.column)
-        return bool(have is not None and (have > self.value if self.strictly else have >= self.value))
-
-    def sql(self, d: Dialect) -> Clause:
-        return f"i.{self.column} {'>' if self.strictly else '>='} {d.ph}", [self.value]
+_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    ">=": operator.ge, ">": operator.gt, "<": operator.lt, "<=": operator.le,
+}
 
 
 @dataclass(frozen=True)
-class Below(Condition):
-    """column < value (or column <= value when `or_equal`)."""
+class Compare(Condition):
+    """column <op> value, for a time column (a NULL column passes no comparison, as in SQL)."""
 
     column: str
+    op: str
     value: float
-    or_equal: bool = False
 
     def holds(self, item: Item) -> bool:
         have = getattr(item, self.column)
-        return bool(have is not None and (have <= self.value if self.or_equal else have < self.value))
+        return have is not None and _OPERATORS[self.op](have, self.value)
 
     def sql(self, d: Dialect) -> Clause:
-        return f"i.{self.column} {'<=' if self.or_equal else '<'} {d.ph}", [self.value]
+        return f"i.{self.column} {self.op} {d.ph}", [self.value]
 
 
 @dataclass(frozen=True)
