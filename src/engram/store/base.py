@@ -204,6 +204,23 @@ class VectorAdmin(Protocol):
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
 
+    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        """Keep vectors of a reindex (keyed by item id) apart from the store's own, in one transaction:
+        searches never see them until `promote_staged`."""
+
+    def staged_ids(self, model: str) -> set[str]:
+        """The ids of the items with a staged vector under `model`."""
+
+    def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
+        """In one transaction: the staged vectors of `model` replace the items' vectors, every
+        vector of another model is dropped, the stage is emptied, and `settings` are written
+        (None removes one). Returns how many vectors were promoted."""
+
+    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
+        """(current items with a vector of `model`, current items that should have one), over
+        these subjects (None: all). Saved conversations and verbatim items without an index text
+        have no vector and are not counted."""
+
 
 @runtime_checkable
 class Scrubbable(Protocol):

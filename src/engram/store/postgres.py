@@ -56,6 +56,7 @@ from engram.store.sql import (
     POSTGRES,
     UPDATABLE,
     counts,
+    coverage_query,
     find_query,
     item_row,
     row_item,
@@ -91,7 +92,7 @@ NOT_SCANNED = (
 )
 KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) CROSS JOIN LATERAL"
                         " (SELECT * FROM items WHERE seq = k.value OFFSET 0) AS i")  # OFFSET 0: a key lookup each
-SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
+SCRUBBED = "items, vectors, staged_vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
     f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe, folded) VALUES"
@@ -195,6 +196,20 @@ MIGRATIONS: list[migrations.Step] = [
         [
             # NULL until filled: `_migrate` folds the rows of an older database right after this step.
             "ALTER TABLE items ADD COLUMN folded text",
+        ],
+    ),
+    (
+        "vectors of a reindex in progress, kept apart until they cover the store",
+        [
+            # `engram reindex` writes the new model's vectors here; the store's own vectors stay
+            # searchable until one transaction swaps them in (engram.core.reindex).
+            """CREATE TABLE staged_vectors (
+                item_seq bigint PRIMARY KEY REFERENCES items(seq) ON DELETE CASCADE,
+                item_id text NOT NULL,
+                subject text NOT NULL,
+                model text NOT NULL,
+                vec vector NOT NULL
+            )""",
         ],
     ),
 ]
@@ -765,6 +780,52 @@ class PostgresStore:
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
+
+    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        def work(conn: Any) -> None:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO staged_vectors (item_seq, item_id, subject, model, vec)"
+                    " SELECT seq, id, subject, %s, %s FROM items WHERE id = %s"
+                    " ON CONFLICT (item_seq) DO UPDATE SET model = EXCLUDED.model, vec = EXCLUDED.vec",
+                    [(model, _vector(v), item_id) for item_id, v in vectors.items()])
+
+        if vectors:
+            self._run(work, write=True)
+
+    def staged_ids(self, model: str) -> set[str]:
+        return {r[0] for r in self._read("SELECT item_id FROM staged_vectors WHERE model = %s", (model,))}
+
+    def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
+        def work(conn: Any) -> tuple[int, set[str]]:
+            touched = {r[0] for r in conn.execute(
+                "SELECT DISTINCT subject FROM staged_vectors UNION SELECT DISTINCT subject FROM vectors"
+                " WHERE model <> %s", (model,)).fetchall()}
+            conn.execute("DELETE FROM vectors WHERE item_seq IN (SELECT item_seq FROM staged_vectors WHERE model = %s)",
+                         (model,))
+            moved = conn.execute("INSERT INTO vectors (item_seq, item_id, subject, model, vec)"
+                                 " SELECT item_seq, item_id, subject, model, vec FROM staged_vectors WHERE model = %s",
+                                 (model,)).rowcount
+            conn.execute("DELETE FROM vectors WHERE model <> %s", (model,))
+            conn.execute("DELETE FROM staged_vectors")
+            for key, value in settings.items():
+                if value is None:
+                    conn.execute("DELETE FROM settings WHERE key = %s", (key,))
+                else:
+                    conn.execute("INSERT INTO settings (key, value) VALUES (%s, %s)"
+                                 " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, value))
+            _bump(conn, touched)
+            return int(moved), touched
+
+        moved, touched = self._run(work, write=True)
+        self._vector_cache.invalidate()
+        self._id_cache.invalidate()
+        self._index_if_large(touched, model)
+        return moved
+
+    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
+        items, covered = self._read(*coverage_query(model, subjects, POSTGRES))[0]
+        return int(covered or 0), int(items or 0)
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 from engram.errors import StoreError
 from engram.store.base import Filter
 from engram.store.conditions import SEARCHED_COLUMNS, folded_copy
-from engram.types import Item, dedupe_key, dumps
+from engram.types import CONVERSATION, EMBEDDED, VERBATIM_KINDS, Item, dedupe_key, dumps
 
 COLUMNS = (
     "id", "subject", "kind", "text", "source", "agent", "key", "category", "session",
@@ -39,6 +39,8 @@ class Dialect:
     by_hash: str = ""  # how to make the planner use the content-hash index (SQLite has no statistics)
     succeeded: str = "1"  # 1 for an episode whose metadata says success (missing counts as success), else 0
     position: str = "instr"  # the SQL function (haystack, needle) -> 1-based position or 0
+    vector_item: str = "item_rowid"  # the vectors table's column naming its item (= row_order's column)
+    index_text: str = ""  # true when a verbatim item's metadata holds a non-blank index text
 
     def contains(self, ph: str) -> str:
         return f"{self.position}({self.haystack}, {ph}) > 0"
@@ -67,6 +69,8 @@ SQLITE = Dialect(
     metadata_equals=_sqlite_metadata_equals,
     by_hash=" INDEXED BY items_hash",
     succeeded="CASE WHEN json_extract(i.metadata, '$.success') = 0 THEN 0 ELSE 1 END",
+    index_text=f"(json_type(i.metadata, '$.{EMBEDDED}') = 'text'"
+               f" AND trim(json_extract(i.metadata, '$.{EMBEDDED}')) <> '')",
 )
 
 POSTGRES = Dialect(
@@ -76,6 +80,8 @@ POSTGRES = Dialect(
     metadata_equals=_postgres_metadata_equals,
     succeeded="CASE WHEN i.metadata -> 'success' = 'false'::jsonb THEN 0 ELSE 1 END",
     position="strpos",
+    vector_item="item_seq",
+    index_text=f"(jsonb_typeof(i.metadata -> '{EMBEDDED}') = 'string' AND btrim(i.metadata ->> '{EMBEDDED}') <> '')",
 )
 
 
@@ -160,6 +166,21 @@ def row_item(row: Sequence[Any]) -> Item:
     item: Item = object.__new__(Item)
     item.__dict__.update(zip(_FIELDS, values))
     return item
+
+
+def coverage_query(model: str, subjects: Sequence[str] | None, d: Dialect) -> tuple[str, list[Any]]:
+    """SELECT (current items that should have a vector, those with one of `model`): see
+    VectorAdmin.vector_coverage. Which items have a vector is engram.types.embedded_text's rule."""
+    verbatim = sorted(VERBATIM_KINDS - {CONVERSATION})
+    needs = (f"i.valid_to IS NULL AND i.kind <> '{CONVERSATION}'"
+             f" AND (i.kind NOT IN ({', '.join(repr(k) for k in verbatim)}) OR {d.index_text})")
+    params: list[Any] = [model]
+    if subjects is not None:
+        needs += " AND " + (_in("i.subject", subjects, d) if subjects else "1 = 0")
+        params.extend(subjects)
+    row = d.row_order
+    return (f"SELECT count(*), count(v.model) FROM items i LEFT JOIN vectors v"
+            f" ON v.{d.vector_item} = {row} AND v.model = {d.ph} WHERE {needs}"), params
 
 
 # -- counts (Memory.stats): aggregates in the database, no row is read into Python ------------

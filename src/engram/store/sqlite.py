@@ -52,6 +52,7 @@ from engram.store.sql import (
     SQLITE,
     UPDATABLE,
     counts,
+    coverage_query,
     find_query,
     item_row,
     row_item,
@@ -445,6 +446,38 @@ class SQLiteStore:
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
+
+    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO staged_vectors (item_rowid, subject, model, vec)"
+                " SELECT rowid, subject, ?, ? FROM items WHERE id = ?",
+                [(model, np.asarray(v, dtype=np.float32).tobytes(), item_id) for item_id, v in vectors.items()])
+
+    def staged_ids(self, model: str) -> set[str]:
+        return {r[0] for r in self._read("SELECT i.id FROM staged_vectors s JOIN items i ON i.rowid = s.item_rowid"
+                                         " WHERE s.model = ?", (model,))}
+
+    def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
+        with self.transaction() as db:
+            db.execute("DELETE FROM vectors WHERE item_rowid IN (SELECT item_rowid FROM staged_vectors WHERE model = ?)",
+                       (model,))
+            moved = db.execute("INSERT INTO vectors (item_rowid, subject, model, vec)"
+                               " SELECT item_rowid, subject, model, vec FROM staged_vectors WHERE model = ?",
+                               (model,)).rowcount
+            db.execute("DELETE FROM vectors WHERE model <> ?", (model,))
+            db.execute("DELETE FROM staged_vectors")
+            for key, value in settings.items():
+                if value is None:
+                    db.execute("DELETE FROM settings WHERE key = ?", (key,))
+                else:
+                    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+        self._vector_cache.invalidate()
+        return int(moved)
+
+    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
+        items, covered = self._read(*coverage_query(model, subjects, SQLITE))[0]
+        return int(covered or 0), int(items or 0)
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:
