@@ -157,12 +157,8 @@ MIGRATIONS: list[Step] = [
         [
             # `engram reindex` writes the new model's vectors here; the store's own vectors stay
             # searchable until one transaction swaps them in (engram.core.reindex).
-            """CREATE TABLE staged_vectors (
-                item_rowid INTEGER PRIMARY KEY REFERENCES items(rowid) ON DELETE CASCADE,
-                subject TEXT NOT NULL,
-                model TEXT NOT NULL,
-                vec BLOB NOT NULL
-            )""",
+            "CREATE TABLE staged_vectors (item_rowid INTEGER PRIMARY KEY REFERENCES items(rowid) ON DELETE CASCADE,"
+            " subject TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL)",
         ],
     ),
 ]

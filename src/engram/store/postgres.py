@@ -58,6 +58,7 @@ from engram.store.sql import (
     counts,
     coverage_query,
     find_query,
+    write_settings,
     item_row,
     row_item,
     supersede_runs,
@@ -203,13 +204,8 @@ MIGRATIONS: list[migrations.Step] = [
         [
             # `engram reindex` writes the new model's vectors here; the store's own vectors stay
             # searchable until one transaction swaps them in (engram.core.reindex).
-            """CREATE TABLE staged_vectors (
-                item_seq bigint PRIMARY KEY REFERENCES items(seq) ON DELETE CASCADE,
-                item_id text NOT NULL,
-                subject text NOT NULL,
-                model text NOT NULL,
-                vec vector NOT NULL
-            )""",
+            "CREATE TABLE staged_vectors (item_seq bigint PRIMARY KEY REFERENCES items(seq) ON DELETE CASCADE,"
+            " item_id text NOT NULL, subject text NOT NULL, model text NOT NULL, vec vector NOT NULL)",
         ],
     ),
 ]
@@ -808,12 +804,7 @@ class PostgresStore:
                                  (model,)).rowcount
             conn.execute("DELETE FROM vectors WHERE model <> %s", (model,))
             conn.execute("DELETE FROM staged_vectors")
-            for key, value in settings.items():
-                if value is None:
-                    conn.execute("DELETE FROM settings WHERE key = %s", (key,))
-                else:
-                    conn.execute("INSERT INTO settings (key, value) VALUES (%s, %s)"
-                                 " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, value))
+            write_settings(conn.execute, settings, POSTGRES)
             _bump(conn, touched)
             return int(moved), touched
 

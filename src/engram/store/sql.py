@@ -168,6 +168,16 @@ def row_item(row: Sequence[Any]) -> Item:
     return item
 
 
+def write_settings(execute: Callable[..., Any], settings: Mapping[str, str | None], d: Dialect) -> None:
+    """Write settings inside the caller's transaction (a None value removes the setting)."""
+    for key, value in settings.items():
+        if value is None:
+            execute(f"DELETE FROM settings WHERE key = {d.ph}", (key,))
+        else:
+            execute(f"INSERT INTO settings (key, value) VALUES ({d.ph}, {d.ph})"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+
 def coverage_query(model: str, subjects: Sequence[str] | None, d: Dialect) -> tuple[str, list[Any]]:
     """SELECT (current items that should have a vector, those with one of `model`): see
     VectorAdmin.vector_coverage. Which items have a vector is engram.types.embedded_text's rule."""

@@ -59,6 +59,7 @@ from engram.store.sql import (
     sqlite_folded,
     supersede_runs,
     where_clause,
+    write_settings,
 )
 from engram.store.conditions import SEARCHED_COLUMNS
 from engram.text import fold
@@ -467,11 +468,7 @@ class SQLiteStore:
                                (model,)).rowcount
             db.execute("DELETE FROM vectors WHERE model <> ?", (model,))
             db.execute("DELETE FROM staged_vectors")
-            for key, value in settings.items():
-                if value is None:
-                    db.execute("DELETE FROM settings WHERE key = ?", (key,))
-                else:
-                    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+            write_settings(db.execute, settings, SQLITE)
         self._vector_cache.invalidate()
         return int(moved)
 
