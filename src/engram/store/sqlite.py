@@ -8,10 +8,8 @@ after every delete.
 from __future__ import annotations
 
 import os
-import random
 import sqlite3
 import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
@@ -43,6 +41,7 @@ from engram.store.base import (
     Traces,
     VectorAdmin,
 )
+from engram.retry import retry
 from engram.store.cache import BoundedCache
 from engram.store.rows import Rows
 from engram.store.sqlite_readers import Readers, snapshot
@@ -209,14 +208,12 @@ class SQLiteStore:
             raise ReadOnlyStore(f"{self.path} is open read-only ({self._why_read_only}): nothing was written;"
                                 " reads work, writes need a writable file")
         with self._lock, self._writing():
-            for attempt in range(BUSY_RETRIES):
-                try:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    break
-                except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc) or attempt == BUSY_RETRIES - 1:
-                        raise _translate_error(exc, self.path) from exc
-                    time.sleep(min(1.0, 0.01 * 2**attempt) * (0.5 + random.random()))
+            db = self._db
+            try:  # another process may hold the write lock: wait for it, with backoff (engram.retry)
+                retry(lambda: db.execute("BEGIN IMMEDIATE"), tries=BUSY_RETRIES, cap=1.0,
+                      again=lambda exc, _: isinstance(exc, sqlite3.OperationalError) and _is_busy(exc))
+            except sqlite3.OperationalError as exc:
+                raise _translate_error(exc, self.path) from exc
             try:
                 yield self._db
                 self._db.execute("COMMIT")
