@@ -202,26 +202,23 @@ def check_writable(read_only: bool, url: str) -> None:
 # -- settings ---------------------------------------------------------------------------------
 def pool_size_from_env() -> int:
     """ENGRAM_PG_POOL (connections per store), or POOL_SIZE."""
-    raw = os.environ.get("ENGRAM_PG_POOL", "")
-    try:
-        size = int(raw) if raw else POOL_SIZE
-    except ValueError as exc:
-        raise StoreError(f"ENGRAM_PG_POOL must be a whole number of connections, not {raw!r}") from exc
-    if size < 1:
-        raise StoreError(f"ENGRAM_PG_POOL must be at least 1, not {size}")
-    return size
+    return int(_from_env("ENGRAM_PG_POOL", int, POOL_SIZE, "a whole number of connections", 1, 10_000))
 
 
 def connect_timeout_from_env() -> float:
     """ENGRAM_PG_CONNECT_TIMEOUT (seconds a new connection may take), or CONNECT_TIMEOUT_S."""
-    raw = os.environ.get("ENGRAM_PG_CONNECT_TIMEOUT", "")
+    return _from_env("ENGRAM_PG_CONNECT_TIMEOUT", float, CONNECT_TIMEOUT_S, "a number of seconds", 0.1, 3600)
+
+
+def _from_env(name: str, parse: Callable[[str], float], default: float, what: str, low: float, high: float) -> float:
+    raw = os.environ.get(name, "")
     try:
-        seconds = float(raw) if raw else CONNECT_TIMEOUT_S
+        value = parse(raw) if raw else default
     except ValueError as exc:
-        raise StoreError(f"ENGRAM_PG_CONNECT_TIMEOUT must be a number of seconds, not {raw!r}") from exc
-    if not 0 < seconds < 3600:
-        raise StoreError(f"ENGRAM_PG_CONNECT_TIMEOUT must be between 0 and 3600 seconds, not {raw}")
-    return seconds
+        raise StoreError(f"{name} must be {what}, not {raw!r}") from exc
+    if not low <= value <= high:
+        raise StoreError(f"{name} must be between {low:g} and {high:g}, not {raw}")
+    return value
 
 
 # -- messages ---------------------------------------------------------------------------------
