@@ -32,7 +32,7 @@ from engram.core.steps import Steps
 from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
-from engram.store.base import CacheReport
+from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede import Batch
 from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, iso
 
@@ -126,6 +126,8 @@ class Memory:
         # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
         self.query_cache = QueryCache(self.settings.query_cache)
         self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
+        # After a forget: copies the store could not scrub yet (another connection is reading), or None.
+        self.leftovers: Leftovers | None = None
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -593,7 +595,7 @@ class Memory:
     def forget(self, subject: str, contains: str) -> int:
         """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere."""
         subject = validate.subject(subject)
-        return self._delete(subject, [it.id for it in self.matches(subject, contains)])
+        return self._delete(subject, [it.id for it in self.matches(subject, contains)], looked_for=contains)
 
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id; ids of other subjects are left alone."""
@@ -606,11 +608,17 @@ class Memory:
         ids = [it.id for it in self.store.find(subject, Filter(include_superseded=True))]
         return self._delete(subject, ids)
 
-    def _delete(self, subject: str, ids: list[str]) -> int:
-        """Delete from the store, then from this process's ANN indexes (engram.core.vectors)."""
+    def _delete(self, subject: str, ids: list[str], looked_for: str | None = None) -> int:
+        """Delete from the store, then from this process's ANN indexes (engram.core.vectors).
+        `self.leftovers` then says what the store could not scrub yet (a concurrent reader), or None:
+        copies of `looked_for` (as `audit` counts them), else of the deleted texts."""
         self._accesses.flush_quietly()
+        texts = ([looked_for] if looked_for else [it.text for it in self.store.get(ids)]
+                 if isinstance(self.store, ScrubStatus) else [])
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
+        self.leftovers = (self.store.leftovers(texts)
+                          if isinstance(self.store, ScrubStatus) and count else None)
         return count
 
     # -- sharing --------------------------------------------------------------------------
