@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
-from engram.errors import EngramError
+from engram.errors import EngramError, NotAStore
 from engram.types import Hit, Item, iso
 from engram.verbs.replies import item_json
 
@@ -98,6 +98,22 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
     ctx.obj = {"db": db, "embedder": embedder, "agent": agent, "read_only": read_only or None}
 
 
+# Commands that only read (or delete from) an existing store: on a missing SQLite file they fail
+# (exit 1) instead of creating an empty store. Every other command may create one.
+NEEDS_A_STORE = frozenset({
+    "audit", "backup", "consolidate", "context", "export", "export-finetune", "forget", "forget-all",
+    "forget-source", "history", "importance", "list", "prune", "recall", "reindex", "search", "show", "stats",
+    "subjects", "summarize",
+})
+
+
+def _top_command(ctx: click.Context) -> str | None:
+    """The name of the command given right after `engram` (`procedures list` -> "procedures")."""
+    while ctx.parent is not None and ctx.parent.parent is not None:
+        ctx = ctx.parent
+    return ctx.info_name if ctx.parent is not None else None
+
+
 def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     """The Memory named by the global options (opened once per command)."""
     from engram.config import load
@@ -107,9 +123,12 @@ def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     path = load(db=obj["db"]).db
     new = None if path.startswith(("postgresql://", "postgres://", ":memory:")) or Path(path).expanduser().exists() \
         else str(Path(path).expanduser())
+    if new is not None and _top_command(ctx) in NEEDS_A_STORE:
+        raise NotAStore(f"no store at {new}: nothing was created; check --db or ENGRAM_DB"
+                        " (a command that writes, such as `engram remember`, creates a new store)")
+    obj["created"] = new  # before opening: a command that fails from here on leaves no new file
     mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"],
                  read_only=obj.get("read_only"))
-    obj["created"] = new
     ctx.call_on_close(mem.close)
     return mem
 
