@@ -6,6 +6,7 @@ traceback. Commands beyond the core verbs live in `engram.interfaces.commands.*`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import sys
@@ -195,7 +196,7 @@ def forget(ctx: click.Context, subject: str, match: str, yes: bool, as_json: boo
                       f"{len(found)} item(s) would be forgotten; run again with --yes to delete them"])
         return
     count = mem.forget(subject, match)
-    emit(as_json, {"forgotten": count}, lambda: [f"forgot {count} item(s)"])
+    emit(as_json, forgot_json(mem, count), lambda: forgot_lines(mem, count))
 
 
 @main.command("forget-all")
@@ -211,7 +212,19 @@ def forget_all(ctx: click.Context, subject: str, yes: bool, as_json: bool) -> No
         emit(as_json, {"would_forget": n}, lambda: [f"{n} item(s) would be forgotten; run again with --yes"])
         return
     count = mem.forget_all(subject)
-    emit(as_json, {"forgotten": count}, lambda: [f"forgot {count} item(s)"])
+    emit(as_json, forgot_json(mem, count), lambda: forgot_lines(mem, count))
+
+
+def forgot_json(mem: Memory, count: int) -> dict[str, Any]:
+    """What a forget did, and what the store could not scrub yet (a concurrent reader)."""
+    left = mem.leftovers
+    return {"forgotten": count, **({"remaining": dataclasses.asdict(left)} if left else {})}
+
+
+def forgot_lines(mem: Memory, count: int) -> list[str]:
+    left = mem.leftovers
+    return [f"forgot {count} item(s)" + (f"; {left.copies} cop{'y' if left.copies == 1 else 'ies'} remain in"
+                                         f" {left.where} {left.until}" if left else "")]
 
 
 @main.command("list")
