@@ -28,7 +28,7 @@ from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
-from engram.core.steps import Steps
+from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
@@ -125,7 +125,7 @@ class Memory:
         self._accesses = AccessLog(self.store)
         # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
         self.query_cache = QueryCache(self.settings.query_cache)
-        self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
+        self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
         # After a forget: copies the store could not scrub yet (another connection is reading), or None.
         self.leftovers: Leftovers | None = None
         self._check_embedder()
@@ -441,16 +441,14 @@ class Memory:
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
         steps = self._steps
-        if steps is not None:
-            steps.lap("validate")
+        steps.lap("validate")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
-        if steps is not None:
-            steps.lap("hits")
+        steps.lap("hits")
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
