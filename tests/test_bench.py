@@ -142,9 +142,9 @@ def test_bench_latency_steps_account_for_the_recall(tmp_path):
     assert out.exit_code == 0, out.output
     row = json.loads(out.output)["recall"][0]
     steps = row["steps"]
-    assert {"validate", "vectors", "names", "keyword", "cues", "wait", "prerank", "fetch", "fuse", "top_k", "hits",
+    assert {"validate", "vectors", "names", "keyword", "wait", "prerank", "fetch", "fuse", "top_k", "hits",
             "embed", "scan", "recall", "layer", "fetch_sql", "fetch_objects"} <= set(steps)
-    main_thread = sum(steps[s] for s in ("validate", "vectors", "names", "keyword", "cues", "wait", "prerank",
+    main_thread = sum(steps[s] for s in ("validate", "vectors", "names", "keyword", "wait", "prerank",
                                         "fetch", "fuse", "top_k", "hits"))
     assert 0 < steps["layer"] <= steps["recall"] and main_thread <= steps["recall"] * 1.5  # p50s: roughly additive
     assert {"fuse_all", "entity", "session", "recency"} <= set(steps["terms"])

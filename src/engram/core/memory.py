@@ -28,11 +28,11 @@ from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
-from engram.core.steps import Steps
+from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
-from engram.store.base import CacheReport
+from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede import Batch
 from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, iso
 
@@ -125,7 +125,9 @@ class Memory:
         self._accesses = AccessLog(self.store)
         # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
         self.query_cache = QueryCache(self.settings.query_cache)
-        self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
+        self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
+        # After a forget: copies the store could not scrub yet (another connection is reading), or None.
+        self.leftovers: Leftovers | None = None
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -439,16 +441,14 @@ class Memory:
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
         steps = self._steps
-        if steps is not None:
-            steps.lap("validate")
+        steps.lap("validate")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
-        if steps is not None:
-            steps.lap("hits")
+        steps.lap("hits")
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
@@ -593,7 +593,7 @@ class Memory:
     def forget(self, subject: str, contains: str) -> int:
         """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere."""
         subject = validate.subject(subject)
-        return self._delete(subject, [it.id for it in self.matches(subject, contains)])
+        return self._delete(subject, [it.id for it in self.matches(subject, contains)], looked_for=contains)
 
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id; ids of other subjects are left alone."""
@@ -606,11 +606,17 @@ class Memory:
         ids = [it.id for it in self.store.find(subject, Filter(include_superseded=True))]
         return self._delete(subject, ids)
 
-    def _delete(self, subject: str, ids: list[str]) -> int:
-        """Delete from the store, then from this process's ANN indexes (engram.core.vectors)."""
+    def _delete(self, subject: str, ids: list[str], looked_for: str | None = None) -> int:
+        """Delete from the store, then from this process's ANN indexes (engram.core.vectors).
+        `self.leftovers` then says what the store could not scrub yet (a concurrent reader), or None:
+        copies of `looked_for` (as `audit` counts them), else of the deleted texts."""
         self._accesses.flush_quietly()
+        texts = ([looked_for] if looked_for else [it.text for it in self.store.get(ids)]
+                 if isinstance(self.store, ScrubStatus) else [])
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
+        self.leftovers = (self.store.leftovers(texts)
+                          if isinstance(self.store, ScrubStatus) and count else None)
         return count
 
     # -- sharing --------------------------------------------------------------------------

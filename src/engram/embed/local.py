@@ -195,7 +195,13 @@ def embed_threads() -> int:
 
 
 def _load_session(model_path: Path, threads: int | None) -> Any:
+    # No telemetry: onnxruntime otherwise writes a device id and queued events under
+    # ~/.cache/Microsoft/DeveloperTools/.onnxruntime/ as it is imported. The variable must be set
+    # before the import; disable_telemetry_events covers a process that imported it already.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     import onnxruntime as ort
+
+    ort.disable_telemetry_events()
 
     if not model_path.is_file():
         raise EmbedderError(_missing_model_message(f"{model_path} does not exist"))

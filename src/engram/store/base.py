@@ -231,6 +231,25 @@ class Scrubbable(Protocol):
 
 
 @dataclass(frozen=True)
+class Leftovers:
+    """Copies of deleted texts a scrub could not remove yet, where they are, and until when."""
+
+    copies: int
+    where: str
+    until: str
+
+
+@runtime_checkable
+class ScrubStatus(Protocol):
+    """Says what the last scrub could not remove (SQLite: a reader in another connection holds a
+    snapshot that still needs the write-ahead log's old pages)."""
+
+    def leftovers(self, texts: Sequence[str]) -> Leftovers | None:
+        """Copies of these texts still in the backend's own files after the last scrub, or None
+        when that scrub was complete."""
+
+
+@dataclass(frozen=True)
 class Traces:
     """Backend-specific places (keyword index, raw files) still holding a text, and what was not scanned."""
 

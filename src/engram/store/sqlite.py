@@ -8,10 +8,8 @@ after every delete.
 from __future__ import annotations
 
 import os
-import random
 import sqlite3
 import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
@@ -35,14 +33,18 @@ from engram.store.base import (
     CacheReport,
     FileBackup,
     Filter,
+    Leftovers,
     Placement,
     ReadsTexts,
     Scrubbable,
+    ScrubStatus,
     Store,
     TraceScanner,
     Traces,
     VectorAdmin,
 )
+from engram.retry import retry
+from engram.store.traces import count_in_file, raw_needles
 from engram.store.cache import BoundedCache
 from engram.store.rows import Rows
 from engram.store.sqlite_readers import Readers, snapshot
@@ -95,6 +97,7 @@ class SQLiteStore:
         self.read_only: bool = bool(unwritable) if read_only is None else read_only
         self._why_read_only = unwritable or "it was opened read-only"
         self._readers: Readers | None = None  # after the checks below (they read on the own connection)
+        self._scrub_blocked = False  # the last checkpoint was held back by another connection's reader
         self._db: sqlite3.Connection | None = self._connect()
         try:
             with self._translate():
@@ -209,14 +212,12 @@ class SQLiteStore:
             raise ReadOnlyStore(f"{self.path} is open read-only ({self._why_read_only}): nothing was written;"
                                 " reads work, writes need a writable file")
         with self._lock, self._writing():
-            for attempt in range(BUSY_RETRIES):
-                try:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    break
-                except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc) or attempt == BUSY_RETRIES - 1:
-                        raise _translate_error(exc, self.path) from exc
-                    time.sleep(min(1.0, 0.01 * 2**attempt) * (0.5 + random.random()))
+            db = self._db
+            try:  # another process may hold the write lock: wait for it, with backoff (engram.retry)
+                retry(lambda: db.execute("BEGIN IMMEDIATE"), tries=BUSY_RETRIES, cap=1.0,
+                      again=lambda exc, _: isinstance(exc, sqlite3.OperationalError) and _is_busy(exc))
+            except sqlite3.OperationalError as exc:
+                raise _translate_error(exc, self.path) from exc
             try:
                 yield self._db
                 self._db.execute("COMMIT")
@@ -500,7 +501,23 @@ class SQLiteStore:
         with self._lock, self._translate():
             if self._db is None:
                 raise StoreUnavailable(f"store {self.path} is closed")
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            # busy: another connection's read transaction still needs the log's old pages.
+            self._scrub_blocked = bool(busy and busy[0])
+
+    def leftovers(self, texts: Sequence[str]) -> Leftovers | None:
+        """Copies of `texts` left in the store's files (database and -wal) when the last scrub was
+        blocked by a reader: the checkpoint that overwrites them waits for that reader's snapshot."""
+        if not self._scrub_blocked or self.path == ":memory:":
+            return None
+        needles = [n for text in dict.fromkeys(texts) for n in raw_needles(text)]
+        found = {str(f): n for f in (Path(self.path), Path(self.path + "-wal")) if f.exists()
+                 and (n := count_in_file(f, needles))}
+        if not found:
+            return None
+        return Leftovers(sum(found.values()), ", ".join(found),
+                         "until the other connection's read transaction ends; the next Engram command on this"
+                         " store then removes them when it closes (`engram audit` lists them meanwhile)")
 
     def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
         if delete:
@@ -659,5 +676,5 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
     def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport,
-                                            ReadsTexts]:
-        return s, s, s, s, s, s, s
+                                            ReadsTexts, ScrubStatus]:
+        return s, s, s, s, s, s, s, s
