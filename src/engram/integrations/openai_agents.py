@@ -28,13 +28,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
-import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from engram import validate
 from engram.errors import InvalidInput, WriteConflict, require
+from engram.retry import retry
 from engram.integrations import as_memory
 from engram.kinds.working import Conversation, Summarizer
 from engram.store import Filter
@@ -198,23 +197,18 @@ class EngramSession:
 
     def _change(self, change: Callable[[Conversation], Conversation | None]) -> None:
         """Load, change, save only if nobody saved in between (else redo); nothing to save: no write."""
-        for attempt in range(TRIES):
+        def once() -> None:
             read, conv = self._load()
             before = len(conv), conv.compactions
             changed = change(conv)
             conv = changed if changed is not None else conv
             if changed is None and (len(conv), conv.compactions) == before:
                 return
-            try:
-                saved = self.memory.save_conversation(self.subject, self.session_id, conv, expect=read)
-            except WriteConflict:
-                if attempt == TRIES - 1:
-                    raise
-                time.sleep(min(0.2, 0.002 * 2**attempt) * random.random())
-                continue
+            saved = self.memory.save_conversation(self.subject, self.session_id, conv, expect=read)
             if not saved.saved:
                 raise InvalidInput(f"session {self.session_id!r} was not saved: {saved.reason}")
-            return
+
+        retry(once, tries=TRIES, base=0.002, cap=0.2, again=lambda exc, _: isinstance(exc, WriteConflict))
 
 
 if TYPE_CHECKING:  # mypy checks the class against the SDK's Session protocol
