@@ -109,6 +109,8 @@ def test_engram_db_environment_variable_is_the_default(tmp_path):
 
 
 def test_a_real_subprocess_error_has_no_traceback(tmp_path):
+    subprocess.run([sys.executable, "-m", "engram.interfaces.cli", "--db", str(tmp_path / "x.db"), "--embedder",
+                    "hashing", "remember", "user:1", "A store to read."], check=True, capture_output=True)
     proc = subprocess.run([sys.executable, "-m", "engram.interfaces.cli", "--db", str(tmp_path / "x.db"), "--embedder",
                            "hashing", "recall", "bad subject", "q"], capture_output=True, text=True)
     assert proc.returncode == 1 and proc.stderr.startswith("error: subject") and "Traceback" not in proc.stderr

@@ -1,11 +1,11 @@
 """engram.language: the one definition of each text rule, and every user reads it from there."""
 
-from engram.core import names, notes, ranking, supersede
+from engram.core import frames, names, notes, ranking
 from engram.language.normalise import fold, plain, squeeze, visible
 from engram.language.quotes import straighten
 from engram.language.stem import name_key, stem
 from engram.language.stopwords import STOP_WORDS
-from engram.safety import instructions
+from engram.safety import views
 
 
 def test_fold_is_the_compatibility_caseless_match():
@@ -28,8 +28,8 @@ def test_stem_folds_plural_and_verb_endings_but_keeps_three_letters():
 
 def test_every_user_reads_the_one_definition():
     assert ranking.STOP_WORDS is STOP_WORDS and names.STOP_WORDS is STOP_WORDS
-    assert supersede.STOP == STOP_WORDS | supersede.CHANGE_WORDS
+    assert frames.STOP == STOP_WORDS | frames.CHANGE_WORDS
     assert ranking.name_key is names.name_key is name_key
-    assert supersede.stem is stem
+    assert frames.stem is stem
     assert notes.normalise_text("“a”\u00a0—\tb\u200b") == squeeze(plain("“a”\u00a0—\tb\u200b")) == '"a" - b'
-    assert instructions.plain is plain
+    assert views.plain is plain

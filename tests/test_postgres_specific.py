@@ -425,7 +425,7 @@ def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, mon
     """recall@10 of the index path against an exact scan, one subject among 8 (iterative scan)."""
     import engram.store.postgres as postgres
 
-    monkeypatch.setattr(postgres, "EXACT_MAX_ROWS", 500)  # a small crossover: the test builds in seconds
+    monkeypatch.setattr(postgres.pg_index, "EXACT_MAX_ROWS", 500)  # a small crossover: the test builds in seconds
     rng = np.random.default_rng(7)
     with PostgresStore(fresh_database(pg_server)) as store:
         for s in range(8):
@@ -433,7 +433,7 @@ def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, mon
             vecs = rng.normal(size=(1000, 48)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             store.put(items, {it.id: v for it, v in zip(items, vecs)}, model="m:48")
-        assert "m:48" in store._indexes  # the write past the crossover built the index
+        assert "m:48" in store._hnsw.known  # the write past the crossover built the index
         ids, matrix = store.vectors("user:3", "m:48")
         found = []
         for _ in range(40):
@@ -457,6 +457,7 @@ def test_an_older_database_gets_its_folded_copy_on_open(pg_server):
         store.put([item])
     with psycopg.connect(url, autocommit=True) as conn:  # back to the schema before the folded copy
         conn.execute("ALTER TABLE items DROP COLUMN folded")
+        conn.execute("DROP TABLE staged_vectors")  # a later step
         folded = next(n for n, (name, _) in enumerate(postgres.MIGRATIONS, 1) if name.startswith("folded copy"))
         conn.execute("DELETE FROM migrations WHERE version >= %s", (folded,))
     with PostgresStore(url) as store:
@@ -468,7 +469,7 @@ def test_an_older_database_gets_its_folded_copy_on_open(pg_server):
 def test_a_user_who_may_not_build_the_index_keeps_every_write_and_exact_recall(pg_server, monkeypatch, caplog):
     import engram.store.postgres as postgres
 
-    monkeypatch.setattr(postgres, "EXACT_MAX_ROWS", 20)
+    monkeypatch.setattr(postgres.pg_index, "EXACT_MAX_ROWS", 20)
     url = fresh_database(pg_server)
     PostgresStore(url).close()  # tables owned by the superuser
     role = "writer_" + uuid.uuid4().hex[:8]

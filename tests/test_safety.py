@@ -14,14 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.errors import InvalidInput
+from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.safety.secrets import (
     SecretFinding,
     add_pattern,
     check_text,
-    escape_for_prompt,
     find_secrets,
     looks_secret,
-    memory_block,
     redact,
     remove_pattern,
     rule_kinds,

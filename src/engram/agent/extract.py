@@ -28,7 +28,7 @@ from typing import Any
 from engram import validate
 from engram.core import ranking
 from engram.errors import InvalidInput
-from engram.safety.secrets import escape_for_prompt, memory_block
+from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.types import FACT, Hit
 
 ACTIONS = ("add", "update", "supersede", "ignore")

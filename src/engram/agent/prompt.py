@@ -7,7 +7,7 @@
 The system text is: the system prompt; the running summary of a `Conversation` (if one is
 given); then a `<memory>` block of preferences, relevant facts (hybrid recall) and recent
 successful episodes (their action only: a reply may quote tool results or web pages); then a `<procedures>` block of learned procedures. Every stored text is
-escaped (`engram.safety.secrets.memory_block`), so nothing stored can open or close a tag, and each
+escaped (`engram.safety.escaping.memory_block`), so nothing stored can open or close a tag, and each
 block ends with a line saying it is data, not instructions.
 
 Budget: `budget` tokens cover the whole prompt: the system text, and the conversation's turns
@@ -26,7 +26,7 @@ from typing import Any
 
 from engram import validate
 from engram.errors import InvalidInput
-from engram.safety.secrets import escape_for_prompt, memory_block
+from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.store.base import Filter
 from engram.tokens import TokenCounter, count_content, default_counter
 from engram.types import EPISODE, FACT, PREFERENCE, PROCEDURE, Item

@@ -26,7 +26,7 @@ from typing import Any
 
 from engram import validate
 from engram.errors import EngramError, InvalidInput
-from engram.safety.secrets import memory_block
+from engram.safety.escaping import memory_block
 from engram.verbs import VERBS, Call, Verb, shaped
 
 DEFAULT_K = VERBS["recall"].arg("k").default_on("tool")

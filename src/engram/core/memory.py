@@ -26,16 +26,17 @@ from engram.embed.base import Embedder
 from engram.core import episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
+from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
-from engram.core.steps import Steps
+from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
+from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
-from engram.store.base import CacheReport, VectorAdmin
-from engram.core.supersede import Batch
-from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, embedded_text, iso
+from engram.store.base import CacheReport, Leftovers, ScrubStatus
+from engram.core.supersede_lookup import Batch
+from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, iso
 
-EMBEDDER_SETTING = "embedder"
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
 
@@ -125,7 +126,9 @@ class Memory:
         self._accesses = AccessLog(self.store)
         # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
         self.query_cache = QueryCache(self.settings.query_cache)
-        self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
+        self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
+        # After a forget: copies the store could not scrub yet (another connection is reading), or None.
+        self.leftovers: Leftovers | None = None
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -154,12 +157,19 @@ class Memory:
             from engram.embed import spec_for
 
             spec = spec_for(stored)
-            self._mismatch = (
-                f"{self.store.url} holds vectors from {stored}, but this Memory uses {self.embedder.identity}:"
-                f" pass `--embedder {spec}` (Memory(..., embedder={spec!r})) to use the store's model,"
-                f" or run `engram --db {self.store.url} --embedder {_spec_of(self.embedder)} reindex`"
-                " to re-embed every memory with the new one"
-            )
+            command = f"engram --db {self.store.url} --embedder {_spec_of(self.embedder)} reindex"
+            if unfinished(self.store) == self.embedder.identity:
+                self._mismatch = (
+                    f"{self.store.url}: a reindex to {self.embedder.identity} is unfinished (it was interrupted"
+                    f" or is running): run `{command}` again to finish it; until then the store's model stays"
+                    f" {stored} (pass `--embedder {spec}` to use it)"
+                )
+            else:
+                self._mismatch = (
+                    f"{self.store.url} holds vectors from {stored}, but this Memory uses {self.embedder.identity}:"
+                    f" pass `--embedder {spec}` (Memory(..., embedder={spec!r})) to use the store's model,"
+                    f" or run `{command}` to re-embed every memory with the new one"
+                )
             self.embedder = None
 
     def require_embedder(self) -> Embedder | None:
@@ -370,9 +380,12 @@ class Memory:
         explicit = dict(supersede or {})
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
-        vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self.store, self.embedder, checked, vectors)
+        # The embedding runs beside the supersession look-up's reads that need no vector.
+        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        batch = Batch(self.store, self.embedder, checked)
+        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
             mine = [old for old, new in explicit.items() if new == item.id]
@@ -397,14 +410,7 @@ class Memory:
 
     def _vectors_for(self, items: Sequence[Item]) -> dict[str, np.ndarray]:
         """One vector per item that recall searches, each distinct text embedded once."""
-        if self.embedder is None:
-            return {}
-        wanted = {it.id: text for it in items if (text := embedded_text(it)) is not None}
-        texts = list(dict.fromkeys(wanted.values()))
-        if not texts:
-            return {}
-        by_text = dict(zip(texts, self.embedder.embed(texts)))
-        return {item_id: by_text[text] for item_id, text in wanted.items()}
+        return embed_items(self.embedder, items) if self.embedder is not None else {}
 
     # -- reading --------------------------------------------------------------------------
     def recall(
@@ -439,16 +445,14 @@ class Memory:
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
         steps = self._steps
-        if steps is not None:
-            steps.lap("validate")
+        steps.lap("validate")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
             hits = [Hit(h.item, h.score) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
-        if steps is not None:
-            steps.lap("hits")
+        steps.lap("hits")
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
@@ -593,7 +597,7 @@ class Memory:
     def forget(self, subject: str, contains: str) -> int:
         """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere."""
         subject = validate.subject(subject)
-        return self._delete(subject, [it.id for it in self.matches(subject, contains)])
+        return self._delete(subject, [it.id for it in self.matches(subject, contains)], looked_for=contains)
 
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id; ids of other subjects are left alone."""
@@ -606,11 +610,17 @@ class Memory:
         ids = [it.id for it in self.store.find(subject, Filter(include_superseded=True))]
         return self._delete(subject, ids)
 
-    def _delete(self, subject: str, ids: list[str]) -> int:
-        """Delete from the store, then from this process's ANN indexes (engram.core.vectors)."""
+    def _delete(self, subject: str, ids: list[str], looked_for: str | None = None) -> int:
+        """Delete from the store, then from this process's ANN indexes (engram.core.vectors).
+        `self.leftovers` then says what the store could not scrub yet (a concurrent reader), or None:
+        copies of `looked_for` (as `audit` counts them), else of the deleted texts."""
         self._accesses.flush_quietly()
+        texts = ([looked_for] if looked_for else [it.text for it in self.store.get(ids)]
+                 if isinstance(self.store, ScrubStatus) else [])
         count = self.store.delete(subject, ids)
         nearest.after_delete(self.store, subject)
+        self.leftovers = (self.store.leftovers(texts)
+                          if isinstance(self.store, ScrubStatus) and count else None)
         return count
 
     # -- sharing --------------------------------------------------------------------------
@@ -666,6 +676,9 @@ class Memory:
             "most_recalled": [{"id": i, "text": t, "access_count": n} for i, t, n in raw["most_recalled"]],
             "mean_importance": round(raw["importance_sum"] / live, 3) if live else None,
             "embedder": self.embedder.identity if self.embedder else self.store.setting(EMBEDDER_SETTING),
+            # Current items with a vector of the store's model, of those that should have one.
+            "vectors": coverage(self.store, self.store.setting(EMBEDDER_SETTING), names),
+            "reindex_unfinished": unfinished(self.store),  # the model an interrupted reindex moves to
             # The store's bounded caches (entries, bytes, bounds, hit rate), where it has them, and the name books'.
             "cache": {**(self.store.cache_stats() if isinstance(self.store, CacheReport) else {}),
                       "names": people.cache_stats(self.store)},
@@ -686,28 +699,28 @@ class Memory:
     ) -> "Memory":
         """Re-embed every item of a store with `embedder` and make it the store's model; returns the Memory.
 
-        `progress(done, total)` is called after each batch. If interrupted, run it again.
+        The store keeps its model until the new one covers every item (engram.core.reindex), so
+        recall never loses vectors. `progress(done, total)` is called after each batch. If
+        interrupted, run it again: it goes on where it stopped.
         """
         given, path = _store_or_path(db)
         store = given if given is not None else open_store(load(db=path).db)
-        previous = store.setting(EMBEDDER_SETTING)
-        store.setting(EMBEDDER_SETTING, delete=True)  # so the new model may open the store
         try:
-            mem = cls(store, embedder=embedder, **options)
-            if mem.embedder is None:
+            if isinstance(embedder, Embedder):
+                model: Embedder | None = embedder
+            else:
+                spec = load(db=path, embedder=embedder).embedder
+                from engram.embed import get_embedder
+
+                model = None if spec in ("none", "off") else get_embedder(spec)
+            if model is None:
                 raise InvalidInput("reindex needs an embedder: pass one (e.g. embedder='minilm'), not 'none'")
-            if not isinstance(store, VectorAdmin):
-                raise InvalidInput(f"{store.url}: this store cannot replace vectors ({type(store).__name__}"
-                                   " is not a VectorAdmin); reindex needs the store itself, not a scoped view")
-            wanted = Filter(include_superseded=True, exclude_kinds=(CONVERSATION,))
-            items = [it for name in store.subjects() for it in store.find(name, wanted, newest_first=False)]
-            for start in range(0, len(items), max(1, int(batch_size))):
-                chunk = items[start : start + max(1, int(batch_size))]
-                store.set_vectors(mem._vectors_for(chunk), mem.embedder.identity)
-                if progress is not None:
-                    progress(start + len(chunk), len(items))
+            done = reembed(store, model, batch_size=batch_size, progress=progress)
+            if progress is not None:
+                progress(done, done)
+            mem = cls(store, embedder=model, **options)
         except BaseException:
-            if previous is not None:
-                store.setting(EMBEDDER_SETTING, previous)
+            if given is None:
+                store.close()
             raise
         return mem

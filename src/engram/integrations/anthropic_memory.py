@@ -20,13 +20,12 @@ from __future__ import annotations
 import asyncio
 import os
 import posixpath
-import random
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engram import validate
 from engram.errors import InvalidInput, WriteConflict, require
+from engram.retry import retry
 from engram.integrations import as_memory
 from engram.store import Filter
 from engram.types import MEMORY_FILE, Item
@@ -118,17 +117,16 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
 
     def _edit(self, path: str, change: Callable[[str], str]) -> None:
         """Read, change and save a file; redone when another writer saved it in between."""
-        for attempt in range(TRIES):
+        def once() -> None:
             found = self._file(path)
             if found is None:
                 raise ToolError(f"The path {path} does not exist. Please provide a valid path.")
-            try:
-                self._write(path, change(found.text), expect=found.id)
-                return
-            except WriteConflict:
-                if attempt == TRIES - 1:
-                    raise ToolError(f"{path} kept changing under other writers; view it and try again") from None
-                time.sleep(min(0.2, 0.002 * 2**attempt) * random.random())
+            self._write(path, change(found.text), expect=found.id)
+
+        try:
+            retry(once, tries=TRIES, base=0.002, cap=0.2, again=lambda exc, _: isinstance(exc, WriteConflict))
+        except WriteConflict:
+            raise ToolError(f"{path} kept changing under other writers; view it and try again") from None
 
     def _forget(self, paths: list[str]) -> None:
         """Forget every version of these files."""

@@ -6,6 +6,7 @@ traceback. Commands beyond the core verbs live in `engram.interfaces.commands.*`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import sys
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
-from engram.errors import EngramError
+from engram.errors import EngramError, NotAStore
 from engram.types import Hit, Item, iso
 from engram.verbs.replies import item_json
 
@@ -97,6 +98,22 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
     ctx.obj = {"db": db, "embedder": embedder, "agent": agent, "read_only": read_only or None}
 
 
+# Commands that only read (or delete from) an existing store: on a missing SQLite file they fail
+# (exit 1) instead of creating an empty store. Every other command may create one.
+NEEDS_A_STORE = frozenset({
+    "audit", "backup", "consolidate", "context", "export", "export-finetune", "forget", "forget-all",
+    "forget-source", "history", "importance", "list", "prune", "recall", "reindex", "search", "show", "stats",
+    "subjects", "summarize",
+})
+
+
+def _top_command(ctx: click.Context) -> str | None:
+    """The name of the command given right after `engram` (`procedures list` -> "procedures")."""
+    while ctx.parent is not None and ctx.parent.parent is not None:
+        ctx = ctx.parent
+    return ctx.info_name if ctx.parent is not None else None
+
+
 def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     """The Memory named by the global options (opened once per command)."""
     from engram.config import load
@@ -106,9 +123,12 @@ def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     path = load(db=obj["db"]).db
     new = None if path.startswith(("postgresql://", "postgres://", ":memory:")) or Path(path).expanduser().exists() \
         else str(Path(path).expanduser())
+    if new is not None and _top_command(ctx) in NEEDS_A_STORE:
+        raise NotAStore(f"no store at {new}: nothing was created; check --db or ENGRAM_DB"
+                        " (a command that writes, such as `engram remember`, creates a new store)")
+    obj["created"] = new  # before opening: a command that fails from here on leaves no new file
     mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"],
                  read_only=obj.get("read_only"))
-    obj["created"] = new
     ctx.call_on_close(mem.close)
     return mem
 
@@ -195,7 +215,7 @@ def forget(ctx: click.Context, subject: str, match: str, yes: bool, as_json: boo
                       f"{len(found)} item(s) would be forgotten; run again with --yes to delete them"])
         return
     count = mem.forget(subject, match)
-    emit(as_json, {"forgotten": count}, lambda: [f"forgot {count} item(s)"])
+    emit(as_json, forgot_json(mem, count), lambda: forgot_lines(mem, count))
 
 
 @main.command("forget-all")
@@ -211,7 +231,19 @@ def forget_all(ctx: click.Context, subject: str, yes: bool, as_json: bool) -> No
         emit(as_json, {"would_forget": n}, lambda: [f"{n} item(s) would be forgotten; run again with --yes"])
         return
     count = mem.forget_all(subject)
-    emit(as_json, {"forgotten": count}, lambda: [f"forgot {count} item(s)"])
+    emit(as_json, forgot_json(mem, count), lambda: forgot_lines(mem, count))
+
+
+def forgot_json(mem: Memory, count: int) -> dict[str, Any]:
+    """What a forget did, and what the store could not scrub yet (a concurrent reader)."""
+    left = mem.leftovers
+    return {"forgotten": count, **({"remaining": dataclasses.asdict(left)} if left else {})}
+
+
+def forgot_lines(mem: Memory, count: int) -> list[str]:
+    left = mem.leftovers
+    return [f"forgot {count} item(s)" + (f"; {left.copies} cop{'y' if left.copies == 1 else 'ies'} remain in"
+                                         f" {left.where} {left.until}" if left else "")]
 
 
 @main.command("list")

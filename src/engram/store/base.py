@@ -12,13 +12,23 @@ Every method is one transaction: on any error nothing is written. Backends raise
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from engram.store.conditions import (
+    AnyOf,
+    Compare,
+    Condition,
+    Contains,
+    Equals,
+    MetadataEquals,
+    Missing,
+    OneOf,
+    check_metadata_value,
+)
 from engram.types import Item
 
 
@@ -46,6 +56,10 @@ class Filter:
     content_hash: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for key, value in self.metadata.items():
+            check_metadata_value(key, value)
+
     @property
     def restrictive(self) -> bool:
         """True when the filter rules out more than superseded items and excluded kinds (kinds,
@@ -54,56 +68,43 @@ class Filter:
 
     def accepts(self, item: Item) -> bool:
         """The same test in Python, for candidates that came from a vector scan."""
-        for check in self._checks:  # noqa: SIM110  # a loop, not all(genexpr): recall asks this ~100 times a call
-            if not check(self, item):
+        for condition in self.conditions:  # noqa: SIM110  # a loop, not all(genexpr): recall asks this ~100 times a call
+            if not condition.holds(item):
                 return False
         return True
 
     @functools.cached_property
-    def _checks(self) -> tuple[Callable[[Filter, Item], bool], ...]:
-        """The tests this filter needs (an empty field tests nothing), worked out once."""
-        return tuple(check for needed, check in _CHECKS if needed(self))
+    def conditions(self) -> tuple[Condition, ...]:
+        """What this filter means, as conditions both Python (`accepts`) and SQL
+        (`engram.store.sql.where_clause`) read: the one definition of every field."""
+        out: list[Condition] = []
+        if self.kinds is not None:
+            out.append(OneOf("kind", tuple(self.kinds)))
+        if self.exclude_kinds:
+            out.append(OneOf("kind", tuple(self.exclude_kinds), negated=True))
+        if self.ids is not None:
+            out.append(OneOf("id", tuple(self.ids)))
+        for column in ("key", "category", "session", "source", "agent", "content_hash"):
+            value = getattr(self, column)
+            if value is not None:
+                out.append(Equals(column, value))
+        if self.since is not None:
+            out.append(Compare("event_at", ">=", self.since))
+        if self.until is not None:
+            out.append(Compare("event_at", "<", self.until))
+        if not self.include_superseded and self.as_of is None:
+            out.append(Missing("valid_to"))
+        elif not self.include_superseded and self.as_of is not None:
+            out.append(Compare("valid_from", "<=", self.as_of))
+            out.append(AnyOf((Missing("valid_to"), Compare("valid_to", ">", self.as_of))))
+        if self.contains:
+            out.append(Contains(self.contains))
+        out.extend(MetadataEquals(key, value) for key, value in self.metadata.items())
+        return tuple(out)
 
 
 _RESTRICTING = ("kinds", "ids", "key", "category", "session", "source", "agent", "since", "until", "as_of",
                 "contains", "metadata")
-
-
-def _validity(f: Filter, it: Item) -> bool:
-    if f.include_superseded:
-        return True
-    if f.as_of is None:
-        return it.valid_to is None
-    return it.valid_from <= f.as_of and (it.valid_to is None or it.valid_to > f.as_of)
-
-
-def _contains(f: Filter, it: Item) -> bool:
-    if not f.contains:
-        return True
-    from engram.store.sql import SEARCHED_COLUMNS, folded_copy, needles
-    from engram.text import fold
-
-    haystack = folded_copy({c: getattr(it, c) for c in SEARCHED_COLUMNS})
-    return any(fold(n) in haystack for n in needles(f.contains))
-
-
-_CHECKS: tuple[tuple[Callable[[Filter], bool], Callable[[Filter, Item], bool]], ...] = (
-    # (does this filter need the test, the test)
-    (lambda f: f.kinds is not None, lambda f, it: it.kind in (f.kinds or ())),
-    (lambda f: bool(f.exclude_kinds), lambda f, it: it.kind not in f.exclude_kinds),
-    (lambda f: f.ids is not None, lambda f, it: it.id in (f.ids or ())),
-    (lambda f: f.key is not None, lambda f, it: it.key == f.key),
-    (lambda f: f.category is not None, lambda f, it: it.category == f.category),
-    (lambda f: f.session is not None, lambda f, it: it.session == f.session),
-    (lambda f: f.source is not None, lambda f, it: it.source == f.source),
-    (lambda f: f.agent is not None, lambda f, it: it.agent == f.agent),
-    (lambda f: f.content_hash is not None, lambda f, it: it.content_hash == f.content_hash),
-    (lambda f: f.since is not None, lambda f, it: f.since is not None and it.event_at >= f.since),
-    (lambda f: f.until is not None, lambda f, it: f.until is not None and it.event_at < f.until),
-    (lambda f: not f.include_superseded, _validity),
-    (lambda f: bool(f.contains), _contains),
-    (lambda f: bool(f.metadata), lambda f, it: all(it.metadata.get(k) == v for k, v in f.metadata.items())),
-)
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,23 @@ class VectorAdmin(Protocol):
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
 
+    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        """Keep vectors of a reindex (keyed by item id) apart from the store's own, in one transaction:
+        searches never see them until `promote_staged`."""
+
+    def staged_ids(self, model: str) -> set[str]:
+        """The ids of the items with a staged vector under `model`."""
+
+    def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
+        """In one transaction: the staged vectors of `model` replace the items' vectors, every
+        vector of another model is dropped, the stage is emptied, and `settings` are written
+        (None removes one). Returns how many vectors were promoted."""
+
+    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
+        """(current items with a vector of `model`, current items that should have one), over
+        these subjects (None: all). Saved conversations and verbatim items without an index text
+        have no vector and are not counted."""
+
 
 @runtime_checkable
 class Scrubbable(Protocol):
@@ -210,6 +228,25 @@ class Scrubbable(Protocol):
 
     def scrub(self) -> None:
         """Make deleted rows unreachable in the backend's own files and indexes."""
+
+
+@dataclass(frozen=True)
+class Leftovers:
+    """Copies of deleted texts a scrub could not remove yet, where they are, and until when."""
+
+    copies: int
+    where: str
+    until: str
+
+
+@runtime_checkable
+class ScrubStatus(Protocol):
+    """Says what the last scrub could not remove (SQLite: a reader in another connection holds a
+    snapshot that still needs the write-ahead log's old pages)."""
+
+    def leftovers(self, texts: Sequence[str]) -> Leftovers | None:
+        """Copies of these texts still in the backend's own files after the last scrub, or None
+        when that scrub was complete."""
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,15 @@ MIGRATIONS: list[Step] = [
             "CREATE UNIQUE INDEX keyword_postings_term ON keyword_postings(subject, term, level, segment)",
         ],
     ),
+    (
+        "vectors of a reindex in progress, kept apart until they cover the store",
+        [
+            # `engram reindex` writes the new model's vectors here; the store's own vectors stay
+            # searchable until one transaction swaps them in (engram.core.reindex).
+            "CREATE TABLE staged_vectors (item_rowid INTEGER PRIMARY KEY REFERENCES items(rowid) ON DELETE CASCADE,"
+            " subject TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL)",
+        ],
+    ),
 ]
 
 

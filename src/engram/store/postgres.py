@@ -14,21 +14,15 @@ cannot reach (WAL segments not yet recycled, backups, replicas) is listed in doc
 from __future__ import annotations
 
 import logging
-import os
-import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
 from engram.errors import (
     ReadOnlyStore,
     SchemaTooNew,
-    StoreBusy,
     StoreError,
-    StoreFull,
     StoreUnavailable,
     WriteConflict,
     require,
@@ -49,15 +43,20 @@ from engram.store.base import (
     VectorAdmin,
 )
 from engram.store.cache import BoundedCache
+from engram.store import pg_index
+from engram.store.pg_index import HnswIndexes
+from engram.store.pg_schema import MIGRATIONS
+from engram.store.pg_pool import POOL_TIMEOUT_S, Connections, check_writable, first_line, safe_url, translate
 from engram.store.rows import Rows
+from engram.store.conditions import SEARCHED_COLUMNS, folded_copy
 from engram.store.sql import (
     COLUMNS,
     POSTGRES,
-    SEARCHED_COLUMNS,
-    folded_copy,
     UPDATABLE,
     counts,
+    coverage_query,
     find_query,
+    write_settings,
     item_row,
     row_item,
     supersede_runs,
@@ -67,22 +66,9 @@ from engram.types import Item, dumps
 
 psycopg = require("psycopg", "postgres")
 require("psycopg.sql", "postgres")
-psycopg_pool = require("psycopg_pool", "postgres")
 pgvector_psycopg = require("pgvector.psycopg", "postgres")
 
 T = TypeVar("T")
-CONNECT_TIMEOUT_S = 10
-#: Subjects with more vectors than this are searched through the model's HNSW index (pgvector);
-#: up to it, by an exact scan in the server. The write that takes a subject past it builds the index.
-EXACT_MAX_ROWS = 10_000
-#: Vectors sampled (by their stored random draw) for the cosine statistics past the crossover.
-SAMPLE = 4096
-#: HNSW search breadth: at least this, and at least the number of neighbours asked for.
-EF_SEARCH = 200
-HNSW_MAX_DIM = 2000  # pgvector indexes `vector` columns of at most 2,000 dimensions
-POOL_SIZE = 10  # connections per store (per process) unless ENGRAM_PG_POOL says otherwise
-POOL_TIMEOUT_S = 30.0  # how long a caller waits for a free pooled connection before StoreBusy
-RETRIES = 6  # deadlocks and serialization failures: the server rolled back, so trying again is safe
 MIGRATION_LOCK = 0x656E6772616D  # "engram": advisory lock key taken while migrating
 #: What `traces` cannot see: the server's own files are not readable over a connection.
 NOT_SCANNED = (
@@ -92,7 +78,7 @@ NOT_SCANNED = (
 )
 KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) CROSS JOIN LATERAL"
                         " (SELECT * FROM items WHERE seq = k.value OFFSET 0) AS i")  # OFFSET 0: a key lookup each
-SCRUBBED = "items, vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
+SCRUBBED = "items, vectors, staged_vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
     f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe, folded) VALUES"
@@ -107,100 +93,6 @@ UPSERT_VECTOR = (
 BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
         " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
 
-MIGRATIONS: list[migrations.Step] = [
-    (
-        "items, keyword index, vectors, settings",
-        [
-            """CREATE TABLE items (
-                seq bigserial PRIMARY KEY,
-                id text NOT NULL UNIQUE,
-                subject text NOT NULL,
-                kind text NOT NULL,
-                text text NOT NULL,
-                source text NOT NULL DEFAULT '',
-                agent text NOT NULL DEFAULT '',
-                key text,
-                category text,
-                session text,
-                created_at double precision NOT NULL,
-                event_at double precision NOT NULL,
-                valid_from double precision NOT NULL,
-                valid_to double precision,
-                superseded_by text,
-                confidence double precision NOT NULL DEFAULT 1.0,
-                importance double precision NOT NULL DEFAULT 0.5,
-                access_count integer NOT NULL DEFAULT 0,
-                last_accessed double precision,
-                content_hash text NOT NULL,
-                dedupe text,
-                metadata jsonb NOT NULL DEFAULT '{}',
-                tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED
-            )""",
-            "CREATE INDEX items_subject_event ON items(subject, event_at)",
-            "CREATE INDEX items_subject_kind ON items(subject, kind)",
-            "CREATE INDEX items_hash ON items(content_hash)",
-            "CREATE INDEX items_tsv ON items USING gin(tsv)",
-            "CREATE UNIQUE INDEX items_dedupe ON items(subject, dedupe)"
-            " WHERE dedupe IS NOT NULL AND valid_to IS NULL",
-            "CREATE UNIQUE INDEX items_current_key ON items(subject, kind, key)"
-            " WHERE key IS NOT NULL AND valid_to IS NULL",
-            # Untyped `vector`: the dimension belongs to the embedder, not to the schema. The item id
-            # is repeated here so a subject's matrix is read without a join.
-            """CREATE TABLE vectors (
-                item_seq bigint PRIMARY KEY REFERENCES items(seq) ON DELETE CASCADE,
-                item_id text NOT NULL,
-                subject text NOT NULL,
-                model text NOT NULL,
-                vec vector NOT NULL
-            )""",
-            "CREATE INDEX vectors_subject ON vectors(subject, model)",
-            "CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL)",
-            "CREATE TABLE subject_versions (subject text PRIMARY KEY, version bigint NOT NULL)",
-        ],
-    ),
-    (
-        "keyword index of engram.store.keyword (BM25 as on SQLite) instead of the tsvector",
-        [
-            # ts_rank_cd is not BM25 and the english configuration tokenises unlike SQLite: both
-            # backends now share one index format. Filled from the items right after (keyword.ensure).
-            "DROP INDEX items_tsv",
-            "ALTER TABLE items DROP COLUMN tsv",
-            "CREATE TABLE keyword_subjects (subject text PRIMARY KEY, docs bigint NOT NULL, length bigint NOT NULL,"
-            " pending integer NOT NULL)",
-            "CREATE TABLE keyword_pending (subject text NOT NULL, term text NOT NULL, key bigint NOT NULL,"
-            " tf integer NOT NULL, dl integer NOT NULL, PRIMARY KEY (subject, term, key))",
-            """CREATE TABLE keyword_postings (
-                subject text NOT NULL,
-                term text NOT NULL,
-                segment bigint NOT NULL,
-                level integer NOT NULL,
-                docs integer NOT NULL,
-                data bytea NOT NULL,
-                PRIMARY KEY (subject, term, segment)
-            )""",
-        ],
-    ),
-    (
-        "vector search in the server: write-order and sample indexes",
-        [
-            # Write order per subject (neighbours of a hit are read through it), and a uniform
-            # random draw per vector: a subject's first SAMPLE rows by draw are a fixed random sample.
-            "ALTER TABLE vectors ADD COLUMN draw double precision NOT NULL DEFAULT random()",
-            "CREATE INDEX vectors_order ON vectors(subject, model, item_seq)",
-            "CREATE INDEX vectors_draw ON vectors(subject, model, draw)",
-            "DROP INDEX vectors_subject",
-        ],
-    ),
-    (
-        "folded copy of the searched fields (engram.text.fold), filled in Python",
-        [
-            # NULL until filled: `_migrate` folds the rows of an older database right after this step.
-            "ALTER TABLE items ADD COLUMN folded text",
-        ],
-    ),
-]
-
-
 class PostgresStore:
     """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`).
 
@@ -213,17 +105,15 @@ class PostgresStore:
 
     def __init__(self, url: str, *, read_only: bool = False, pool_size: int | None = None,
                  pool_timeout: float = POOL_TIMEOUT_S) -> None:
-        self._dsn = url
         self.url = safe_url(url)
         self.read_only = read_only  # every transaction READ ONLY; writes raise ReadOnlyStore
         self._vector_cache: BoundedCache[Rows] = BoundedCache()
         self._id_cache: BoundedCache[Rows] = BoundedCache()
-        self.pool_size = pool_size or _pool_size_from_env()
-        self._pool_timeout = pool_timeout
-        self._pool: Any = None
-        self._indexes: dict[str, tuple[str, int]] = {}  # model -> its HNSW index (name, dimension)
-        self._indexes_refused: set[str] = set()  # models whose index this user may not build
-        conn = self._open()
+        self._connections = Connections(url, self.url, read_only=read_only, configure=lambda c: configure_connection(c),
+                                        pool_size=pool_size, pool_timeout=pool_timeout)
+        self.pool_size = self._connections.pool_size
+        self._hnsw = HnswIndexes()  # each model's HNSW index, once seen (engram.store.pg_index)
+        conn = self._connections.connect()
         try:
             if read_only:
                 self._check_schema(conn)
@@ -231,46 +121,7 @@ class PostgresStore:
                 self._migrate(conn)
         finally:
             conn.close()
-        self._pool = self._new_pool()
-
-    # -- connection -----------------------------------------------------------------------
-    def _options(self) -> dict[str, Any]:
-        """Connection options: autocommit, plus a connect timeout and application name unless the URL sets them."""
-        options: dict[str, Any] = {"autocommit": True}
-        try:
-            given = psycopg.conninfo.conninfo_to_dict(self._dsn)
-        except psycopg.Error as exc:
-            raise StoreUnavailable(f"{self.url} is not a valid PostgreSQL URL ({_first_line(exc)}):"
-                                   " use postgresql://user:password@host:port/dbname") from exc
-        if "connect_timeout" not in given:
-            options["connect_timeout"] = CONNECT_TIMEOUT_S
-        if "application_name" not in given:
-            options["application_name"] = "engram"
-        if self.read_only:
-            options["options"] = (given.get("options", "") + " -c default_transaction_read_only=on").strip()
-        return options
-
-    def _open(self) -> Any:
-        """A new autocommit connection (for migrations), or StoreUnavailable saying what to check."""
-        try:
-            return psycopg.connect(self._dsn, **self._options())
-        except psycopg.Error as exc:
-            raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
-
-    def _new_pool(self) -> Any:
-        """The connection pool: one connection opened now, up to `pool_size` on demand."""
-        pool = psycopg_pool.ConnectionPool(
-            self._dsn, kwargs=self._options(), min_size=1, max_size=self.pool_size, open=False,
-            configure=configure_connection, timeout=self._pool_timeout,
-            name=f"engram-{id(self):x}", max_idle=300,
-        )
-        try:
-            pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
-        except psycopg_pool.PoolTimeout as exc:
-            pool.close()
-            raise StoreUnavailable(f"cannot connect to {self.url}: no connection within {CONNECT_TIMEOUT_S} s;"
-                                   " check that the server is running and accepts connections") from exc
-        return pool
+        self._connections.start()
 
     def cache_stats(self) -> dict[str, Any]:
         """The vector cache's entries, bytes, bounds and hit rate, the id-list cache's (`ids`), and the pool's size."""
@@ -278,9 +129,7 @@ class PostgresStore:
 
     def close(self) -> None:
         """Close the pool's connections (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.close()
+        self._connections.close()
 
     def __enter__(self) -> "PostgresStore":
         return self
@@ -303,7 +152,7 @@ class PostgresStore:
                     _refold(conn, "folded IS NULL", [])
                 kw.ensure(conn, KEYWORD)  # the keyword index after a migration, or if stale
         except psycopg.Error as exc:
-            raise _translate(exc, self.url) from exc
+            raise translate(exc, self.url, self._connections.dsn) from exc
 
     def _check_schema(self, conn: Any) -> None:
         """Read-only: the schema must exist and be this code's, since it cannot be created or upgraded."""
@@ -311,7 +160,7 @@ class PostgresStore:
             found = conn.execute("SELECT to_regclass('migrations') IS NOT NULL").fetchone()[0]
             current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0] if found else 0
         except psycopg.Error as exc:
-            raise _translate(exc, self.url) from exc
+            raise translate(exc, self.url, self._connections.dsn) from exc
         if current > len(MIGRATIONS):
             raise SchemaTooNew(f"{self.url} has schema version {current}, but this Engram knows only"
                                f" {len(MIGRATIONS)}: upgrade with `pip install -U 'engramdb[postgres]'`")
@@ -332,66 +181,18 @@ class PostgresStore:
             ) from exc
         except (psycopg.errors.UndefinedFile, psycopg.errors.FeatureNotSupported) as exc:
             raise StoreUnavailable(
-                f"{self.url}: the server has no pgvector extension ({_first_line(exc)}): install it on the"
+                f"{self.url}: the server has no pgvector extension ({first_line(exc)}): install it on the"
                 " server (e.g. `apt install postgresql-16-pgvector`, or build it from"
                 " github.com/pgvector/pgvector), then run `CREATE EXTENSION vector;`"
             ) from exc
 
     def _run(self, work: Callable[[Any], T], *, write: bool, transaction: bool | None = None) -> T:
         """Run `work(conn)` on a pooled connection (in one transaction when it writes, or when
-        `transaction` says so: a read-only transaction on a read-only store), retrying when safe.
-
-        Safe: a deadlock or serialization failure (the server rolled it back), and a connection
-        lost before COMMIT was sent. A connection lost during COMMIT leaves the outcome unknown.
-        """
-        if write and self.read_only:
-            raise ReadOnlyStore(f"{self.url} is open read-only: nothing was written; reads work, writes need"
-                                " a store opened without read_only")
-        pool = self._pool
-        if pool is None:
-            raise StoreUnavailable(f"store {self.url} is closed")
-        lost_once = False
-        for attempt in range(RETRIES):
-            conn: Any = None
-            stage = "work"
-            try:
-                with pool.connection() as conn:
-                    if not (write if transaction is None else transaction):
-                        return work(conn)
-                    with conn.transaction():
-                        result = work(conn)
-                        stage = "commit"
-                    return result
-            except psycopg_pool.PoolTimeout as exc:
-                raise StoreBusy(
-                    f"{self.url}: all {self.pool_size} pooled connections stayed busy for {self._pool_timeout:g} s:"
-                    " raise the pool size (ENGRAM_PG_POOL) or run fewer concurrent callers per process") from exc
-            except psycopg_pool.PoolClosed as exc:
-                raise StoreUnavailable(f"store {self.url} is closed") from exc
-            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure) as exc:
-                if attempt == RETRIES - 1:
-                    raise StoreBusy(f"{self.url}: still conflicting with other writers after"
-                                    f" {RETRIES} tries: {_first_line(exc)}") from exc
-                time.sleep(min(0.5, 0.01 * 2**attempt) * (0.5 + random.random()))
-            except psycopg.OperationalError as exc:
-                if conn is not None and not (conn.closed or conn.broken):
-                    raise _translate(exc, self.url) from exc
-                if stage == "commit":
-                    raise StoreUnavailable(
-                        f"lost the connection to {self.url} while committing: the write may or may not"
-                        " have been saved; check, then retry"
-                    ) from exc
-                if lost_once:
-                    raise StoreUnavailable(_connect_advice(self.url, exc)) from exc
-                lost_once = True
-                pool.check()  # drop every idle connection that died with this one (a server restart)
-            except psycopg.Error as exc:
-                raise _translate(exc, self.url) from exc
-            except UnicodeEncodeError as exc:  # a lone surrogate has no UTF-8 form: nothing was sent
-                bad = exc.object[exc.start:exc.end]
-                raise StoreError(f"{self.url}: text with an unpaired surrogate ({bad!r}) cannot be stored;"
-                                 " nothing was written") from exc
-        raise StoreBusy(f"{self.url}: gave up after {RETRIES} tries")  # pragma: no cover
+        `transaction` says so: a read-only transaction on a read-only store), retrying when safe
+        (engram.store.pg_pool)."""
+        if write:
+            check_writable(self.read_only, self.url)
+        return self._connections.run(work, transaction=write if transaction is None else transaction)
 
     def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
         def work(conn: Any) -> list[tuple[Any, ...]]:
@@ -630,18 +431,18 @@ class PostgresStore:
         ids = order.snapshot()[0]
         if not ids:
             return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
-        large = where is None and len(ids) > EXACT_MAX_ROWS
+        large = where is None and len(ids) > pg_index.EXACT_MAX_ROWS
         last = len(ids) - 1
 
         def beside(row: int) -> tuple[str | None, str | None]:
             return (ids[row - 1] if row > 0 else None), (ids[row + 1] if row < last else None)
 
         def work(conn: Any) -> NearestAnswer:
-            index = self._hnsw_index(conn, model) if large else None
+            index = self._hnsw.find(conn, model) if large else None
             if index is None:
                 stats, top = self._exact_top(conn, subject, model, query, n, where)
             else:
-                stats, top = self._indexed_top(conn, subject, model, query, n, index)
+                stats, top = pg_index.indexed_top(conn, self.url, subject, model, query, n, index)
             asked = list(dict.fromkeys([*top, *also]))
             rows = {i: row for i in asked if (row := ids.position(i)) is not None}
             around = {i: beside(row) for i, row in rows.items()}
@@ -678,47 +479,6 @@ class PostgresStore:
         first = rows[0]
         return (float(first[0]), float(first[1] or 0.0), float(first[2])), [r[3] for r in rows if r[3] is not None]
 
-    def _indexed_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
-                     index: tuple[str, int]) -> tuple[tuple[float, float, float], list[str]]:
-        """Top n through the model's HNSW index; statistics from the subject's fixed random sample."""
-        _, dim = index
-        if len(query) != dim:
-            raise StoreError(f"{self.url}: a {len(query)}-dimension query against {model}'s {dim}-dimension"
-                             " vectors: run `engram reindex`")
-        # enable_sort off: the only plan left that yields rows by distance is the HNSW index scan
-        # (without it the planner may sort the subject's rows, an exact scan of a large subject).
-        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
-                     " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-                     " set_config('enable_sort', 'off', true)", (str(max(EF_SEARCH, n)),))
-        literal = psycopg.sql.Literal(model).as_string(conn).replace("%", "%%")  # a % would read as a placeholder
-        typed = f"(vec::vector({dim}))"
-        rows = conn.execute(
-            f"SELECT item_id, {typed} <=> %s::vector({dim}) AS d FROM vectors"
-            f" WHERE model = {literal} AND subject = %s ORDER BY {typed} <=> %s::vector({dim}) LIMIT %s",
-            (query, subject, query, int(n)),
-        ).fetchall()
-        rows.sort(key=lambda r: r[1])  # relaxed order: the index may return near-ties slightly out of order
-        conn.execute("SELECT set_config('enable_sort', 'on', true)")
-        stats = conn.execute(
-            "SELECT avg(cos), stddev_pop(cos), min(cos) FROM (SELECT 1 - (vec <=> %s) AS cos FROM vectors"
-            " WHERE subject = %s AND model = %s ORDER BY draw LIMIT %s) s",
-            (query, subject, model, SAMPLE),
-        ).fetchone()
-        return (float(stats[0]), float(stats[1] or 0.0), float(stats[2])), [r[0] for r in rows]
-
-    def _hnsw_index(self, conn: Any, model: str) -> tuple[str, int] | None:
-        """(name, dimension) of the model's HNSW index, if it exists (remembered once seen)."""
-        known = self._indexes.get(model)
-        if known is not None:
-            return known
-        row = conn.execute(
-            "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
-            " WHERE c.relkind = 'i' AND c.relname = %s", (_index_name(model),)).fetchone()
-        if row is None or not (row[1] or "").isdigit():
-            return None
-        self._indexes[model] = (row[0], int(row[1]))
-        return self._indexes[model]
-
     def index_vectors(self, model: str) -> bool:
         """Build the model's HNSW index (once; every subject's vectors of that model, one dimension).
 
@@ -727,18 +487,7 @@ class PostgresStore:
         what to grant when the user may not create indexes."""
 
         def work(conn: Any) -> bool:
-            if self._hnsw_index(conn, model) is not None:
-                return True
-            row = conn.execute("SELECT min(vector_dims(vec)), max(vector_dims(vec)) FROM vectors WHERE model = %s",
-                               (model,)).fetchone()
-            if row[0] is None or row[0] != row[1] or row[0] > HNSW_MAX_DIM:
-                return False
-            name, dim, literal = _index_name(model), int(row[0]), psycopg.sql.Literal(model).as_string(conn)
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw ((vec::vector({dim}))"
-                         f" vector_cosine_ops) WHERE model = {literal}")
-            conn.execute(f"COMMENT ON INDEX {name} IS '{dim}'")  # the dimension, read back by _hnsw_index
-            return True
+            return self._hnsw.build(conn, model, MIGRATION_LOCK)
 
         try:
             return self._run(work, write=True)
@@ -752,20 +501,61 @@ class PostgresStore:
 
     def _index_if_large(self, subjects: set[str], model: str) -> None:
         """After a write: build the model's index when one of `subjects` has passed the crossover."""
-        if not model or model in self._indexes or model in self._indexes_refused or not subjects:
+        if not model or not self._hnsw.may_build(model) or not subjects:
             return
         rows = self._read("SELECT count(*) FROM vectors WHERE model = %s AND subject = ANY(%s)"
-                          " GROUP BY subject HAVING count(*) > %s LIMIT 1", (model, sorted(subjects), EXACT_MAX_ROWS))
+                          " GROUP BY subject HAVING count(*) > %s LIMIT 1", (model, sorted(subjects), pg_index.EXACT_MAX_ROWS))
         if rows:
             try:
                 self.index_vectors(model)
             except StoreUnavailable as exc:  # the write itself is saved: say so, and keep recall exact
-                self._indexes_refused.add(model)
+                self._hnsw.refused.add(model)
                 logging.getLogger(__name__).warning("%s", exc)
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
+
+    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        def work(conn: Any) -> None:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO staged_vectors (item_seq, item_id, subject, model, vec)"
+                    " SELECT seq, id, subject, %s, %s FROM items WHERE id = %s"
+                    " ON CONFLICT (item_seq) DO UPDATE SET model = EXCLUDED.model, vec = EXCLUDED.vec",
+                    [(model, _vector(v), item_id) for item_id, v in vectors.items()])
+
+        if vectors:
+            self._run(work, write=True)
+
+    def staged_ids(self, model: str) -> set[str]:
+        return {r[0] for r in self._read("SELECT item_id FROM staged_vectors WHERE model = %s", (model,))}
+
+    def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
+        def work(conn: Any) -> tuple[int, set[str]]:
+            touched = {r[0] for r in conn.execute(
+                "SELECT DISTINCT subject FROM staged_vectors UNION SELECT DISTINCT subject FROM vectors"
+                " WHERE model <> %s", (model,)).fetchall()}
+            conn.execute("DELETE FROM vectors WHERE item_seq IN (SELECT item_seq FROM staged_vectors WHERE model = %s)",
+                         (model,))
+            moved = conn.execute("INSERT INTO vectors (item_seq, item_id, subject, model, vec)"
+                                 " SELECT item_seq, item_id, subject, model, vec FROM staged_vectors WHERE model = %s",
+                                 (model,)).rowcount
+            conn.execute("DELETE FROM vectors WHERE model <> %s", (model,))
+            conn.execute("DELETE FROM staged_vectors")
+            write_settings(conn.execute, settings, POSTGRES)
+            _bump(conn, touched)
+            return int(moved), touched
+
+        moved, touched = self._run(work, write=True)
+        self._vector_cache.invalidate()
+        self._id_cache.invalidate()
+        self._index_if_large(touched, model)
+        return moved
+
+    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
+        items, covered = self._read(*coverage_query(model, subjects, POSTGRES))[0]
+        return int(covered or 0), int(items or 0)
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:
@@ -888,25 +678,6 @@ def _searched_row(row: Sequence[Any]) -> dict[str, Any]:
     return values
 
 
-def _index_name(model: str) -> str:
-    """The HNSW index of one embedder identity (a hash: identities hold any characters)."""
-    import hashlib
-
-    return "vectors_hnsw_" + hashlib.sha256(model.encode("utf-8")).hexdigest()[:16]
-
-
-def _pool_size_from_env() -> int:
-    """ENGRAM_PG_POOL (connections per store), or POOL_SIZE."""
-    raw = os.environ.get("ENGRAM_PG_POOL", "")
-    try:
-        size = int(raw) if raw else POOL_SIZE
-    except ValueError as exc:
-        raise StoreError(f"ENGRAM_PG_POOL must be a whole number of connections, not {raw!r}") from exc
-    if size < 1:
-        raise StoreError(f"ENGRAM_PG_POOL must be at least 1, not {size}")
-    return size
-
-
 def _vector(value: np.ndarray) -> np.ndarray:
     return np.asarray(value, dtype=np.float32)
 
@@ -920,55 +691,6 @@ def _matrix(blobs: Sequence[bytes], url: str, subject: str, model: str) -> np.nd
         raise StoreError(f"{url}: vectors of {subject} under {model} differ in dimension: run `engram reindex`")
     flat = np.frombuffer(b"".join(bytes(b[4:]) for b in blobs), dtype=">f4")
     return flat.astype(np.float32).reshape(len(blobs), dim)
-
-
-def safe_url(url: str) -> str:
-    """The URL with any password replaced by `***`, fit for messages and logs."""
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
-        if "@" in netloc:
-            userinfo, host = netloc.rsplit("@", 1)
-            if ":" in userinfo:
-                userinfo = userinfo.split(":", 1)[0] + ":***"
-            netloc = f"{userinfo}@{host}"
-        query = urlencode([(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)], safe="/")
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
-    except ValueError:
-        return "postgresql://(unparseable URL)"
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-
-
-def _connect_advice(url: str, exc: BaseException) -> str:
-    text = str(exc)
-    reason = " ".join(line.strip() for line in text.strip().splitlines())
-    if "password authentication failed" in text or "no password supplied" in text:
-        hint = "check the user name and password in the URL"
-    elif "does not exist" in text and "database" in text:
-        hint = "create the database first (`createdb NAME` or CREATE DATABASE), or fix its name in the URL"
-    elif "resolve host" in text or "could not translate host" in text:
-        hint = "check the host name in the URL"
-    else:
-        hint = "check that the server is running and that host, port and database in the URL are right"
-    return f"cannot connect to {url}: {reason}; {hint} (set by --db or ENGRAM_DB)"
-
-
-def _translate(exc: BaseException, url: str) -> StoreError:
-    if isinstance(exc, StoreError):
-        return exc
-    if isinstance(exc, psycopg.errors.DiskFull):
-        return StoreFull(f"{url}: the server's disk is full; nothing was written ({_first_line(exc)})")
-    if isinstance(exc, (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)):
-        return StoreBusy(f"{url}: {_first_line(exc)}")
-    if isinstance(exc, psycopg.OperationalError):
-        return StoreUnavailable(_connect_advice(url, exc))
-    if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-        return StoreUnavailable(f"{url}: {_first_line(exc)}: the user in the URL must own the database"
-                                " (or its schema), or be granted CREATE and the table privileges on it")
-    return StoreError(f"{url}: {_first_line(exc)}")
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims

@@ -12,8 +12,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from engram.errors import StoreError
 from engram.store.base import Filter
-from engram.text import FIELD_SEPARATOR, fold
-from engram.types import Item, dedupe_key, dumps
+from engram.store.conditions import SEARCHED_COLUMNS, folded_copy
+from engram.types import CONVERSATION, EMBEDDED, VERBATIM_KINDS, Item, dedupe_key, dumps
 
 COLUMNS = (
     "id", "subject", "kind", "text", "source", "agent", "key", "category", "session",
@@ -21,8 +21,6 @@ COLUMNS = (
     "importance", "access_count", "last_accessed", "content_hash", "metadata",
 )  # fmt: skip
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
-# What a `contains` match (forget / matches) reads: every field that can hold what a user said.
-SEARCHED_COLUMNS = ("text", "metadata", "source", "key", "category", "session")
 UPDATABLE = frozenset(
     {"valid_to", "superseded_by", "confidence", "importance", "access_count", "last_accessed",
      "metadata", "category", "event_at", "valid_from"}
@@ -31,94 +29,79 @@ UPDATABLE = frozenset(
 
 @dataclass(frozen=True)
 class Dialect:
-    """What differs between SQLite and PostgreSQL in the WHERE clause."""
+    """What differs between SQLite and PostgreSQL in the statements (the filter's conditions
+    in engram.store.conditions ask it for the placeholder, a `contains` test and a metadata test)."""
 
     ph: str
     row_order: str
-    contains: Callable[[str, str], str]
-    json_equals: Callable[[str], str]
-    json_param: Callable[[str, Any], Any]
+    haystack: str  # the SQL of an item's folded searched fields (conditions.folded_copy)
+    metadata_equals: Callable[[str, Any], tuple[str, list[Any]]]
     by_hash: str = ""  # how to make the planner use the content-hash index (SQLite has no statistics)
     succeeded: str = "1"  # 1 for an episode whose metadata says success (missing counts as success), else 0
-    folded: bool = False  # the items table holds a folded copy of the searched fields (`folded` column)
+    position: str = "instr"  # the SQL function (haystack, needle) -> 1-based position or 0
+    vector_item: str = "item_rowid"  # the vectors table's column naming its item (= row_order's column)
+    index_text: str = ""  # true when a verbatim item's metadata holds a non-blank index text
+
+    def contains(self, ph: str) -> str:
+        return f"{self.position}({self.haystack}, {ph}) > 0"
+
+
+def _sqlite_metadata_equals(key: str, value: Any) -> tuple[str, list[Any]]:
+    # json_type tells true/false from 1/0, which json_extract cannot (it returns both as 1/0).
+    path = "$." + json.dumps(key)
+    if value is None:
+        return "coalesce(json_type(i.metadata, ?), 'null') = 'null'", [path]
+    if isinstance(value, bool):
+        return "json_type(i.metadata, ?) = ?", [path, "true" if value else "false"]
+    types = "('integer', 'real')" if isinstance(value, (int, float)) else "('text')"
+    return f"(json_type(i.metadata, ?) IN {types} AND json_extract(i.metadata, ?) = ?)", [path, path, value]
+
+
+def _postgres_metadata_equals(key: str, value: Any) -> tuple[str, list[Any]]:
+    # jsonb equality is the rule itself (numbers by value, true is not 1); a missing key equals null.
+    return "coalesce(i.metadata -> %s::text, 'null'::jsonb) = %s::jsonb", [key, dumps(value)]
 
 
 SQLITE = Dialect(
     ph="?",
     row_order="i.rowid",
-    contains=lambda col, ph: f"instr(casefold(coalesce({col}, '')), casefold({ph})) > 0",
-    json_equals=lambda ph: f"json_extract(i.metadata, {ph}) IS {ph}",
-    json_param=lambda key, value: ("$." + json.dumps(key), _sqlite_json_value(value)),
+    haystack="engram_folded(" + ", ".join(f"i.{c}" for c in SEARCHED_COLUMNS) + ")",
+    metadata_equals=_sqlite_metadata_equals,
     by_hash=" INDEXED BY items_hash",
     succeeded="CASE WHEN json_extract(i.metadata, '$.success') = 0 THEN 0 ELSE 1 END",
+    index_text=f"(json_type(i.metadata, '$.{EMBEDDED}') = 'text'"
+               f" AND trim(json_extract(i.metadata, '$.{EMBEDDED}')) <> '')",
 )
 
 POSTGRES = Dialect(
     ph="%s",
     row_order="i.seq",
-    contains=lambda col, ph: f"strpos({col}, {ph}) > 0",  # on the folded copy, with a folded needle
-    # Equality, not containment (`@>` would match [1] inside [1, 2]); a missing key equals null.
-    json_equals=lambda ph: f"coalesce(i.metadata -> {ph}::text, 'null'::jsonb) = {ph}::jsonb",
-    json_param=lambda key, value: (key, dumps(value)),
+    haystack="i.folded",  # the folded copy kept in its own column
+    metadata_equals=_postgres_metadata_equals,
     succeeded="CASE WHEN i.metadata -> 'success' = 'false'::jsonb THEN 0 ELSE 1 END",
-    folded=True,
+    position="strpos",
+    vector_item="item_seq",
+    index_text=f"(jsonb_typeof(i.metadata -> '{EMBEDDED}') = 'string' AND btrim(i.metadata ->> '{EMBEDDED}') <> '')",
 )
 
 
-def needles(text: str) -> list[str]:
-    """The text as typed, and as it appears inside JSON strings (quotes, backslashes escaped)."""
-    escaped = json.dumps(text, ensure_ascii=False)[1:-1]
-    return [text] if escaped == text else [text, escaped]
-
-
-def _sqlite_json_value(value: Any) -> Any:
-    # json_extract returns SQL values: true/false come back as 1/0, objects as JSON text.
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, (dict, list)):
-        return dumps(value)
-    return value
+def sqlite_folded(*fields: Any) -> str:
+    """SQL `engram_folded(text, metadata, source, key, category, session)` for SQLite: the same
+    folded copy Python reads (PostgreSQL keeps it in a column)."""
+    return folded_copy(dict(zip(SEARCHED_COLUMNS, fields)))
 
 
 def where_clause(subject: str | None, f: Filter, d: Dialect) -> tuple[str, list[Any]]:
     """The WHERE clause (without the keyword) and its parameters for one subject and filter."""
     parts: list[str] = []
     params: list[Any] = []
-
-    def add(sql: str, *values: Any) -> None:
+    if subject is not None:
+        parts.append(f"i.subject = {d.ph}")
+        params.append(subject)
+    for condition in f.conditions:
+        sql, values = condition.sql(d)
         parts.append(sql)
         params.extend(values)
-
-    if subject is not None:
-        add(f"i.subject = {d.ph}", subject)
-    for column in ("key", "category", "session", "source", "agent", "content_hash"):
-        value = getattr(f, column)
-        if value is not None:
-            add(f"i.{column} = {d.ph}", value)
-    if f.kinds is not None:
-        add(_in("i.kind", f.kinds, d) if f.kinds else "1 = 0", *f.kinds)
-    if f.exclude_kinds:
-        add("NOT " + _in("i.kind", f.exclude_kinds, d), *f.exclude_kinds)
-    if f.ids is not None:
-        add(_in("i.id", f.ids, d) if f.ids else "1 = 0", *f.ids)
-    if f.since is not None:
-        add(f"i.event_at >= {d.ph}", f.since)
-    if f.until is not None:
-        add(f"i.event_at < {d.ph}", f.until)
-    if not f.include_superseded:
-        if f.as_of is None:
-            add("i.valid_to IS NULL")
-        else:
-            add(f"i.valid_from <= {d.ph} AND (i.valid_to IS NULL OR i.valid_to > {d.ph})", f.as_of, f.as_of)
-    if f.contains and d.folded:
-        forms = list(dict.fromkeys(fold(needle) for needle in needles(f.contains)))
-        add("(" + " OR ".join(d.contains("i.folded", d.ph) for _ in forms) + ")", *forms)
-    elif f.contains:
-        tests = [(column, needle) for column in SEARCHED_COLUMNS for needle in needles(f.contains)]
-        add("(" + " OR ".join(d.contains(f"i.{column}", d.ph) for column, _ in tests) + ")",
-            *(needle for _, needle in tests))
-    for key, value in f.metadata.items():
-        add(d.json_equals(d.ph), *d.json_param(key, value))
     return (" AND ".join(parts) or "1 = 1"), params
 
 
@@ -159,22 +142,6 @@ def supersede_runs(items: Sequence[Item], supersede: Mapping[str, str] | None) -
     return runs
 
 
-def searched_fields(values: Mapping[str, Any]) -> list[str]:
-    """The fields a `contains` match reads, in SEARCHED_COLUMNS order (metadata as Engram's JSON)."""
-    out = []
-    for column in SEARCHED_COLUMNS:
-        value = values.get(column)
-        if column == "metadata":
-            value = value if isinstance(value, str) else dumps(dict(value or {}))
-        out.append(value or "")
-    return out
-
-
-def folded_copy(values: Mapping[str, Any]) -> str:
-    """The folded copy of an item's searched fields that stores compare needles against."""
-    return fold(FIELD_SEPARATOR.join(searched_fields(values)))
-
-
 def item_row(item: Item) -> tuple[Any, ...]:
     """An Item as a row in COLUMNS order plus its dedupe key."""
     values = [getattr(item, c) for c in COLUMNS]
@@ -199,6 +166,31 @@ def row_item(row: Sequence[Any]) -> Item:
     item: Item = object.__new__(Item)
     item.__dict__.update(zip(_FIELDS, values))
     return item
+
+
+def write_settings(execute: Callable[..., Any], settings: Mapping[str, str | None], d: Dialect) -> None:
+    """Write settings inside the caller's transaction (a None value removes the setting)."""
+    for key, value in settings.items():
+        if value is None:
+            execute(f"DELETE FROM settings WHERE key = {d.ph}", (key,))
+        else:
+            execute(f"INSERT INTO settings (key, value) VALUES ({d.ph}, {d.ph})"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+def coverage_query(model: str, subjects: Sequence[str] | None, d: Dialect) -> tuple[str, list[Any]]:
+    """SELECT (current items that should have a vector, those with one of `model`): see
+    VectorAdmin.vector_coverage. Which items have a vector is engram.types.embedded_text's rule."""
+    verbatim = sorted(VERBATIM_KINDS - {CONVERSATION})
+    needs = (f"i.valid_to IS NULL AND i.kind <> '{CONVERSATION}'"
+             f" AND (i.kind NOT IN ({', '.join(repr(k) for k in verbatim)}) OR {d.index_text})")
+    params: list[Any] = [model]
+    if subjects is not None:
+        needs += " AND " + (_in("i.subject", subjects, d) if subjects else "1 = 0")
+        params.extend(subjects)
+    row = d.row_order
+    return (f"SELECT count(*), count(v.model) FROM items i LEFT JOIN vectors v"
+            f" ON v.{d.vector_item} = {row} AND v.model = {d.ph} WHERE {needs}"), params
 
 
 # -- counts (Memory.stats): aggregates in the database, no row is read into Python ------------

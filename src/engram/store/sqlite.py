@@ -8,10 +8,8 @@ after every delete.
 from __future__ import annotations
 
 import os
-import random
 import sqlite3
 import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
@@ -35,14 +33,18 @@ from engram.store.base import (
     CacheReport,
     FileBackup,
     Filter,
+    Leftovers,
     Placement,
     ReadsTexts,
     Scrubbable,
+    ScrubStatus,
     Store,
     TraceScanner,
     Traces,
     VectorAdmin,
 )
+from engram.retry import retry
+from engram.store.traces import count_in_file, raw_needles
 from engram.store.cache import BoundedCache
 from engram.store.rows import Rows
 from engram.store.sqlite_readers import Readers, snapshot
@@ -52,12 +54,16 @@ from engram.store.sql import (
     SQLITE,
     UPDATABLE,
     counts,
+    coverage_query,
     find_query,
     item_row,
     row_item,
+    sqlite_folded,
     supersede_runs,
     where_clause,
+    write_settings,
 )
+from engram.store.conditions import SEARCHED_COLUMNS
 from engram.text import fold
 from engram.types import Item
 
@@ -91,6 +97,7 @@ class SQLiteStore:
         self.read_only: bool = bool(unwritable) if read_only is None else read_only
         self._why_read_only = unwritable or "it was opened read-only"
         self._readers: Readers | None = None  # after the checks below (they read on the own connection)
+        self._scrub_blocked = False  # the last checkpoint was held back by another connection's reader
         self._db: sqlite3.Connection | None = self._connect()
         try:
             with self._translate():
@@ -137,6 +144,7 @@ class SQLiteStore:
                 db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                      check_same_thread=False)
             db.create_function("casefold", 1, _casefold, deterministic=True)
+            db.create_function("engram_folded", len(SEARCHED_COLUMNS), sqlite_folded, deterministic=True)
             db.create_function("engram_scope", 1, migrations.scope_token, deterministic=True)
             pragmas = [f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON"]
             if not self.read_only:
@@ -204,14 +212,12 @@ class SQLiteStore:
             raise ReadOnlyStore(f"{self.path} is open read-only ({self._why_read_only}): nothing was written;"
                                 " reads work, writes need a writable file")
         with self._lock, self._writing():
-            for attempt in range(BUSY_RETRIES):
-                try:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    break
-                except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc) or attempt == BUSY_RETRIES - 1:
-                        raise _translate_error(exc, self.path) from exc
-                    time.sleep(min(1.0, 0.01 * 2**attempt) * (0.5 + random.random()))
+            db = self._db
+            try:  # another process may hold the write lock: wait for it, with backoff (engram.retry)
+                retry(lambda: db.execute("BEGIN IMMEDIATE"), tries=BUSY_RETRIES, cap=1.0,
+                      again=lambda exc, _: isinstance(exc, sqlite3.OperationalError) and _is_busy(exc))
+            except sqlite3.OperationalError as exc:
+                raise _translate_error(exc, self.path) from exc
             try:
                 yield self._db
                 self._db.execute("COMMIT")
@@ -443,6 +449,34 @@ class SQLiteStore:
         """How many vectors each model identity holds."""
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
 
+    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO staged_vectors (item_rowid, subject, model, vec)"
+                " SELECT rowid, subject, ?, ? FROM items WHERE id = ?",
+                [(model, np.asarray(v, dtype=np.float32).tobytes(), item_id) for item_id, v in vectors.items()])
+
+    def staged_ids(self, model: str) -> set[str]:
+        return {r[0] for r in self._read("SELECT i.id FROM staged_vectors s JOIN items i ON i.rowid = s.item_rowid"
+                                         " WHERE s.model = ?", (model,))}
+
+    def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
+        with self.transaction() as db:
+            db.execute("DELETE FROM vectors WHERE item_rowid IN (SELECT item_rowid FROM staged_vectors WHERE model = ?)",
+                       (model,))
+            moved = db.execute("INSERT INTO vectors (item_rowid, subject, model, vec)"
+                               " SELECT item_rowid, subject, model, vec FROM staged_vectors WHERE model = ?",
+                               (model,)).rowcount
+            db.execute("DELETE FROM vectors WHERE model <> ?", (model,))
+            db.execute("DELETE FROM staged_vectors")
+            write_settings(db.execute, settings, SQLITE)
+        self._vector_cache.invalidate()
+        return int(moved)
+
+    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
+        items, covered = self._read(*coverage_query(model, subjects, SQLITE))[0]
+        return int(covered or 0), int(items or 0)
+
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:
             return 0
@@ -467,7 +501,23 @@ class SQLiteStore:
         with self._lock, self._translate():
             if self._db is None:
                 raise StoreUnavailable(f"store {self.path} is closed")
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            # busy: another connection's read transaction still needs the log's old pages.
+            self._scrub_blocked = bool(busy and busy[0])
+
+    def leftovers(self, texts: Sequence[str]) -> Leftovers | None:
+        """Copies of `texts` left in the store's files (database and -wal) when the last scrub was
+        blocked by a reader: the checkpoint that overwrites them waits for that reader's snapshot."""
+        if not self._scrub_blocked or self.path == ":memory:":
+            return None
+        needles = [n for text in dict.fromkeys(texts) for n in raw_needles(text)]
+        found = {str(f): n for f in (Path(self.path), Path(self.path + "-wal")) if f.exists()
+                 and (n := count_in_file(f, needles))}
+        if not found:
+            return None
+        return Leftovers(sum(found.values()), ", ".join(found),
+                         "until the other connection's read transaction ends; the next Engram command on this"
+                         " store then removes them when it closes (`engram audit` lists them meanwhile)")
 
     def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
         if delete:
@@ -626,5 +676,5 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
     def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport,
-                                            ReadsTexts]:
-        return s, s, s, s, s, s, s
+                                            ReadsTexts, ScrubStatus]:
+        return s, s, s, s, s, s, s, s
