@@ -334,7 +334,7 @@ class Memory:
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
-        writer = self.settings.agent if agent is None else agent
+        writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
                                agent=writer, metadata=metadata)
         if reason is not None:
@@ -446,6 +446,7 @@ class Memory:
         )
         steps = self._steps
         steps.lap("validate")
+        min_score = None if min_score is None else validate.number(min_score, "min_score")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
