@@ -26,6 +26,7 @@ from engram.embed.base import Embedder
 from engram.core import episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
+from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
@@ -33,7 +34,7 @@ from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
-from engram.core.supersede import Batch
+from engram.core.supersede_lookup import Batch
 from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, iso
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
@@ -333,7 +334,7 @@ class Memory:
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
-        writer = self.settings.agent if agent is None else agent
+        writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
                                agent=writer, metadata=metadata)
         if reason is not None:
@@ -379,9 +380,12 @@ class Memory:
         explicit = dict(supersede or {})
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
-        vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self.store, self.embedder, checked, vectors)
+        # The embedding runs beside the supersession look-up's reads that need no vector.
+        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        batch = Batch(self.store, self.embedder, checked)
+        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
             mine = [old for old, new in explicit.items() if new == item.id]
@@ -442,6 +446,7 @@ class Memory:
         )
         steps = self._steps
         steps.lap("validate")
+        min_score = None if min_score is None else validate.number(min_score, "min_score")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
