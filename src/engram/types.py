@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-# Kinds of memory item. A store accepts any short lowercase word; these are the ones Engram uses.
+# Kinds of memory item: the ones Engram uses (`engram.validate.kind` refuses any other).
 FACT = "fact"
 PREFERENCE = "preference"
 EPISODE = "episode"
@@ -22,7 +22,8 @@ CONVERSATION = "conversation"
 NOTE = "note"  # a research note citing a page (engram.core.notes)
 STORE_ITEM = "store_item"  # a framework's keyed JSON value (engram.integrations.langgraph)
 MEMORY_FILE = "memory_file"  # a file of a model's own memory tree (engram.integrations.anthropic_memory)
-KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE)
+MESSAGE = "message"  # one message of a stored conversation (engram.core.conversations)
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE, MESSAGE)
 # Kept byte for byte under a key (`Memory.put`): never folded to one line, never cut to a sentence,
 # never deduplicated, and a new version always replaces the current one of its key.
 VERBATIM_KINDS = frozenset({CONVERSATION, STORE_ITEM, MEMORY_FILE})

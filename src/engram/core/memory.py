@@ -26,14 +26,15 @@ from engram.embed.base import Embedder
 from engram.core import episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
+from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
-from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
+from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprint, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
-from engram.core.supersede import Batch
+from engram.core.supersede_lookup import Batch
 from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, iso
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
@@ -146,6 +147,7 @@ class Memory:
         what needs no vectors (items, forget, export, audit, stats) works; what does raises
         EmbedderMismatch naming the store's model, the flag that selects it, and `engram reindex`."""
         self._mismatch: str | None = None
+        self._fingerprint_checked = False
         if self.embedder is None:
             return
         stored = self.store.setting(EMBEDDER_SETTING)
@@ -173,7 +175,11 @@ class Memory:
 
     def require_embedder(self) -> Embedder | None:
         """The embedder for an operation that reads or writes vectors (None: the store has none);
-        EmbedderMismatch when the store was built with another model."""
+        EmbedderMismatch when the store was built with another model, or with another file of the
+        same model (its fingerprint, engram.core.reindex.check_fingerprint)."""
+        if self._mismatch is None and self.embedder is not None and not self._fingerprint_checked:
+            self._mismatch = check_fingerprint(self.store, self.embedder)
+            self._fingerprint_checked = self._mismatch is None
         if self._mismatch is not None:
             raise EmbedderMismatch(self._mismatch)
         return self.embedder
@@ -333,7 +339,7 @@ class Memory:
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
-        writer = self.settings.agent if agent is None else agent
+        writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
                                agent=writer, metadata=metadata)
         if reason is not None:
@@ -379,9 +385,12 @@ class Memory:
         explicit = dict(supersede or {})
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
-        vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self.store, self.embedder, checked, vectors)
+        # The embedding runs beside the supersession look-up's reads that need no vector.
+        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        batch = Batch(self.store, self.embedder, checked)
+        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
             mine = [old for old, new in explicit.items() if new == item.id]
@@ -442,6 +451,7 @@ class Memory:
         )
         steps = self._steps
         steps.lap("validate")
+        min_score = None if min_score is None else validate.number(min_score, "min_score")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
@@ -675,6 +685,7 @@ class Memory:
             # Current items with a vector of the store's model, of those that should have one.
             "vectors": coverage(self.store, self.store.setting(EMBEDDER_SETTING), names),
             "reindex_unfinished": unfinished(self.store),  # the model an interrupted reindex moves to
+            "embedder_file": self.store.setting(FILE_SETTING),  # the model file's fingerprint, if it has one
             # The store's bounded caches (entries, bytes, bounds, hit rate), where it has them, and the name books'.
             "cache": {**(self.store.cache_stats() if isinstance(self.store, CacheReport) else {}),
                       "names": people.cache_stats(self.store)},

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
+from engram.safety import assignments
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -129,7 +130,7 @@ def _basic_auth_ok(m: re.Match[str]) -> bool:
 _PLACEHOLDER = re.compile(
     r"""^(?:[*x•.#?_-]{3,}|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\$\{?[A-Za-z_][\w.]*\}?|%\(?\w*\)?s|
     (?:os\.)?(?:environ|getenv|env|process\.env|secrets?|vault|config|settings)\b.*|
-    [A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[(\[{].*|[A-Za-z_]\w*[(\[].*|
+    (?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|[(\[{].*|[A-Za-z_]\w*[(\[].*|
     (?:your|my|the|some|an?)[-_]?(?:password|passwd|pass|pw|key|token|secret|api[-_]?key)\w*|
     example|dummy|placeholder|redacted|
     password|passwd|pass|secret|token|none|null|nil|empty|true|false|hidden|masked|
@@ -154,10 +155,19 @@ _NOT_A_PASSWORD = frozenset({
 })
 
 
+def _looks_like_code(value: str) -> bool:
+    """Code after a password word, not a value: `@app.route(`, `<input type=password`, `debug=True`."""
+    return value[:1] in "@<([{" or "(" in value or "=" in value
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word."""
     quoted = m.group("v") is not None
-    value = m.group("v") if quoted else m.group("v2")
+    value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
+    if (not quoted or m.group("q") == "`") and _looks_like_code(value):
+        return False
+    if assignments.is_placeholder_or_hash(value):
+        return False
     if len(value) < 4 or _PLACEHOLDER.match(value) or value.lower() in _NOT_A_PASSWORD or _CODE.fullmatch(value):
         return False
     if value.startswith("[REDACTED:"):
@@ -180,6 +190,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
 def _pair_password_ok(m: re.Match[str]) -> bool:
     """The second half of `user / password`: a mixed token, not a word, path, version, date or placeholder."""
     value = m.group("p").rstrip(".,;:!?)]}'\"")
+    if _looks_like_code(value) or assignments.is_placeholder_or_hash(value):
+        return False
     if len(value) < 6 or _PLACEHOLDER.match(value) or _CODE.fullmatch(value) or value.startswith("[REDACTED:"):
         return False
     if "/" in value or "://" in value or not any(c.isalpha() for c in value):
@@ -229,8 +241,8 @@ _PUBLIC_ID = re.compile(
 def _high_entropy_ok(m: re.Match[str]) -> bool:
     """A long token of mixed case and digits with high entropy, not part of a URL or a path."""
     token = m.group(0)
-    if _PUBLIC_ID.match(token):
-        return False
+    if _PUBLIC_ID.match(token) or re.match(r"sha(?:1|256|384|512)-", token):
+        return False  # a public id, or a subresource-integrity digest (`integrity="sha384-…"`)
     if not (any(c.isupper() for c in token) and any(c.islower() for c in token)):
         return False
     if sum(c.isdigit() for c in token) < 2 or token.count("/") > 2:
@@ -257,7 +269,10 @@ _CONNECT = (
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
               r"senha|palavra-passe|wachtwoord|hasło|haslo|lösenord(?:et)?|losenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|"
               r"salasana\w{0,3}|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
-              r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot)[\s-]+(?:key|code|pass(?:phrase|code)?|pw)|"
+              r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot|netzwerk|r[ée]seau|rete|rede|сети|сеть)[\s-]+(?:key|code|pass(?:phrase|code)?|pw|"
+              r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
+              r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
+              r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
               r"κωδικός|password)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
@@ -266,7 +281,7 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|do|da|dos|das|van|voor|"
               r"dla|do|för|til|от|для|к)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
-              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}?|"
+              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+)")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
                r"on|je|olan|это|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
@@ -362,13 +377,21 @@ _GENERIC: list[_Rule] = [
           + f"(?:{_PW_FOR}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw"), ("v", "v2"), _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
+    # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
+          _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
     _rule("pin", r"(?i:\b(?:pin(?:\s*(?:code|number))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
-          r"security\s+code|cvv2?|cvc2?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
-          ("pin", "code", "cvv", "cvc"), 1, min_digits=3),
-    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
+          r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building)\s+(?:code|combination|combo)|"
+          r"combination(?:\s+code)?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("pin", "code", "cvv", "cvc", "combination", "combo"), 1, min_digits=3),
+    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential"), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
+          min_digits=1),
+    # "network HomeNet, key 8f2Kq9LmZx7P": a key given without a connector must look machine-made (mixed case and digits).
+    _rule("api_key", r"(?i:\bkey)\s+(?P<v>(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{10,64})\b",
+          ("key",), "v", _random_value_ok,
           min_digits=1),
     _rule("us_ssn", r"\b(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}\b", min_digits=9),
     _rule("us_ssn", r"(?i:\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?))\b\D{0,12}?(\d{9})\b",
@@ -430,6 +453,8 @@ def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int] | None:
 
 
 _DIGIT = re.compile(r"\d")
+# A provider format filled in with words, as in docs and templates: `xoxb-your-slack-token`, `sk-proj-EXAMPLE…`.
+_PLACEHOLDER_TOKEN = re.compile(r"your|example|placeholder|xxxx|dummy|redacted|changeme|insert", re.IGNORECASE)
 
 
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
@@ -446,8 +471,10 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if rule.validate is not None and not rule.validate(m):
                 continue
             span = _secret_span(rule, m)
-            if span and span[1] > span[0]:
+            if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _PLACEHOLDER_TOKEN.search(m.group(0))):
                 hits.append((span[0], span[1], priority, rule.kind))
+    if any(h in lowered for h in assignments.HINTS):
+        hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     return _merge(hits)
 
 
