@@ -455,7 +455,7 @@ class Memory:
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
-            hits = [Hit(h.item, h.score) for h in hits]
+            hits = [Hit(h.item, h.score, rank=h.rank) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
         steps.lap("hits")
