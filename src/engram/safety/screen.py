@@ -18,7 +18,7 @@ from engram.safety.instructions import REASON as INSTRUCTION_REASON
 from engram.safety.instructions import check_instruction
 from engram.safety.secrets import check_text
 
-__all__ = ["INSTRUCTION_REASON", "refusal", "secret_reason", "strings"]
+__all__ = ["INSTRUCTION_REASON", "redactions", "refusal", "secret_reason", "strings"]
 
 # Identifiers Engram makes itself (item ids, a note's source id) are random-looking hex: their
 # digits pass a card number's checksum by chance (about one item id in 1,400), which refused
@@ -61,3 +61,19 @@ def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: 
             if check_instruction(part) is not None:
                 return INSTRUCTION_REASON
     return None
+
+
+def redactions(text: str) -> tuple[str, tuple[str, ...]]:
+    """`text` with every secret (engram.safety.secrets.find_secrets) replaced in place by
+    `[redacted: <kind>]`, and the kinds redacted, in order (the rest of the text is unchanged)."""
+    from engram.safety.secrets import find_secrets
+
+    found = find_secrets(text)
+    if not found:
+        return text, ()
+    parts, at = [], 0
+    for start, end, kind in found:
+        parts += [text[at:start], f"[redacted: {kind}]"]
+        at = end
+    parts.append(text[at:])
+    return "".join(parts), tuple(kind for _, _, kind in found)
