@@ -24,7 +24,7 @@ from typing import Any
 from engram.bench.people import generate
 from engram.core import memory as memory_module
 from engram.core.memory import Memory
-from engram.core.supersede import Batch
+from engram.core.supersede_lookup import Batch
 from engram.types import Item
 
 

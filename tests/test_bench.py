@@ -142,9 +142,9 @@ def test_bench_latency_steps_account_for_the_recall(tmp_path):
     assert out.exit_code == 0, out.output
     row = json.loads(out.output)["recall"][0]
     steps = row["steps"]
-    assert {"validate", "vectors", "names", "keyword", "cues", "wait", "prerank", "fetch", "fuse", "top_k", "hits",
+    assert {"validate", "vectors", "names", "keyword", "wait", "prerank", "fetch", "fuse", "top_k", "hits",
             "embed", "scan", "recall", "layer", "fetch_sql", "fetch_objects"} <= set(steps)
-    main_thread = sum(steps[s] for s in ("validate", "vectors", "names", "keyword", "cues", "wait", "prerank",
+    main_thread = sum(steps[s] for s in ("validate", "vectors", "names", "keyword", "wait", "prerank",
                                         "fetch", "fuse", "top_k", "hits"))
     assert 0 < steps["layer"] <= steps["recall"] and main_thread <= steps["recall"] * 1.5  # p50s: roughly additive
     assert {"fuse_all", "entity", "session", "recency"} <= set(steps["terms"])
@@ -238,16 +238,18 @@ def test_bench_store_must_be_a_postgres_url(data):
     assert out.exit_code != 0 and "postgresql://" in str(out.exception or out.output)
 
 
-TENANTS_KEYS = {"store", "subjects", "items", "clients", "recall_ms", "recalls_per_s", "rss_mb"}
+TENANTS_KEYS = {"store", "subjects", "items", "clients", "processes", "recall_ms", "recalls_per_s", "rss_mb"}
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_bench_tenants_small_shape_on_both_backends(backend, request):
+@pytest.mark.parametrize("backend,processes", [("sqlite", 1), ("postgres", 1), ("sqlite", 2), ("postgres", 2)])
+def test_bench_tenants_small_shape_on_both_backends(backend, processes, request):
     from engram.bench.tenants import questions
 
     assert len(questions()) >= 1000 and len(set(questions())) == len(questions())
-    args = ["--embedder", "hashing", "bench", "tenants", "--subjects", "6", "--items", "40", "--clients", "3",
-            "--recalls", "60", "--warmup", "20", "--embed-limit", "100", "--json"]  # 240 items: fitted vectors
+    clients = 3 if processes == 1 else 1
+    args = ["--embedder", "hashing", "bench", "tenants", "--subjects", "6", "--items", "40", "--clients", str(clients),
+            "--processes", str(processes), "--recalls", "60", "--warmup", "20", "--embed-limit", "100",
+            "--json"]  # 240 items: fitted vectors
     if backend == "postgres":
         args += ["--store", request.getfixturevalue("pg_server")]
     out = CliRunner().invoke(cli(), args)
@@ -256,7 +258,8 @@ def test_bench_tenants_small_shape_on_both_backends(backend, request):
     assert set(result) == TENANTS_KEYS
     assert set(result["recall_ms"]) == {"p50", "p95"} and set(result["rss_mb"]) == {"warm", "end"}
     assert result["store"] == ("postgresql" if backend == "postgres" else "sqlite")
-    assert (result["subjects"], result["items"], result["clients"]) == (6, 40, 3)
+    assert (result["subjects"], result["items"], result["clients"], result["processes"]) == \
+        (6, 40, 3 if processes == 1 else 2, processes)
     assert result["recalls_per_s"] > 0 and 0 < result["recall_ms"]["p50"] <= result["recall_ms"]["p95"]
     assert result["rss_mb"]["warm"] > 0 and result["rss_mb"]["end"] > 0
 
@@ -318,3 +321,14 @@ def test_every_retriever_of_the_people_shape_gets_the_same_questions(tmp_path):
     assert result["questions"] == 40 and len(result["hybrid"]["mrr_by_question"]) == 40
     # Asked third or first, dense answers the same questions: the sample does not depend on the order.
     assert result["dense"]["mrr_by_question"] == alone["dense"]["mrr_by_question"]
+
+
+def test_bench_serve_workers_runs_real_servers_and_compares_worker_counts(tmp_path):
+    args = ["--embedder", "hashing", "bench", "serve-workers", "--subjects", "3", "--items", "20", "--clients", "4",
+            "--rounds", "1", "--recalls", "24", "--warmup", "4", "--tmp", str(tmp_path), "--json"]
+    out = CliRunner().invoke(cli(), args)
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert result["errors"] == 0 and result["clients"] == 4
+    assert set(result["recalls_per_s"]) == {"1", "2"} and all(len(r) == 1 for r in result["recalls_per_s"].values())
+    assert result["ratio"] == round(result["median"]["2"] / result["median"]["1"], 2)

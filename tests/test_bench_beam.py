@@ -17,7 +17,7 @@ def _chat(folder: Path, name: str) -> None:
     turns = [[{"role": "user", "id": 0, "time_anchor": "March-15-2024",
                "content": "I run the budget app on Flask with SQLite for now. ->-> 1,1"},
               {"role": "assistant", "id": 1, "content": "Flask with SQLite is fine for one user.\n\n" + "More. " * 200}],
-             [{"role": "user", "id": 2, "content": "We use the key AKIAIOSFODNN7EXAMPLE for the backups. ->-> 1,2"},
+             [{"role": "user", "id": 2, "content": "We use the key AKIAZ3MQW7RTPLX4KD2N for the backups. ->-> 1,2"},
               {"role": "assistant", "id": 3, "content": "Keep it in the environment, not in the code."}]]
     later = [[{"role": "user", "id": 4, "time_anchor": "April-05-2024",
                "content": "I moved the budget app from SQLite to Postgres last week. ->-> 2,1"},

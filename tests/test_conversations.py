@@ -23,7 +23,7 @@ PLAN = ("Here is the plan for the migration.\n\n## Database\n"
 CHAT = [
     {"role": "user", "content": "Can you help me plan the database migration for next month?", "id": 10},
     {"role": "assistant", "content": PLAN, "id": 11},
-    {"role": "user", "content": "Great. Also my deploy key is AKIAIOSFODNN7EXAMPLE, keep it handy.", "id": 12},
+    {"role": "user", "content": "Great. Also my deploy key is AKIAZ3MQW7RTPLX4KD2N, keep it handy.", "id": 12},
     {"role": "tool", "content": "HTTP 200: release notes for Svelte 5 list runes and snippets.", "id": 13},
 ]
 
@@ -140,11 +140,11 @@ def test_a_secret_is_redacted_in_place_and_said(memory):
     saved = memory.add_messages("user:1", CHAT)
     assert saved[2].redacted == ("aws_access_key",) and saved[2].to_dict()["redacted"] == ["aws_access_key"]
     kept = memory.get(saved[2].id)
-    assert "AKIAIOSFODNN7EXAMPLE" not in kept.text
+    assert "AKIAZ3MQW7RTPLX4KD2N" not in kept.text
     assert kept.text == "Great. Also my deploy key is [redacted: aws_access_key], keep it handy."
-    assert memory.matches("user:1", "AKIAIOSFODNN7EXAMPLE") == []
+    assert memory.matches("user:1", "AKIAZ3MQW7RTPLX4KD2N") == []
     # `remember` still refuses a short memory with a secret
-    assert memory.remember("user:1", "My deploy key is AKIAIOSFODNN7EXAMPLE.").saved is False
+    assert memory.remember("user:1", "My deploy key is AKIAZ3MQW7RTPLX4KD2N.").saved is False
 
 
 def test_tool_results_are_untrusted_and_an_injected_one_is_not_recalled(memory):

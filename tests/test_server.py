@@ -331,7 +331,7 @@ def test_uvicorn_survives_client_that_disconnects_mid_body(db, tokens):
                         f"\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body[: len(body) // 2])
         with httpx.Client(base_url=base, headers=auth(tokens["user1"]), timeout=10) as http:
             for _ in range(50):  # the server notices the hang-up on its own time
-                assert http.get("/healthz").json() == {"ok": True}
+                assert http.get("/healthz").json() == {"ok": True, "worker": os.getpid()}
                 time.sleep(0.02)
             assert http.get("/v1/memories", params={"subject": "user:1"}).json() == []
             saved = http.post("/v1/memories", json={"subject": "user:1", "text": FACT})

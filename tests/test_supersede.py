@@ -11,7 +11,8 @@ import pytest
 
 from engram import validate
 from engram.store.base import Filter
-from engram.core.supersede import detect, read, supersede_on_write
+from engram.core.supersede import detect, read
+from engram.core.supersede_lookup import Batch
 from engram.types import FACT, PREFERENCE, Item
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,12 +157,12 @@ def _new_item(subject: str, text: str, at: float, kind: str = FACT) -> Item:
                 valid_from=at, content_hash=validate.content_hash(text))
 
 
-def test_supersede_on_write_finds_the_old_fact_on_every_backend(memory):
+def test_the_write_check_finds_the_old_fact_on_every_backend(memory):
     berlin = memory.remember("user:1", "Lives in Berlin.", now=1000.0).id
     memory.remember("user:1", "Works at Acme on the payments team.", now=1001.0)
     memory.remember("user:2", "Lives in Madrid.", now=1002.0)
     new = _new_item("user:1", "Moved to Porto last month.", 2000.0)
-    mapping = supersede_on_write(memory, new)
+    mapping = Batch(memory.store, memory.embedder, [new], {}).facts(new)
     assert mapping == {berlin: new.id}
     # What Memory._write does with the mapping: one put, old version closed and linked.
     memory.store.put([new], {new.id: memory.embedder.embed_one(new.text)}, supersede=mapping,
@@ -173,18 +174,19 @@ def test_supersede_on_write_finds_the_old_fact_on_every_backend(memory):
     assert memory.items("user:2")[0].current  # another subject's fact is never touched
 
 
-def test_supersede_on_write_ignores_other_kinds_and_keyed_items(memory):
+def test_the_write_check_ignores_other_kinds_and_keyed_items(memory):
     memory.remember("user:1", "Lives in Berlin.", now=1000.0)
-    assert supersede_on_write(memory, _new_item("user:1", "Moved to Porto.", 2000.0, kind=PREFERENCE)) == {}
+    preference = _new_item("user:1", "Moved to Porto.", 2000.0, kind=PREFERENCE)
+    assert Batch(memory.store, memory.embedder, [preference], {}).facts(preference) == {}
     keyed = _new_item("user:1", "Moved to Porto.", 2000.0).replace(key="home")
-    assert supersede_on_write(memory, keyed) == {}
+    assert Batch(memory.store, memory.embedder, [keyed], {}).facts(keyed) == {}
 
 
 def test_a_duplicate_write_supersedes_nothing(memory):
     memory.remember("user:1", "Lives in Berlin.", now=1000.0)
     memory.remember("user:1", "Moved to Porto last month.", now=1001.0)  # both current: no wiring here
     again = _new_item("user:1", "moved to porto LAST month.", 2000.0)
-    assert supersede_on_write(memory, again) == {}
+    assert Batch(memory.store, memory.embedder, [again], {}).facts(again) == {}
 
 
 SEED = ["Lives in Berlin.", "Works at Acme on the payments team.", "Uses npm for the frontend.", "Likes Python."]

@@ -29,6 +29,7 @@ from engram.errors import (
     WriteConflict,
 )
 from engram.core.memory import Memory
+from engram.core.async_memory import AsyncMemory
 from engram.core.ranking import Weights
 from engram.store import Filter, Store, open_store
 from engram.types import Episode, Hit, Item, Saved
@@ -38,6 +39,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AccessDenied",
+    "AsyncMemory",
     "ConfigError",
     "Conversation",
     "EmbedderError",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-# Kinds of memory item. A store accepts any short lowercase word; these are the ones Engram uses.
+# Kinds of memory item: the ones Engram uses (`engram.validate.kind` refuses any other).
 FACT = "fact"
 PREFERENCE = "preference"
 EPISODE = "episode"

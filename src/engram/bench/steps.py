@@ -31,7 +31,7 @@ TERMS = ("entity", "time", "date", "question", "session", "focus", "context", "r
 
 def recall_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, Any]:
     """p50 ms of every step of `Memory.recall` (k=10) over the queries, and of the layer's own cost."""
-    from engram.core.steps import Steps
+    from engram.core.steps import UNTIMED, Steps
 
     cache_size = mem.query_cache.size
     mem.query_cache.size = 0  # every question embedded: no cache hit hides the embedding
@@ -46,13 +46,13 @@ def recall_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) ->
                 t0 = time.perf_counter()
                 mem.recall(subject, q, k=10)
                 total = (time.perf_counter() - t0) * 1000.0
-                mem._steps = None
+                mem._steps = UNTIMED
                 for name, ms in steps.ms.items():
                     samples.setdefault(name, []).append(ms)
                 samples.setdefault("recall", []).append(total)
                 samples.setdefault("layer", []).append(total - steps.ms.get("embed", 0.0))
     finally:
-        mem._steps = None
+        mem._steps = UNTIMED
         mem.query_cache.size = cache_size
     out: dict[str, Any] = {name: percentiles(values)["p50"] for name, values in samples.items()}
     out.update(_fetch_split(mem, subject, queries, rounds))

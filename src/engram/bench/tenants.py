@@ -12,11 +12,19 @@ C threads sharing one `Memory` (as `engram serve` runs them), on SQLite or Postg
   after the timed recalls ("end"). A subject's first recall in a process also fills its caches
   (its name book, and on PostgreSQL its write order), so after the warm-up RSS shows what the
   bounded caches hold, not how many subjects happened to be asked yet.
-Result keys: store, subjects, items, clients, recall_ms {p50, p95}, recalls_per_s, rss_mb {warm, end}.
+- processes: with `processes` > 1 the clients are that many processes, each with its own `Memory`
+  over the same store and `clients` threads, the embedder's threads set to its share of the cores
+  (as `engram serve --workers N` runs them); each process does the whole warm-up (its own caches),
+  the timed recalls are dealt out among them and start together; RSS is summed over them.
+Result keys: store, subjects, items, clients, processes, recall_ms {p50, p95}, recalls_per_s,
+rss_mb {warm, end}.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import queue
 import random
 import tempfile
 import threading
@@ -56,8 +64,10 @@ def current_rss_mb() -> float:
 
 def run(subjects: int, items: int, clients: int, *, server: str | None = None, db: str | None = None,
         embedder: str | None = None, embed_limit: int = 20_000, recalls: int = 4000, warmup: int = WARMUP,
-        seed: int = 11, folder: str | None = None, echo: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Fill the store, warm it up, then time `recalls` recalls spread over `clients` threads."""
+        seed: int = 11, folder: str | None = None, echo: Callable[[str], None] | None = None,
+        processes: int = 1) -> dict[str, Any]:
+    """Fill the store, warm it up, then time `recalls` recalls spread over `clients` threads (in
+    each of `processes` processes)."""
     from engram.core.memory import Memory
 
     asked = questions()
@@ -73,15 +83,21 @@ def run(subjects: int, items: int, clients: int, *, server: str | None = None, d
         rng = random.Random(seed)
         plan = _plan(rng, names, asked, warmup, recalls)
         warmup = len(plan) - recalls
-        _drive(mem, plan[:warmup], clients)
-        warm_rss = current_rss_mb()
-        started = time.perf_counter()
-        timings = _drive(mem, plan[warmup:], clients)
-        elapsed = time.perf_counter() - started
-        end_rss = current_rss_mb()
+        if processes > 1:
+            mem.close()
+            timings, elapsed, warm_rss, end_rss = _in_processes(url, embedder or "minilm", plan, warmup,
+                                                                 clients, processes)
+        else:
+            _drive(mem, plan[:warmup], clients)
+            warm_rss = current_rss_mb()
+            started = time.perf_counter()
+            timings = _drive(mem, plan[warmup:], clients)
+            elapsed = time.perf_counter() - started
+            end_rss = current_rss_mb()
         kind = store_kind(server) if not db else ("postgresql" if url.startswith("postgres") else "sqlite")
     spread = percentiles(timings)
-    return {"store": kind, "subjects": subjects, "items": items, "clients": clients,
+    return {"store": kind, "subjects": subjects, "items": items, "clients": clients * processes,
+            "processes": processes,
             "recall_ms": {"p50": spread["p50"], "p95": spread["p95"]},
             "recalls_per_s": round(len(timings) / elapsed, 1) if elapsed else 0.0,
             "rss_mb": {"warm": warm_rss, "end": end_rss}}
@@ -144,3 +160,62 @@ def _drive(mem: Any, plan: list[tuple[str, str]], clients: int) -> list[float]:
     if errors:
         raise errors[0]
     return timings
+
+
+def _in_processes(url: str, embedder: str, plan: list[tuple[str, str]], warmup: int, clients: int,
+                  processes: int) -> tuple[list[float], float, float, float]:
+    """Run the plan in `processes` spawned processes: timings, elapsed seconds (first start to last
+    finish) and RSS warm and end, summed over the processes."""
+    from engram.interfaces.workers import threads_per_worker
+
+    context = multiprocessing.get_context("spawn")
+    ready = context.Barrier(processes)
+    results: Any = context.Queue()
+    threads = os.environ.get("ENGRAM_EMBED_THREADS") or str(threads_per_worker(processes))
+    timed = plan[warmup:]
+    workers = [context.Process(target=_process_client, name=f"engram-bench-process-{n}",
+                               args=(url, embedder, threads, plan[:warmup], timed[n::processes], clients,
+                                     ready, results))
+               for n in range(processes)]
+    for worker in workers:
+        worker.start()
+    reports: list[dict[str, Any]] = []
+    try:
+        while len(reports) < processes:
+            try:
+                reports.append(results.get(timeout=5))
+            except queue.Empty:
+                if any(w.exitcode not in (None, 0) for w in workers):
+                    raise RuntimeError("a bench process died: "
+                                       f"exit codes {[w.exitcode for w in workers]}") from None
+    finally:
+        for worker in workers:
+            worker.join(60)
+    failed = [r["error"] for r in reports if "error" in r]
+    if failed:
+        raise RuntimeError(f"a bench process failed: {failed[0]}")
+    timings = [t for r in reports for t in r["timings"]]
+    elapsed = max(r["end"] for r in reports) - min(r["start"] for r in reports)
+    return (timings, elapsed, round(sum(r["warm"] for r in reports), 1),
+            round(sum(r["end_rss"] for r in reports), 1))
+
+
+def _process_client(url: str, embedder: str, threads: str, warm: list[tuple[str, str]],
+                    timed: list[tuple[str, str]], clients: int, ready: Any, results: Any) -> None:
+    """One bench process: its own Memory, the warm-up, then (with the others) its timed share."""
+    os.environ["ENGRAM_EMBED_THREADS"] = threads  # read when the embedder loads its model
+    from engram.core.memory import Memory
+
+    try:
+        with Memory(url, embedder=embedder) as mem:
+            _drive(mem, warm, clients)
+            warm_rss = current_rss_mb()
+            ready.wait()
+            start = time.monotonic()
+            timings = _drive(mem, timed, clients)
+            end = time.monotonic()
+            results.put({"timings": timings, "start": start, "end": end, "warm": warm_rss,
+                         "end_rss": current_rss_mb()})
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+        ready.abort()
+        results.put({"error": f"{type(exc).__name__}: {exc}"})

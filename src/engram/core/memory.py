@@ -26,14 +26,15 @@ from engram.embed.base import Embedder
 from engram.core import collapse, conversations, episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
+from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
-from engram.core.steps import Steps
+from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
-from engram.core.supersede import Batch
+from engram.core.supersede_lookup import Batch
 from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
@@ -125,7 +126,7 @@ class Memory:
         self._accesses = AccessLog(self.store)
         # Query embeddings for repeated queries (engram.core.queries; query_cache=0 turns it off).
         self.query_cache = QueryCache(self.settings.query_cache)
-        self._steps: Steps | None = None  # set by `engram bench latency --steps` to time one recall
+        self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
         # After a forget: copies the store could not scrub yet (another connection is reading), or None.
         self.leftovers: Leftovers | None = None
         self._check_embedder()
@@ -364,7 +365,7 @@ class Memory:
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
-        writer = self.settings.agent if agent is None else agent
+        writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
                                agent=writer, metadata=metadata)
         if reason is not None:
@@ -410,9 +411,12 @@ class Memory:
         explicit = dict(supersede or {})
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
-        vectors = self._vectors_for(items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self.store, self.embedder, checked, vectors)
+        # The embedding runs beside the supersession look-up's reads that need no vector.
+        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        batch = Batch(self.store, self.embedder, checked)
+        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
             mine = [old for old, new in explicit.items() if new == item.id]
@@ -472,8 +476,8 @@ class Memory:
             diversity=self.weights.diversity if diversity is None else validate.weight(diversity, "diversity"),
         )
         steps = self._steps
-        if steps is not None:
-            steps.lap("validate")
+        steps.lap("validate")
+        min_score = None if min_score is None else validate.number(min_score, "min_score")
         # Messages are searched by their passages, one hit per message (engram.core.collapse).
         hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), collapse.searched(where),
                       weights, at, min_score, queries=self.query_cache, steps=steps)
@@ -482,8 +486,7 @@ class Memory:
             hits = [dataclasses.replace(h, components={}) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
-        if steps is not None:
-            steps.lap("hits")
+        steps.lap("hits")
         return hits
 
     def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,

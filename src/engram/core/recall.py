@@ -1,28 +1,29 @@
 """Hybrid recall: gather keyword and vector candidates from a store, then rank them.
 
-`Memory.recall` validates arguments and calls `search`. Steps, for one subject:
-1. keyword candidates: the store's full-text search (SQLite FTS5 BM25, PostgreSQL ts_rank) over
-   the query's content words, best `CANDIDATES`;
-2. vector candidates: the query embedding against every vector of the subject (an exact NumPy
-   scan of a cached float32 matrix), best `CANDIDATES`; every cosine feeds the z-score. Steps 1
-   and 2 overlap: the embedding and scan run on a worker thread during the keyword search;
-3. neighbours: `Store.vectors` lists a subject's items in write order, so the items just before
-   and after a candidate, if they share its `session`, are its conversational context;
-4. fusion (engram.core.ranking, pure): z-scored signals, context, named-entity match, time and date
-   matches, questions yielding, session evidence, focus on the named person past the first places,
-   recency (and, opt-in, session diversity).
+`Memory.recall` validates arguments and calls `search`, one pipeline for one subject:
+1. vector source (`vector_source`): a scan of the subject's cached float32 matrix in process
+   (`ScannedVectors`: exact NumPy, or the ANN index past the crossover), the store's own
+   nearest-neighbour search (`StoreVectors`: PostgreSQL + pgvector, no matrix leaves the server),
+   or none without an embedder; the query is embedded (and scanned) on a worker thread while
+2. keyword candidates come from the store's full-text search (SQLite FTS5 BM25, PostgreSQL
+   ts_rank) over the query's content words, best `CANDIDATES`;
+3. the source's answer (`Vectors`): the nearest `CANDIDATES`, every cosine as a z-score over the
+   subject, and each item's write-order neighbours (the items just before and after a candidate,
+   if they share its `session`, are its conversational context);
+4. prerank on the fetch-free part of the score, fetch the shortlist, and fuse
+   (engram.core.ranking, pure).
 Filters apply to candidates (the store filters keyword hits in SQL; vector hits are checked with
-`Filter.accepts`); a neighbour lends context only if it passes the same filter.
+`Filter.accepts`); a neighbour lends context only if it passes the same filter. `steps` times
+each step for `engram bench latency --steps` (`UNTIMED`, doing nothing, otherwise).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -30,9 +31,9 @@ from engram.core import vectors as nearest
 from engram.core import names as people
 from engram.core import ranking
 from engram.core.queries import QueryCache
-from engram.core.steps import Steps
+from engram.core.steps import UNTIMED, Steps
 from engram.embed.base import Embedder
-from engram.store.base import Filter, SearchesVectors, Store
+from engram.store.base import Filter, NearestAnswer, SearchesVectors, Store
 from engram.store.rows import RowIds
 from engram.types import Hit, Item
 
@@ -62,134 +63,254 @@ SHORTLIST = 40  # candidates fetched from the store and fully ranked (more when 
 FOCUS_SHORTLIST = 2  # with the focus term at work, k times this many are fetched
 
 
+class Vectors(Protocol):
+    """One recall's vector evidence, whichever source gave it: the subject's cosine statistics
+    (`count`), the nearest ids, each item's cosine z-score (`vector`, `floor` for an item without
+    one) and its write-order neighbours."""
+
+    count: int
+    nearest: Sequence[str]
+    vector: Mapping[str, float]
+    floor: float
+
+    def placed(self, item_id: str) -> bool:
+        """True for an item with a vector (so with a place in the subject's write order)."""
+
+    def around(self, item_id: str) -> tuple[str | None, str | None]:
+        """(previous, next) item in the subject's write order (None at either end, or unknown)."""
+
+    def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
+        """For items with a vector: the 3 x m cosine z-scores of (previous, self, next) and those ids
+        (None where there is no neighbour; its z-score is then any number: it is masked)."""
+
+
+class VectorSource(Protocol):
+    """Where recall's vector half comes from: an in-process scan of the subject's vectors
+    (`ScannedVectors`), a store that answers nearest-neighbour queries itself (`StoreVectors`,
+    PostgreSQL + pgvector), or nothing (`NoVectors`, without an embedder)."""
+
+    def ids(self) -> Sequence[str]:
+        """The subject's vector ids in write order (the name book is counted over them)."""
+
+    def start(self, text: str, n: int) -> None:
+        """Begin embedding `text` (and, for a scan, scanning) on a worker thread."""
+
+    def finish(self, also: Sequence[str], n: int) -> Vectors:
+        """The evidence once the worker is done: the n nearest, plus the cosines of `also`."""
+
+
 def search(store: Store, embedder: Embedder | None, subject: str, query: str, k: int, where: Filter,
            weights: ranking.Weights, now: float, min_score: float | None = None, *,
-           exact_vectors: bool = False, queries: QueryCache | None = None, steps: Steps | None = None) -> list[Hit]:
+           exact_vectors: bool = False, queries: QueryCache | None = None, steps: Steps = UNTIMED) -> list[Hit]:
     """The k best hits for `query` in one subject, with every score component.
 
     `exact_vectors` scans every vector even past the ANN crossover (benchmarks compare the two);
     `queries` keeps query embeddings for repeated queries (engram.core.queries); `steps` times
     each step (engram.core.steps)."""
     n = max(CANDIDATES, k)
-    if embedder is not None and isinstance(store, SearchesVectors) and not exact_vectors:
-        return _search_in_store(store, store, embedder, subject, query, k, where, weights, now, min_score,
-                                queries, steps)
-    ids: Sequence[str] = []
+    source = vector_source(store, embedder, subject, where, exact_vectors=exact_vectors, queries=queries,
+                           steps=steps)
+    ids = source.ids()
     mentions = people.Mentions(query)
-    pending: Future[nearest.VectorScores] | None = None
-    if embedder is not None:
-        ids, matrix = store.vectors(subject, embedder.identity)
-        if steps is not None:
-            steps.lap("vectors")
-        if ids:
-            # With the entity term on, the names the subject's memories use (engram.core.names) go
-            # to it, and leave the text that is embedded.
-            if weights.entity:
-                mentions = people.book(store, subject, embedder.identity, ids).read(query, CANDIDATES)
-            if steps is not None:
-                steps.lap("names")
-            # Embedding the query and scanning the vectors (onnxruntime and NumPy release the GIL)
-            # run on another core while SQLite runs the keyword search on this one.
-            pending = _EMBEDDING.submit(vector_scan, store, embedder, subject, ids, matrix, mentions.text, n,
-                                        exact=exact_vectors or where.restrictive, queries=queries, steps=steps)
+    # With the entity term on, the names the subject's memories use (engram.core.names) go to it,
+    # and leave the text that is embedded.
+    if weights.entity and embedder is not None and len(ids):
+        mentions = people.book(store, subject, embedder.identity, ids).read(query, n)
+    steps.lap("names")
+    # Embedding the query (and scanning) on another core while the store runs the keyword search.
+    source.start(mentions.text, n)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
-        if steps is not None:
-            steps.lap("keyword")
-        known = _Known.before_vectors(store, subject, query, ids, keyword, where, weights, mentions)
-        if steps is not None:
-            steps.lap("cues")
+        steps.lap("keyword")
     finally:
-        cosines = pending.result() if pending is not None else nearest.ExactScores(np.zeros(0, dtype=np.float32))
-    if steps is not None:
-        steps.lap("wait")
-    hits = _rank(store, ids, cosines, known, n, where, weights, now, shortlist(k, mentions.names, weights), steps)
-    top = ranking.top_k(hits, k, min_score)
-    if steps is not None:
-        steps.lap("top_k")
-    return top
-
-
-def _search_in_store(store: Store, finder: SearchesVectors, embedder: Embedder, subject: str, query: str, k: int,
-                     where: Filter, weights: ranking.Weights, now: float, min_score: float | None,
-                     queries: QueryCache | None = None, steps: Steps | None = None) -> list[Hit]:
-    """`search` on a store that answers nearest-neighbour queries itself (PostgreSQL + pgvector):
-    the query is embedded during the keyword search, then one call brings back the nearest ids,
-    the subject's cosine statistics, and the cosines and write-order neighbours of every pool
-    item; no vector matrix leaves the server. Fusion is the same as on the exact path."""
-    n = max(CANDIDATES, k)
-    mentions = people.Mentions(query)
-    if weights.entity:  # as on the exact path: the names the subject's memories use (engram.core.names)
-        book = people.book(store, subject, embedder.identity, finder.vector_ids(subject, embedder.identity))
-        mentions = book.read(query, n)
-    if steps is not None:
-        steps.lap("names")
-    pending = _EMBEDDING.submit(embed_query, embedder, mentions.text, queries, steps)
-    try:
-        keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
-        if steps is not None:
-            steps.lap("keyword")
-    finally:
-        vector = pending.result()
-    if steps is not None:
-        steps.lap("wait")
-    answer = finder.nearest(subject, embedder.identity, vector, n, list(dict.fromkeys([*keyword, *mentions.led])),
-                           where if where.restrictive else None)
-    if steps is not None:
-        steps.lap("nearest")
-    cues = ranking.Signals(names=mentions.names, name_weights=mentions.weights, led=mentions.led,
-                           asks_when=bool(weights.time) and ranking.asks_when(query),
-                           dates=ranking.query_dates(query) if weights.date else ())
-    keyword_z, keyword_floor = ranking.keyword_signal(keyword, answer.count, weights)
-    signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor)
-    if answer.count:
-        mean, std = answer.mean, max(answer.std, ranking.VECTOR_MIN_STD)
-        signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor,
-                                  vector={i: (c - mean) / std for i, c in answer.cosines.items()},
-                                  vector_floor=(answer.minimum - mean) / std)
-    pool = list(dict.fromkeys([*answer.nearest, *keyword, *mentions.led]))
-
-    def around(item_id: str) -> tuple[str | None, str | None]:
-        return answer.around.get(item_id, (None, None))
-
-    ranked = _prerank_around(pool, signals, answer.around, weights, mentions.led)
-    if steps is not None:
-        steps.lap("prerank")
-    items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), around, where)
-    if steps is not None:
-        steps.lap("fetch")
-    signals = dataclasses.replace(cues, keyword=signals.keyword, vector=signals.vector,
-                                  keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
-                                  neighbours=neighbours([it.id for it in items], around, found))
+        vectors = source.finish(list(dict.fromkeys([*keyword, *mentions.led])), n)
+    steps.lap("wait")
+    keyword_z, keyword_floor = ranking.keyword_signal(keyword, vectors.count, weights)
+    signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor, vector=vectors.vector,
+                              vector_floor=vectors.floor, names=mentions.names, name_weights=mentions.weights,
+                              led=mentions.led, asks_when=bool(weights.time) and ranking.asks_when(query),
+                              dates=ranking.query_dates(query) if weights.date else ())
+    pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
+    ranked = prerank(pool, signals, vectors, weights)
+    steps.lap("prerank")
+    items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), vectors.around, where)
+    steps.lap("fetch")
+    signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found))
     hits = ranking.fuse(items, signals, now, weights)
-    if steps is not None:
-        steps.lap("fuse")
+    steps.lap("fuse")
     top = ranking.top_k(hits, k, min_score)
-    if steps is not None:
-        steps.lap("top_k")
+    steps.lap("top_k")
     return top
 
 
-def _prerank_around(pool: list[str], signals: ranking.Signals,
-                    around: Mapping[str, tuple[str | None, str | None]], weights: ranking.Weights,
-                    led: Mapping[str, float]) -> list[str]:
-    """`_prerank` for a store's answer: each placed item's (previous, self, next) come from `around`."""
-    placed = [i for i in pool if i in around]
-    loose = [i for i in pool if i not in around]
-    ranked: list[tuple[float, str]] = []
+def vector_source(store: Store, embedder: Embedder | None, subject: str, where: Filter, *,
+                  exact_vectors: bool = False, queries: QueryCache | None = None,
+                  steps: Steps = UNTIMED) -> VectorSource:
+    """The vector source for one recall: the store's own nearest-neighbour search when it has one
+    (unless `exact_vectors`), else a scan of the subject's vectors; none without an embedder."""
+    if embedder is None:
+        return NoVectors()
+    if isinstance(store, SearchesVectors) and not exact_vectors:
+        return StoreVectors(store, embedder, subject, where, queries, steps)
+    return ScannedVectors(store, embedder, subject, where, exact_vectors, queries, steps)
+
+
+def prerank(pool: list[str], signals: ranking.Signals, vectors: Vectors, weights: ranking.Weights) -> list[str]:
+    """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores):
+    items with a vector in pool order, then keyword hits without one; ties keep that order."""
+    placed = [i for i in pool if vectors.placed(i)]
+    loose = [i for i in pool if not vectors.placed(i)]  # keyword hits without a vector
+    scores = np.empty(len(placed) + len(loose), dtype=np.float64)
     if placed:
-        window: list[list[str | None]] = [[around[i][0] for i in placed], list(placed),
-                                          [around[i][1] for i in placed]]
+        vector_z, window = vectors.window(placed)
         present = np.array([[j is not None for j in row] for row in window])
-        vector_z = np.array([[signals.vector.get(j, signals.vector_floor) if j else 0.0 for j in row]
-                             for row in window])
-        keyword_z = np.array([[signals.keyword.get(j, signals.keyword_floor) if j else 0.0 for j in row]
-                              for row in window])
-        scores = ranking.prerank_scores(vector_z, keyword_z, present, weights)
-        ranked = list(zip(scores.tolist(), placed))
+        keyword, floor = signals.keyword, signals.keyword_floor
+        keyword_z = np.array([[keyword.get(j, floor) if j is not None else 0.0 for j in row] for row in window])
+        scores[: len(placed)] = ranking.prerank_scores(vector_z, keyword_z, present, weights)
     floor = weights.vector * signals.vector_floor
-    ranked += [(floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor), i) for i in loose]
-    return [i for _, i in ranking.with_entity(ranked, led, weights)]
+    scores[len(placed):] = [floor + weights.keyword * signals.keyword.get(i, signals.keyword_floor) for i in loose]
+    order = [*placed, *loose]
+    led = signals.led
+    if led and weights.entity:  # the entity term of the named people's memories (ranking.with_entity)
+        scores += weights.entity * np.array([led.get(i, 0.0) for i in order], dtype=np.float64)
+    return [order[i] for i in np.argsort(-scores, kind="stable").tolist()]
+
+
+class NoVectors:
+    """No embedder: keyword evidence alone."""
+
+    count = 0
+    nearest: Sequence[str] = ()
+    vector: Mapping[str, float] = {}
+    floor = 0.0
+
+    def ids(self) -> Sequence[str]:
+        return ()
+
+    def start(self, text: str, n: int) -> None:
+        return None
+
+    def finish(self, also: Sequence[str], n: int) -> Vectors:
+        return self
+
+    def placed(self, item_id: str) -> bool:
+        return False
+
+    def around(self, item_id: str) -> tuple[str | None, str | None]:
+        return None, None
+
+    def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
+        return np.zeros((3, 0)), [[], [], []]
+
+
+class StoreVectors:
+    """A store that answers nearest-neighbour queries itself (PostgreSQL + pgvector): the query is
+    embedded during the keyword search, then one call brings back the nearest ids, the subject's
+    cosine statistics, and the cosines and write-order neighbours of every pool item; no vector
+    matrix leaves the server."""
+
+    def __init__(self, finder: SearchesVectors, embedder: Embedder, subject: str, where: Filter,
+                 queries: QueryCache | None, steps: Steps) -> None:
+        self._finder, self._embedder, self._subject, self._where = finder, embedder, subject, where
+        self._queries, self._steps = queries, steps
+        self._pending: Future[np.ndarray] | None = None
+        self._answer: NearestAnswer | None = None
+        self.count = 0
+        self.nearest: Sequence[str] = ()
+        self.vector: Mapping[str, float] = {}
+        self.floor = 0.0
+
+    def ids(self) -> Sequence[str]:
+        return self._finder.vector_ids(self._subject, self._embedder.identity)
+
+    def start(self, text: str, n: int) -> None:
+        self._pending = _EMBEDDING.submit(embed_query, self._embedder, text, self._queries, self._steps)
+
+    def finish(self, also: Sequence[str], n: int) -> Vectors:
+        assert self._pending is not None, "start() comes first"
+        vector = self._pending.result()
+        self._answer = answer = self._finder.nearest(self._subject, self._embedder.identity, vector, n, also,
+                                                     self._where if self._where.restrictive else None)
+        self.count, self.nearest = answer.count, answer.nearest
+        if answer.count:
+            mean, std = answer.mean, max(answer.std, ranking.VECTOR_MIN_STD)
+            self.vector = {i: (c - mean) / std for i, c in answer.cosines.items()}
+            self.floor = (answer.minimum - mean) / std
+        return self
+
+    def placed(self, item_id: str) -> bool:
+        return self._answer is not None and item_id in self._answer.around
+
+    def around(self, item_id: str) -> tuple[str | None, str | None]:
+        return self._answer.around.get(item_id, (None, None)) if self._answer is not None else (None, None)
+
+    def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
+        window: list[list[str | None]] = [[self.around(i)[0] for i in placed], list(placed),
+                                          [self.around(i)[1] for i in placed]]
+        z = np.array([[self.vector.get(j, self.floor) if j else 0.0 for j in row] for row in window])
+        return z, window
+
+
+class ScannedVectors:
+    """The subject's vectors scanned in process: the query embedding against a cached float32
+    matrix (an exact NumPy scan, or the subject's ANN index past the crossover, engram.core.vectors),
+    on a worker thread; every cosine feeds the z-score."""
+
+    def __init__(self, store: Store, embedder: Embedder, subject: str, where: Filter, exact: bool,
+                 queries: QueryCache | None, steps: Steps) -> None:
+        self._store, self._embedder, self._subject, self._where = store, embedder, subject, where
+        self._exact, self._queries, self._steps = exact, queries, steps
+        self._ids, self._matrix = store.vectors(subject, embedder.identity)
+        steps.lap("vectors")
+        self._pending: Future[nearest.VectorScores] | None = None
+        self._allowed: np.ndarray | None = None
+        self.count = len(self._ids)
+        self.nearest: Sequence[str] = ()
+        self.vector: Mapping[str, float] = {}
+        self.floor = 0.0
+
+    def ids(self) -> Sequence[str]:
+        return self._ids
+
+    def start(self, text: str, n: int) -> None:
+        if not len(self._ids):
+            return
+        self._pending = _EMBEDDING.submit(vector_scan, self._store, self._embedder, self._subject, self._ids,
+                                          self._matrix, text, n, exact=self._exact or self._where.restrictive,
+                                          queries=self._queries, steps=self._steps)
+        self._allowed = _allowed(self._store, self._subject, self._where, self._ids)  # while the worker scans
+
+    def finish(self, also: Sequence[str], n: int) -> Vectors:
+        if self._pending is None:
+            return self
+        cosines = self._pending.result()
+        ids = self._ids
+        self._rows, self._row_of = _shared(ids, positions(ids))
+        mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
+        closest = cosines.nearest(n, self._allowed)
+        self.nearest = [self._rows[i] for i in closest.tolist()]
+        self.vector = self._z = _ZView(ids, cosines, mean, std, positions(ids))
+        self.floor = (cosines.minimum - mean) / std
+        return self
+
+    def placed(self, item_id: str) -> bool:
+        return self._pending is not None and self._row_of.get(item_id, self.count) < self.count
+
+    def around(self, item_id: str) -> tuple[str | None, str | None]:
+        i = self._row_of.get(item_id, self.count) if self._pending is not None else self.count
+        if i >= self.count:
+            return None, None
+        return (self._rows[i - 1] if i > 0 else None), (self._rows[i + 1] if i < self.count - 1 else None)
+
+    def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
+        n, rows = self.count, self._rows
+        at = np.fromiter((self._row_of[i] for i in placed), dtype=np.int64, count=len(placed))
+        window = np.stack([at - 1, at, at + 1])
+        valid = (window >= 0) & (window < n)
+        z = self._z.at(np.clip(window, 0, n - 1).ravel()).reshape(window.shape)
+        ids = [[rows[r] if ok else None for r, ok in zip(line.tolist(), mask.tolist())]
+               for line, mask in zip(window, valid)]
+        return z, ids
 
 
 def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
@@ -198,89 +319,6 @@ def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
     if weights.focus and names and k > ranking.FOCUS_AFTER:
         return max(SHORTLIST, FOCUS_SHORTLIST * k)
     return max(SHORTLIST, k)
-
-
-@dataclass(frozen=True)
-class _Known:
-    """What a recall knows before the query's vector exists, worked out while the worker embeds
-    it: the id -> row map, the keyword z-scores (also by row, sorted, for the prerank), which
-    rows a restrictive filter allows, and the cues fusion reads from the query text."""
-
-    position: Mapping[str, int]
-    keyword_z: dict[str, float]
-    keyword_floor: float
-    hit_rows: np.ndarray
-    hit_z: np.ndarray
-    allowed: np.ndarray | None
-    cues: ranking.Signals
-
-    @classmethod
-    def before_vectors(cls, store: Store, subject: str, query: str, ids: Sequence[str], keyword: dict[str, float],
-                       where: Filter, weights: ranking.Weights, mentions: people.Mentions) -> _Known:
-        position = positions(ids)
-        keyword_z, keyword_floor = ranking.keyword_signal(keyword, len(ids), weights)
-        n = len(ids)
-        _, row_of = _shared(ids, position)
-        hits = sorted((r, z) for i, z in keyword_z.items() if (r := row_of.get(i, n)) < n)
-        cues = ranking.Signals(names=mentions.names, name_weights=mentions.weights, led=mentions.led,
-                               asks_when=bool(weights.time) and ranking.asks_when(query),
-                               dates=ranking.query_dates(query) if weights.date else ())
-        return cls(position, keyword_z, keyword_floor, np.array([r for r, _ in hits], dtype=np.int64),
-                   np.array([z for _, z in hits], dtype=np.float64), _allowed(store, subject, where, ids), cues)
-
-    def keyword_at(self, rows: np.ndarray) -> np.ndarray:
-        """The keyword z-score of the item at each of `rows` (the floor where it has none)."""
-        if not len(self.hit_rows):
-            return np.full(rows.shape, self.keyword_floor, dtype=np.float64)
-        at = np.minimum(np.searchsorted(self.hit_rows, rows), len(self.hit_rows) - 1)
-        found: np.ndarray = np.where(self.hit_rows[at] == rows, self.hit_z[at], self.keyword_floor)
-        return found
-
-
-def _rank(store: Store, ids: Sequence[str], cosines: nearest.VectorScores, known: _Known, n: int, where: Filter,
-          weights: ranking.Weights, now: float, size: int, steps: Steps | None = None) -> list[Hit]:
-    """Pool, prerank, fetch `size` candidates with their neighbours, fuse: every hit, best first.
-
-    `known.cues` carries what fusion reads from the query text (names, "When", dates)."""
-    position = known.position
-    signals, pool = _signals(ids, cosines, known, n)
-    pool = list(dict.fromkeys([*pool, *known.cues.led]))  # the named people's memories are candidates too
-    ranked = _prerank(pool, signals, ids, known, weights)
-    count, last = len(ids), len(ids) - 1
-    rows, row_of = _shared(ids, position)
-    if steps is not None:
-        steps.lap("prerank")
-
-    def around(item_id: str) -> tuple[str | None, str | None]:
-        i = row_of.get(item_id, count)
-        if i >= count:
-            return None, None
-        return (rows[i - 1] if i > 0 else None), (rows[i + 1] if i < last else None)
-
-    items, found = _fetch(store, ranked, size, around, where)
-    if steps is not None:
-        steps.lap("fetch")
-    signals = dataclasses.replace(known.cues, keyword=signals.keyword, vector=signals.vector,
-                                  keyword_floor=signals.keyword_floor, vector_floor=signals.vector_floor,
-                                  neighbours=neighbours([it.id for it in items], around, found))
-    hits = ranking.fuse(items, signals, now, weights)
-    if steps is not None:
-        steps.lap("fuse")
-    return hits
-
-
-def _signals(ids: Sequence[str], cosines: nearest.VectorScores, known: _Known,
-             n: int) -> tuple[ranking.Signals, list[str]]:
-    """z-scored signals and the candidate pool: the n nearest vectors plus every keyword hit."""
-    keyword_z, keyword_floor = known.keyword_z, known.keyword_floor
-    if not len(ids):
-        return ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor), list(keyword_z)
-    mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
-    closest = cosines.nearest(n, known.allowed)
-    rows = ids.shared()[0] if isinstance(ids, RowIds) else ids  # rows below len(ids): this snapshot's
-    pool = list(dict.fromkeys([*(rows[i] for i in closest.tolist()), *keyword_z]))
-    return ranking.Signals(keyword=keyword_z, vector=_ZView(ids, cosines, mean, std, known.position),
-                           keyword_floor=keyword_floor, vector_floor=(cosines.minimum - mean) / std), pool
 
 
 class _ZView(Mapping[str, float]):
@@ -319,37 +357,6 @@ def _allowed(store: Store, subject: str, where: Filter, ids: Sequence[str]) -> n
     return np.fromiter((i in passing for i in ids), dtype=bool, count=len(ids))
 
 
-def _prerank(pool: list[str], signals: ranking.Signals, ids: Sequence[str], known: _Known,
-             weights: ranking.Weights) -> list[str]:
-    """Pool ids, best first, by the fetch-free part of the score (engram.core.ranking.prerank_scores):
-    items with a vector in pool order, then keyword hits without one; ties keep that order."""
-    n = len(ids)
-    _, row_of = _shared(ids, known.position)
-    rows = np.fromiter((row_of.get(i, n) for i in pool), dtype=np.int64, count=len(pool))
-    has_row = rows < n
-    placed = np.flatnonzero(has_row) if isinstance(signals.vector, _ZView) else np.zeros(0, dtype=np.int64)
-    loose = np.flatnonzero(~has_row)  # keyword hits without a vector
-    scores = np.empty(len(placed) + len(loose), dtype=np.float64)
-    if len(placed):
-        at = rows[placed]
-        # Each pool item with its two write-order neighbours: rows (previous, self, next).
-        window = np.stack([at - 1, at, at + 1])
-        valid = (window >= 0) & (window < n)
-        window = np.clip(window, 0, n - 1)
-        vector_z = signals.vector.at(window.ravel()).reshape(window.shape)  # type: ignore[attr-defined]  # a _ZView
-        keyword_z = known.keyword_at(window.ravel()).reshape(window.shape)
-        scores[: len(placed)] = ranking.prerank_scores(vector_z, keyword_z, valid, weights)
-    floor = weights.vector * signals.vector_floor
-    scores[len(placed):] = [floor + weights.keyword * signals.keyword.get(pool[i], signals.keyword_floor)
-                            for i in loose.tolist()]
-    order = np.concatenate([placed, loose])
-    led = known.cues.led
-    if led and weights.entity:  # the entity term of the named people's memories (ranking.with_entity)
-        scores += weights.entity * np.array([led.get(pool[i], 0.0) for i in order.tolist()], dtype=np.float64)
-    order = order[np.argsort(-scores, kind="stable")]
-    return [pool[i] for i in order.tolist()]
-
-
 def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[str], Mapping[str, int]]:
     """A list to read ids by row and a plain id -> row map, for hot loops: a store snapshot's own
     (engram.store.rows; they may hold rows past len(ids), which callers leave out), else `ids`
@@ -380,25 +387,19 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
 
 def vector_scan(store: Store, embedder: Embedder, subject: str, ids: Sequence[str], matrix: np.ndarray, query: str,
                 n: int, *, exact: bool = False, queries: QueryCache | None = None,
-                steps: Steps | None = None) -> nearest.VectorScores:
+                steps: Steps = UNTIMED) -> nearest.VectorScores:
     """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
     subject's ANN index past the crossover (engram.core.vectors)."""
     vector = embed_query(embedder, query, queries, steps)
-    started = time.perf_counter() if steps is not None else 0.0
-    found = nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
-    if steps is not None:
-        steps.add("scan", (time.perf_counter() - started) * 1000.0)
-    return found
+    with steps.timed("scan"):
+        return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
 
 
 def embed_query(embedder: Embedder, query: str, queries: QueryCache | None = None,
-                steps: Steps | None = None) -> np.ndarray:
+                steps: Steps = UNTIMED) -> np.ndarray:
     """The query's vector: from the query cache when one is given (engram.core.queries)."""
-    started = time.perf_counter() if steps is not None else 0.0
-    vector = queries.embed(embedder, query) if queries is not None else embedder.embed_one(query)
-    if steps is not None:
-        steps.add("embed", (time.perf_counter() - started) * 1000.0)
-    return vector
+    with steps.timed("embed"):
+        return queries.embed(embedder, query) if queries is not None else embedder.embed_one(query)
 
 
 _POSITIONS: dict[int, tuple[Sequence[str], dict[str, int]]] = {}

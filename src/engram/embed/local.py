@@ -180,14 +180,34 @@ def _load_tokenizer(vocab_path: Path) -> Any:
     return tokenizer
 
 
+THREADS_VARIABLE = "ENGRAM_EMBED_THREADS"
+
+
+def embed_threads() -> int:
+    """Threads one embedding may use: $ENGRAM_EMBED_THREADS (set by `engram serve --workers N` so
+    N worker processes share the cores instead of each taking them all), else up to 4 cores."""
+    raw = os.environ.get(THREADS_VARIABLE, "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise EmbedderError(f"{THREADS_VARIABLE}={raw!r} must be a whole number of threads, at least 1")
+        return int(raw)
+    return min(os.cpu_count() or 1, 4)
+
+
 def _load_session(model_path: Path, threads: int | None) -> Any:
+    # No telemetry: onnxruntime otherwise writes a device id and queued events under
+    # ~/.cache/Microsoft/DeveloperTools/.onnxruntime/ as it is imported. The variable must be set
+    # before the import; disable_telemetry_events covers a process that imported it already.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     import onnxruntime as ort
+
+    ort.disable_telemetry_events()
 
     if not model_path.is_file():
         raise EmbedderError(_missing_model_message(f"{model_path} does not exist"))
     options = ort.SessionOptions()
     # One op at a time, parallel inside each op: best for a small encoder on a few cores.
-    options.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
+    options.intra_op_num_threads = threads or embed_threads()
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     # Idle workers sleep instead of spinning: we share the CPU with the host app and the database,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
-from engram.errors import EngramError
+from engram.errors import EngramError, InvalidInput, NotAStore
 from engram.types import Hit, Item, iso
 from engram.verbs.replies import item_json
 
@@ -47,6 +47,17 @@ class EngramGroup(click.Group):
         except EngramError as exc:
             _discard_new_store(ctx)
             click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # a group called alone prints its help
+        except click.UsageError as exc:  # one line, like every other error (exit status 2, as click's)
+            where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            click.echo(f"error: {exc.format_message()} (see `{where} --help`)", err=True)
+            ctx.exit(2)
+        except OSError as exc:  # a file the command was asked to read or write (a missing folder, ...)
+            _discard_new_store(ctx)
+            name = f" {exc.filename}" if exc.filename else ""
+            click.echo(f"error: cannot use{name}: {exc.strerror or exc}", err=True)
             ctx.exit(1)
         except click.exceptions.Exit:
             raise
@@ -99,6 +110,22 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
     ctx.obj = {"db": db, "embedder": embedder, "agent": agent, "read_only": read_only or None}
 
 
+# Commands that only read (or delete from) an existing store: on a missing SQLite file they fail
+# (exit 1) instead of creating an empty store. Every other command may create one.
+NEEDS_A_STORE = frozenset({
+    "audit", "backup", "consolidate", "context", "export", "export-finetune", "forget", "forget-all",
+    "forget-source", "history", "importance", "list", "prune", "recall", "reindex", "search", "show", "stats",
+    "subjects", "summarize",
+})
+
+
+def _top_command(ctx: click.Context) -> str | None:
+    """The name of the command given right after `engram` (`procedures list` -> "procedures")."""
+    while ctx.parent is not None and ctx.parent.parent is not None:
+        ctx = ctx.parent
+    return ctx.info_name if ctx.parent is not None else None
+
+
 def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     """The Memory named by the global options (opened once per command)."""
     from engram.config import load
@@ -108,9 +135,12 @@ def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
     path = load(db=obj["db"]).db
     new = None if path.startswith(("postgresql://", "postgres://", ":memory:")) or Path(path).expanduser().exists() \
         else str(Path(path).expanduser())
+    if new is not None and _top_command(ctx) in NEEDS_A_STORE:
+        raise NotAStore(f"no store at {new}: nothing was created; check --db or ENGRAM_DB"
+                        " (a command that writes, such as `engram remember`, creates a new store)")
+    obj["created"] = new  # before opening: a command that fails from here on leaves no new file
     mem = Memory(obj["db"], embedder=overrides.get("embedder", obj["embedder"]), agent=obj["agent"],
                  read_only=obj.get("read_only"))
-    obj["created"] = new
     ctx.call_on_close(mem.close)
     return mem
 
@@ -150,10 +180,27 @@ def remember(ctx: click.Context, subject: str, text: str, source: str, kind: str
     `engram remember user:42 -- "-5 degrees outside"`.
     """
     if text == "-":
-        text = sys.stdin.read()
+        text = stdin_text()
     result = open_memory(ctx).remember(subject, text, source=source, kind=kind, event_at=event_at)
     emit(as_json, result.to_dict(),
          lambda: [f"saved {result.id}" if result.saved else f"not saved: {result.reason}"])
+    if not result.saved and result.reason != "duplicate":
+        ctx.exit(REFUSED)
+
+
+#: Exit status of a write the screen or the length rules refused (the reason is printed); a
+#: duplicate of a stored memory is not refused (exit 0). Errors exit 1, usage errors 2.
+REFUSED = 3
+
+
+def stdin_text() -> str:
+    """Standard input as UTF-8 text; bytes that are not UTF-8 are an error naming the first one."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start});"
+                           " nothing was saved: convert it first, e.g. `iconv -f latin1 -t utf-8`") from None
 
 
 @main.command()

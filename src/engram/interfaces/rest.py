@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -194,7 +195,8 @@ def verb_route(verb: Verb) -> Handler:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    """Liveness, and which worker process answered (`engram serve --workers N` runs several)."""
+    return JSONResponse({"ok": True, "worker": os.getpid()})
 
 
 async def openapi(request: Request) -> Response:

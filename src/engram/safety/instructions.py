@@ -34,23 +34,26 @@ Limits are in docs/safety.md ("Memory poisoning"); figures come from
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engram.errors import InvalidInput
-from engram.safety.lexicon import COMPACT_RULES, RULES, rule_names
+from engram.safety.intent import model, reading
+from engram.safety.lexicon import COMPACT_RULES, DIRECTIVE, RULES, rule_names
 from engram.safety.views import base, views
 
-__all__ = ["REASON", "InstructionFinding", "check_instruction", "looks_like_instruction", "rule_names"]
+__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction",
+           "rule_hits", "rule_names", "signals", "threshold", "windows"]
 
 REASON = "looks like an instruction to the assistant, not a fact"
 
 
 @dataclass(frozen=True)
 class InstructionFinding:
-    """Which rule family matched, and in which view of the text (plain, folded, leet, ...)."""
+    """Which rule family matched (or "intent": the classifier alone), in which view, and how strongly."""
 
     rule: str
     view: str
+    probability: float = field(default=1.0, compare=False)
 
 
 # --------------------------------------------------------------------------- mention vs use
@@ -87,43 +90,183 @@ def _is_mention(view: str, m: re.Match[str]) -> bool:
     return False
 
 
-# --------------------------------------------------------------------------- checking
+# --------------------------------------------------------------------------- rule signals
 
 
-def check_instruction(text: str) -> InstructionFinding | None:
-    """The first injection rule `text` matches (rule family and view), or None when it reads as a fact."""
+def rule_hits(text: str) -> dict[str, str]:
+    """Every rule family `text` matches, each with the first view it was found in (plain, leet, ...)."""
     if not isinstance(text, str):
         raise InvalidInput(f"the instruction filter takes a str, got {type(text).__name__}; pass the text to store")
-    return _check(text, depth=0)
+    return {rule: name for rule, (name, _) in _hits(text, depth=0).items()}
 
 
-def _check(text: str, depth: int) -> InstructionFinding | None:
+def _hits(text: str, depth: int) -> dict[str, tuple[str, str]]:
+    """rule family -> (view name, view text) of the first view each family matched in."""
+    found: dict[str, tuple[str, str]] = {}
     for view_name, view in views(text):
         if view_name == "encoded":
             # Decoded text gets every view of its own (base64 of leetspeak), one level deep.
-            inner = _check(view, depth + 1) if depth < 2 else None
-            if inner is not None:
-                return InstructionFinding(rule=inner.rule, view="encoded")
+            for rule, (_, inner) in (_hits(view, depth + 1) if depth < 2 else {}).items():
+                found.setdefault(rule, ("encoded", inner))
             continue
         if view_name == "compact":
-            hit = next((rule for rule, pattern in COMPACT_RULES if pattern.search(view)), None)
-            if hit is not None:
-                return InstructionFinding(rule=hit, view=view_name)
+            for rule, pattern in COMPACT_RULES:
+                if pattern.search(view):
+                    found.setdefault(rule, (view_name, view))
             continue
         if view_name == "fragments":
             for rule, pattern in COMPACT_RULES:
                 m = pattern.search(view)
                 if m is not None and "v" in pattern.groupindex and not re.search(
                         rf"\b{m.group('v')}\b", base(text)):
-                    return InstructionFinding(rule=rule, view=view_name)
+                    found.setdefault(rule, (view_name, view))
             continue
         for rule, pattern, extra in RULES:
+            if rule in found:
+                continue
             for m in pattern.finditer(view):
                 if (extra is None or extra(view, m)) and not _is_mention(view, m) and not _is_reported(view, m):
-                    return InstructionFinding(rule=rule, view=view_name)
-    return None
+                    found[rule] = (view_name, view)
+                    break
+    return found
 
 
-def looks_like_instruction(text: str) -> bool:
+def signals(hits: dict[str, str]) -> frozenset[str]:
+    """The classifier's extra features for these rule hits: one per family, and whether any was disguised."""
+    out = {f"rule:{rule}" for rule in hits}
+    if any(view not in ("plain", "fragments") for view in hits.values()):
+        out.add("disguised")
+    return frozenset(out)
+
+
+def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
+    """What the classifier reads: the rule hits, their signals, and the readings of the text.
+
+    The readings are the normalised text and, for a disguised one, the views the rules found it in
+    (letters joined, leetspeak undone, base64 decoded). Training uses this too (benchmarks/train_intent.py).
+    """
+    found = _hits(text, depth=0)
+    hits = {rule: name for rule, (name, _) in found.items()}
+    readings = [base(text)]
+    for name, view in found.values():
+        if name not in ("plain", "compact", "fragments") and view not in readings:
+            readings.append(view)
+    return hits, signals(hits), readings
+
+
+# --------------------------------------------------------------------------- deciding
+
+# Where a text came from. The user's own words ("Always answer in German.") are a preference; the
+# same words inside a tool result, a web page or a document are someone else addressing the model.
+ORIGINS = ("user", "assistant", "tool", "web", "document", "system")
+_UNTRUSTED = frozenset({"tool", "web", "document"})
+_WINDOW = 400  # characters: sentences are grouped into windows of about this size
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+
+
+def windows(text: str) -> list[str]:
+    """`text` as windows of whole sentences of about `_WINDOW` characters (a short text is one window)."""
+    if len(text) <= _WINDOW:
+        return [text]
+    out: list[str] = []
+    current = ""
+    for sentence in _SENTENCE_END.split(text):
+        while len(sentence) > _WINDOW:  # one unbroken run: cut it, overlapping by a quarter
+            if current:
+                out.append(current)
+                current = ""
+            out.append(sentence[:_WINDOW])
+            sentence = sentence[_WINDOW * 3 // 4:]
+        if current and len(current) + len(sentence) + 1 > _WINDOW:
+            out.append(current)
+            current = ""
+        current = f"{current} {sentence}" if current else sentence
+    if current.strip():
+        out.append(current)
+    return out
+
+
+# The rule families whose hit lowers the bar to the rule threshold: those the classifier learned to
+# weigh most (signal weight >= 2 in the shipped model; benchmarks/train_intent.py prints them).
+STRONG_RULES = frozenset({"override", "reveal", "persona", "bypass", "exfiltration", "destructive"})
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def is_prose(text: str) -> bool:
+    """Three words or more (four CJK characters): text the classifier can judge. An id, a key, a
+    subject name or a URL is judged by the rules alone."""
+    text = reading(text)  # links, addresses and numbers count as one word each
+    return len(_WORD.findall(text)) >= 3 or len(_CJK.findall(text)) >= 4
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The screen's judgement of one window: the classifier's probability, the threshold, the rule hits."""
+
+    window: str
+    probability: float
+    threshold: float
+    hits: dict[str, str]
+
+    rule_threshold: float = 1.0
+    directive: bool = False  # an untrusted text that gives orders (provenance)
+
+    @property
+    def refused(self) -> bool:
+        """At or over the threshold; with a rule hit, at or over the rule threshold; or a rule hit under a disguise.
+
+        Nobody writes leetspeak, look-alike letters, letters set apart or base64 that spell an injection
+        rule's phrase by accident, so such a hit is refused whatever the classifier says.
+        """
+        if self.directive or any(view not in ("plain", "fragments") for view in self.hits.values()):
+            return True
+        strong = any(rule in STRONG_RULES for rule in self.hits)
+        return self.probability >= self.threshold or (strong and self.probability >= self.rule_threshold)
+
+    def finding(self) -> InstructionFinding:
+        rule, view = next(iter(self.hits.items()), ("directive" if self.directive else "intent", "plain"))
+        return InstructionFinding(rule=rule, view=view, probability=round(self.probability, 3))
+
+
+def threshold(origin: str = "user") -> float:
+    """The probability at or above which a text is refused, for text of this origin (docs/safety.md)."""
+    if origin not in ORIGINS:
+        raise InvalidInput(f"origin {origin!r} is not one of {', '.join(ORIGINS)}")
+    meta = model().meta
+    return float(meta["threshold_untrusted"] if origin in _UNTRUSTED else meta["threshold"])  # type: ignore[arg-type]
+
+
+def judge(text: str, origin: str = "user") -> Verdict:
+    """The verdict on the window of `text` that looks most like an instruction to the model."""
+    if not isinstance(text, str):
+        raise InvalidInput(f"the instruction filter takes a str, got {type(text).__name__}; pass the text to store")
+    limit = threshold(origin)
+    m = model()
+    rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
+    best: Verdict | None = None
+    for window in windows(text):
+        hits, feats, readings = evidence(window)
+        if is_prose(window):
+            probability = max(m.probability(reading, feats) for reading in readings)
+        else:  # not prose: the rules decide (a hit counts as certain)
+            probability = 1.0 if hits else 0.0
+        directive = origin in _UNTRUSTED and DIRECTIVE.search(base(window)) is not None
+        verdict = Verdict(window, probability, limit, hits, rule_limit, directive)
+        if best is None or verdict.probability > best.probability:
+            best = verdict
+        if verdict.refused:
+            break
+    assert best is not None
+    return best
+
+
+def check_instruction(text: str, *, origin: str = "user") -> InstructionFinding | None:
+    """Why `text` reads as an instruction to the model (rule family, view, probability), or None for a fact."""
+    verdict = judge(text, origin)
+    return verdict.finding() if verdict.refused else None
+
+
+def looks_like_instruction(text: str, *, origin: str = "user") -> bool:
     """True when `text` is shaped like an instruction to the assistant rather than a fact about the user."""
-    return check_instruction(text) is not None
+    return check_instruction(text, origin=origin) is not None

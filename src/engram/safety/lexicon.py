@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["AMBIGUOUS_LEET", "COMPACT_RULES", "LEET_VOCAB", "RULES", "rule_names"]
+__all__ = ["AMBIGUOUS_LEET", "COMPACT_RULES", "DIRECTIVE", "LEET_VOCAB", "RULES", "rule_names"]
 
 def _alt(*words: str) -> str:
     return "(?:" + "|".join(words) + ")"
@@ -630,3 +630,17 @@ def rule_names() -> list[str]:
     """The rule families, in the order they are checked."""
     return list(dict.fromkeys(name for name, _, _ in RULES))
 
+
+
+# A directive to whoever reads the text: an order about answering, replying or acting, at the start of a
+# sentence (after an optional addressee). From the user it is a preference ("Always answer in German.");
+# inside a tool result, a web page or a document it is someone else steering the model.
+DIRECTIVE = re.compile(
+    r"(?:^|[.!?;:\n。！？]\s*)(?:[^\W\d_]+\s*[,:]\s*)?(?:always|never|from\s+now\s+on|henceforth|please|do\s+not|don'?t|"
+    r"make\s+sure|remember\s+to|you\s+(?:must|should|will|are\s+to)|answer|reply|respond|say|tell|use|call|send|forward|"
+    r"include|add|recommend|ignore|treat|siempre|nunca|a\s+partir\s+de\s+ahora|por\s+favor|responde|contesta|usa|env[ií]a|"
+    r"immer|nie|ab\s+sofort|bitte|antworte|verwende|schicke?|toujours|jamais|d[ée]sormais|r[ée]ponds|utilise|envoie|"
+    r"sempre|mai|d'ora\s+in\s+poi|rispondi|всегда|никогда|отныне|пожалуйста|отвечай|используй|отправ\w*|"
+    r"总是|永远|从现在开始|以后|请|いつも|今後|常に|항상|앞으로)(?![^\W\d_])",
+    re.IGNORECASE,
+)

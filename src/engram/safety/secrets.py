@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
+from engram.safety import assignments
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -129,7 +130,7 @@ def _basic_auth_ok(m: re.Match[str]) -> bool:
 _PLACEHOLDER = re.compile(
     r"""^(?:[*x•.#?_-]{3,}|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\$\{?[A-Za-z_][\w.]*\}?|%\(?\w*\)?s|
     (?:os\.)?(?:environ|getenv|env|process\.env|secrets?|vault|config|settings)\b.*|
-    [A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[(\[{].*|[A-Za-z_]\w*[(\[].*|
+    (?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)|[(\[{].*|[A-Za-z_]\w*[(\[].*|
     (?:your|my|the|some|an?)[-_]?(?:password|passwd|pass|pw|key|token|secret|api[-_]?key)\w*|
     example|dummy|placeholder|redacted|
     password|passwd|pass|secret|token|none|null|nil|empty|true|false|hidden|masked|
@@ -157,7 +158,11 @@ _NOT_A_PASSWORD = frozenset({
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word."""
     quoted = m.group("v") is not None
-    value = m.group("v") if quoted else m.group("v2")
+    value = m.group("v") if quoted else m.group("v2").strip("*_~")  # "**Password Hashing**": a heading
+    if not quoted and (value[:1] in "@<([{" or "(" in value or "=" in value):
+        return False  # code after the word: `password @app.route(`, `<input type=password`, `password=debug`
+    if assignments.is_placeholder_or_hash(value):
+        return False
     if len(value) < 4 or _PLACEHOLDER.match(value) or value.lower() in _NOT_A_PASSWORD or _CODE.fullmatch(value):
         return False
     if value.startswith("[REDACTED:"):
@@ -229,8 +234,8 @@ _PUBLIC_ID = re.compile(
 def _high_entropy_ok(m: re.Match[str]) -> bool:
     """A long token of mixed case and digits with high entropy, not part of a URL or a path."""
     token = m.group(0)
-    if _PUBLIC_ID.match(token):
-        return False
+    if _PUBLIC_ID.match(token) or re.match(r"sha(?:1|256|384|512)-", token):
+        return False  # a public id, or a subresource-integrity digest (`integrity="sha384-…"`)
     if not (any(c.isupper() for c in token) and any(c.islower() for c in token)):
         return False
     if sum(c.isdigit() for c in token) < 2 or token.count("/") > 2:
@@ -257,7 +262,10 @@ _CONNECT = (
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
               r"senha|palavra-passe|wachtwoord|hasło|haslo|lösenord(?:et)?|losenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|"
               r"salasana\w{0,3}|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
-              r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot)[\s-]+(?:key|code|pass(?:phrase|code)?|pw)|"
+              r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot|netzwerk|r[ée]seau|rete|rede|сети|сеть)[\s-]+(?:key|code|pass(?:phrase|code)?|pw|"
+              r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
+              r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
+              r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
               r"κωδικός|password)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
@@ -366,9 +374,13 @@ _GENERIC: list[_Rule] = [
     _rule("pin", r"(?i:\b(?:pin(?:\s*(?:code|number))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc"), 1, min_digits=3),
-    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
+    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential"), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
+          min_digits=1),
+    # "network HomeNet, key 8f2Kq9LmZx7P": a key given without a connector must look machine-made (mixed case and digits).
+    _rule("api_key", r"(?i:\bkey)\s+(?P<v>(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{10,64})\b",
+          ("key",), "v", _random_value_ok,
           min_digits=1),
     _rule("us_ssn", r"\b(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}\b", min_digits=9),
     _rule("us_ssn", r"(?i:\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?))\b\D{0,12}?(\d{9})\b",
@@ -430,6 +442,8 @@ def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int] | None:
 
 
 _DIGIT = re.compile(r"\d")
+# A provider format filled in with words, as in docs and templates: `xoxb-your-slack-token`, `sk-proj-EXAMPLE…`.
+_PLACEHOLDER_TOKEN = re.compile(r"your|example|placeholder|xxxx|dummy|redacted|changeme|insert", re.IGNORECASE)
 
 
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
@@ -446,8 +460,10 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if rule.validate is not None and not rule.validate(m):
                 continue
             span = _secret_span(rule, m)
-            if span and span[1] > span[0]:
+            if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _PLACEHOLDER_TOKEN.search(m.group(0))):
                 hits.append((span[0], span[1], priority, rule.kind))
+    if any(h in lowered for h in assignments.HINTS):
+        hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     return _merge(hits)
 
 

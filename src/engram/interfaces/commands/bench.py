@@ -1,4 +1,4 @@
-"""`engram bench locomo|beam|suite|latency|writes|ann|concurrency|tenants|store`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|beam|suite|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -150,6 +150,8 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
 @click.option("--subjects", default=1000, show_default=True, help="Subjects (tenants) in the store.")
 @click.option("--items", default=1000, show_default=True, help="Items per subject.")
 @click.option("--clients", default=1, show_default=True, help="Threads sharing one Memory, recalling at once.")
+@click.option("--processes", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Client processes, each with its own Memory and --clients threads (as serve --workers).")
 @click.option("--store", "server", default=None, metavar="URL",
               help="A postgresql:// server: the bench creates its own database there and drops it after.")
 @click.option("--db", "db", default=None, help="Use (and keep) this store instead; filled only if empty.")
@@ -160,22 +162,53 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def tenants(ctx: click.Context, subjects: int, items: int, clients: int, server: str | None, db: str | None,
-            recalls: int, warmup: int, embed_limit: int, folder: str | None, as_json: bool) -> None:
+def tenants(ctx: click.Context, subjects: int, items: int, clients: int, processes: int, server: str | None,
+            db: str | None, recalls: int, warmup: int, embed_limit: int, folder: str | None,
+            as_json: bool) -> None:
     """Recall p50/p95, recalls/s and RSS with many subjects in one store and many client threads."""
     from engram.bench import tenants as bench_tenants
 
     embedder = (ctx.find_root().obj or {}).get("embedder")
     result = bench_tenants.run(subjects, items, clients, server=server, db=db, embedder=embedder,
                                embed_limit=embed_limit, recalls=recalls, warmup=warmup, folder=folder,
-                               echo=None if as_json else click.echo)
+                               echo=None if as_json else click.echo, processes=processes)
     if as_json:
         click.echo(json.dumps(result))
         return
-    click.echo(f"{result['store']}: {subjects} subjects x {items} items, {clients} client(s):"
+    click.echo(f"{result['store']}: {subjects} subjects x {items} items, {result['clients']} client(s)"
+               f" in {processes} process(es):"
                f" recall p50 {result['recall_ms']['p50']} ms, p95 {result['recall_ms']['p95']} ms,"
                f" {result['recalls_per_s']} recalls/s, RSS warm {result['rss_mb']['warm']} MiB,"
                f" end {result['rss_mb']['end']} MiB")
+
+
+@bench.command(name="serve-workers")
+@click.option("--subjects", default=20, show_default=True, help="Subjects in the store.")
+@click.option("--items", default=200, show_default=True, help="Embedded sentences per subject.")
+@click.option("--clients", default=8, show_default=True, help="HTTP clients sending recalls at once.")
+@click.option("--workers", "workers", default="1,2", show_default=True, help="Worker counts to compare, comma-separated.")
+@click.option("--rounds", default=2, show_default=True, help="Alternating rounds over the worker counts.")
+@click.option("--recalls", default=400, show_default=True, help="Timed recalls per round and worker count.")
+@click.option("--warmup", default=40, show_default=True, help="Recalls before timing, per server started.")
+@click.option("--store", "server", default=None, metavar="URL",
+              help="A postgresql:// server: the bench creates its own database there and drops it after.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def serve_workers(ctx: click.Context, subjects: int, items: int, clients: int, workers: str, rounds: int,
+                  recalls: int, warmup: int, server: str | None, folder: str | None, as_json: bool) -> None:
+    """Recalls/s through `engram serve --workers W` (real HTTP, many clients), W compared in one run."""
+    from engram.bench import serve_workers as bench_serve
+
+    counts = tuple(_whole_numbers(workers, "--workers"))
+    embedder = (ctx.find_root().obj or {}).get("embedder") or "minilm"
+    result = bench_serve.run(subjects, items, clients, counts, rounds, recalls, warmup, server=server,
+                             embedder=embedder, folder=folder, echo=None if as_json else click.echo)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"{result['store']}: {clients} HTTP clients, median recalls/s by workers {result['median']};"
+               f" {max(counts)} vs {min(counts)} workers: {result['ratio']}x, {result['errors']} errors")
 
 
 @bench.command()

@@ -21,7 +21,8 @@ def migrate_command(src: str, dst: str, as_json: bool) -> None:
     from engram.store.copy import migrate
     from engram.store import open_store
 
-    source, target = open_store(src), open_store(dst)
+    source = open_store(src, create=False)  # a typo in SRC must not look like an empty store
+    target = open_store(dst)
     try:
         total = sum(source.subjects().values())
         with click.progressbar(length=total, label="copying", file=sys.stderr) as bar:

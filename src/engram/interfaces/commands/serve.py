@@ -35,10 +35,19 @@ def _print_new_key(token: str, key: Any) -> None:
 @click.option("--create-admin-key", is_flag=True, help="Create an admin API key, print it once, then serve.")
 @click.option("--max-body", default=64 * 1024, show_default=True, type=click.IntRange(1024, 16 * 1024 * 1024),
               help="Largest request body in bytes (larger gets 413).")
+@click.option("--workers", default=None, type=click.IntRange(1, 256),
+              help="Worker processes sharing the store (default: one per core).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, create_admin_key: bool, max_body: int) -> None:
-    """Serve the REST API (/v1/..., /openapi.json) and the inspector page (/)."""
+def serve(ctx: click.Context, host: str, port: int, create_admin_key: bool, max_body: int,
+          workers: int | None) -> None:
+    """Serve the REST API (/v1/..., /openapi.json) and the inspector page (/).
+
+    With several workers (the default on a machine with several cores) each is its own process
+    with its own Memory over the same store; SIGTERM or Ctrl-C stops them gracefully."""
+    import os
+
     from engram.errors import require
+    from engram.interfaces import workers as pool
 
     uvicorn = require("uvicorn", "server")
     from engram.safety.keys import KeyRing
@@ -53,12 +62,22 @@ def serve(ctx: click.Context, host: str, port: int, create_admin_key: bool, max_
         click.echo("no API keys yet: run `engram keys create --admin` (or serve --create-admin-key)", err=True)
     store.close()
     root = ctx.find_root().obj or {}
-    app = create_app(lambda: Memory(root.get("db"), embedder=root.get("embedder"), agent=root.get("agent")),
-                     max_body=max_body)
+    workers = workers or pool.cores()
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: serving plain HTTP on {host}; keys travel in clear text unless TLS is in front", err=True)
-    click.echo(f"engram: inspector at http://{host}:{port}/  API at http://{host}:{port}/v1/", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    click.echo(f"engram: inspector at http://{host}:{port}/  API at http://{host}:{port}/v1/"
+               f"  ({workers} worker{'s' if workers > 1 else ''})", err=True)
+    if workers == 1:
+        app = create_app(lambda: Memory(root.get("db"), embedder=root.get("embedder"), agent=root.get("agent")),
+                         max_body=max_body)
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+        return
+    # uvicorn's supervisor spawns fresh interpreters that import the app factory; they read
+    # their settings from the environment they inherit.
+    os.environ.update(pool.worker_environment(workers, db=root.get("db"), embedder=root.get("embedder"),
+                                              agent=root.get("agent"), max_body=max_body))
+    uvicorn.run("engram.interfaces.workers:app", factory=True, host=host, port=port, workers=workers,
+                log_level="warning", timeout_graceful_shutdown=30)
 
 
 @click.group()

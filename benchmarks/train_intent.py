@@ -1,0 +1,222 @@
+"""Train the intent classifier shipped as src/engram/data/intent_model.npz (reproducible, NumPy only).
+
+    python benchmarks/train_intent.py            # train on the train split, pick L2 and thresholds on dev, write the weights
+    python benchmarks/train_intent.py --check    # retrain and compare with the shipped weights (no write)
+
+Data: benchmarks/safety_data/intent_labelled.jsonl (its generator and DATA_CARD.md sit beside it).
+The test split is not read here; benchmarks/filter_eval.py reports it once, with the other batches.
+Features are engram.safety.intent.features (the one definition the screen uses at run time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from engram.safety.instructions import STRONG_RULES, evidence  # noqa: E402
+from engram.safety.intent import DIM, SIGNALS, features  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
+OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
+WIDTH = DIM + len(SIGNALS)
+L2_GRID = (1e-6, 3e-6, 1e-5, 3e-5)
+BENIGN_WEIGHT = 4.0
+MAX_DEV_FALSE = 0.01  # the user threshold: the lowest that refuses at most 1% of benign dev rows
+MAX_DEV_FALSE_UNTRUSTED = 0.05  # text from tools and pages: up to 5% of benign dev rows refused
+
+
+STDLIB_ROWS = 2000  # benign technical English: first sentences of the interpreter's own stdlib docstrings
+CODE_ROWS = 1500  # benign code: windows of the interpreter's own stdlib sources (comments, strings, markup in strings)
+
+
+def stdlib_sentences() -> list[dict[str, str]]:
+    """Benign rows read from this Python's standard library (docstrings are full of imperatives that
+    address no model: "Send data to the socket.", "Ignore the rest."). Not stored in the repository;
+    the split is drawn per module, like the templates."""
+    import ast
+    import sysconfig
+
+    out: list[dict[str, str]] = []
+    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef, ast.Module)):
+                doc = ast.get_docstring(node)
+                if doc:
+                    first = " ".join(doc.split("\n\n")[0].split())[:300]
+                    if len(first) >= 20:
+                        out.append({"text": first, "label": "benign", "family": "stdlib_docstring", "lang": "en",
+                                    "template": f"stdlib:{path.stem}"})
+    out = sorted({r["text"]: r for r in out}.values(), key=lambda r: hashlib.sha256(r["text"].encode()).hexdigest())
+    out = out[:STDLIB_ROWS]
+    code: list[dict[str, str]] = []
+    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py")):
+        source = path.read_text(encoding="utf-8", errors="replace")
+        for start in range(0, len(source) - 400, 4000):
+            code.append({"text": source[start:start + 400], "label": "benign", "family": "stdlib_code", "lang": "en",
+                         "template": f"stdlib:{path.stem}"})
+    code.sort(key=lambda r: hashlib.sha256(r["text"].encode()).hexdigest())
+    out += code[:CODE_ROWS]
+    for r in out:
+        h = int(hashlib.sha256(r["template"].encode()).hexdigest()[:8], 16) % 100
+        r["split"] = "train" if h < 70 else "dev" if h < 85 else "test"
+    return out
+
+
+def load(split: str) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()] + stdlib_sentences()
+    rows = [r for r in rows if r["split"] == split]
+    feats, labels, ruled = [], [], []
+    for r in rows:  # one training row per reading (a disguised text also as the rules decoded it)
+        hits, sig, readings = evidence(r["text"])
+        feats += [features(reading, sig) for reading in readings]
+        labels += [r["label"] == "injection"] * len(readings)
+        ruled += [bool(STRONG_RULES & set(hits))] * len(readings)
+    return np.array(ruled), feats, np.array(labels, dtype=np.float64)
+
+
+CALIBRATION_CHATS = 10  # BEAM chats 1..10 calibrate the threshold; 11..20 stay for benchmarks/filter_eval.py
+MAX_CALIBRATION_FALSE = 0.002  # at most 0.2% of those messages refused
+
+
+def calibration_messages(beam_dir: Path) -> list[list[tuple[np.ndarray, np.ndarray, bool]]]:
+    """Features of every window of every message of BEAM chats 1..CALIBRATION_CHATS (benign conversation)."""
+    import re
+
+    from engram.safety.instructions import windows
+
+    out = []
+    for n in range(1, CALIBRATION_CHATS + 1):
+        for batch in json.loads((beam_dir / str(n) / "chat.json").read_text(encoding="utf-8")):
+            for turn in batch["turns"]:
+                for message in turn:
+                    text = re.sub(r"\s*->->\s*\d+,\d+\s*$", "", message["content"])[:8000]
+                    feats = []
+                    for window in windows(text):
+                        hits, sig, readings = evidence(window)
+                        feats += [(*features(reading, sig), bool(STRONG_RULES & set(hits))) for reading in readings]
+                    out.append(feats)
+    return out
+
+
+def message_probabilities(w: np.ndarray, b: float, messages: list[list[tuple[np.ndarray, np.ndarray, bool]]],
+                          *, ruled: bool = False) -> np.ndarray:
+    """Each message's highest window probability (`ruled`: among windows where a rule fired)."""
+    return np.array([max((1 / (1 + np.exp(-(float(w[i] @ v) + b))) for i, v, hit in m if hit or not ruled), default=0.0)
+                     for m in messages])
+
+
+def csr(feats: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    idx = np.concatenate([f[0] for f in feats])
+    val = np.concatenate([f[1] for f in feats])
+    rows = np.repeat(np.arange(len(feats)), [len(f[0]) for f in feats])
+    return idx, val, rows
+
+
+def logits(w: np.ndarray, b: float, x: tuple[np.ndarray, np.ndarray, np.ndarray], n: int) -> np.ndarray:
+    idx, val, rows = x
+    return np.bincount(rows, weights=w[idx] * val, minlength=n) + b
+
+
+def train(x: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray, l2: float, epochs: int = 400) -> tuple[np.ndarray, float]:
+    """Class-balanced logistic regression, full-batch Adam (deterministic)."""
+    n = len(y)
+    # Benign text is most of what a memory sees: it weighs BENIGN_WEIGHT times the injections, so text
+    # unlike anything in the set (a new topic, a code block) leans benign instead of sitting at 0.5.
+    sw = np.where(y == 1, 1 / (1 + BENIGN_WEIGHT) / y.mean(), BENIGN_WEIGHT / (1 + BENIGN_WEIGHT) / (1 - y.mean()))
+    w, b = np.zeros(WIDTH), 0.0
+    mw, vw, mb, vb = np.zeros(WIDTH), np.zeros(WIDTH), 0.0, 0.0
+    lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
+    idx, val, rows = x
+    for t in range(1, epochs + 1):
+        p = 1 / (1 + np.exp(-logits(w, b, x, n)))
+        g = sw * (p - y) / n
+        gw = np.bincount(idx, weights=val * g[rows], minlength=WIDTH) + l2 * w
+        gb = float(g.sum())
+        mw = b1 * mw + (1 - b1) * gw
+        vw = b2 * vw + (1 - b2) * gw * gw
+        mb = b1 * mb + (1 - b1) * gb
+        vb = b2 * vb + (1 - b2) * gb * gb
+        w -= lr * (mw / (1 - b1 ** t)) / (np.sqrt(vw / (1 - b2 ** t)) + eps)
+        b -= lr * (mb / (1 - b1 ** t)) / (np.sqrt(vb / (1 - b2 ** t)) + eps)
+    return w, b
+
+
+def pick_threshold(p: np.ndarray, y: np.ndarray, max_false: float) -> float:
+    """The lowest probability threshold whose benign refusal rate on these rows is at most `max_false`."""
+    benign = np.sort(p[y == 0])[::-1]
+    allowed = int(np.floor(max_false * len(benign)))
+    return float(min(0.95, max(0.05, benign[allowed] + 1e-3))) if len(benign) > allowed else 0.05
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="retrain and compare with the shipped weights")
+    ap.add_argument("--calibrate", type=Path, metavar="BEAM_100K_DIR",
+                    help="BEAM's 100K chats directory: the threshold also refuses at most 0.2%% of chats 1-10's messages")
+    args = ap.parse_args()
+    calibration = calibration_messages(args.calibrate) if args.calibrate else []
+    _, tr_f, tr_y = load("train")
+    dv_rule, dv_f, dv_y = load("dev")
+    xtr, xdv = csr(tr_f), csr(dv_f)
+    best = None
+    for l2 in L2_GRID:
+        w, b = train(xtr, tr_y, l2)
+        # Round through float16, as shipped, before judging.
+        w16 = w.astype(np.float16).astype(np.float64)
+        p = 1 / (1 + np.exp(-logits(w16, b, xdv, len(dv_y))))
+        t = pick_threshold(p, dv_y, MAX_DEV_FALSE)
+        if calibration:
+            t = max(t, pick_threshold(message_probabilities(w16, b, calibration), np.zeros(len(calibration)),
+                                      MAX_CALIBRATION_FALSE))
+        # A rule hit lowers the bar: the lowest threshold, among texts where a rule fired, with the same limits.
+        t_rule = pick_threshold(p[dv_rule], dv_y[dv_rule], MAX_DEV_FALSE) if (dv_y[dv_rule] == 0).any() else 0.05
+        if calibration:
+            t_rule = max(t_rule, pick_threshold(message_probabilities(w16, b, calibration, ruled=True),
+                                                np.zeros(len(calibration)), MAX_CALIBRATION_FALSE))
+        t_rule = min(t, t_rule)
+        refused = (p >= t) | (dv_rule & (p >= t_rule))
+        recall = float(refused[dv_y == 1].mean())
+        print(f"l2={l2:g}: dev recall {recall:.3f} at threshold {t:.3f}, {t_rule:.3f} with a rule hit (<= 1% of benign dev rows refused"
+              + (f", <= {MAX_CALIBRATION_FALSE:.1%} of {len(calibration)} BEAM messages)" if calibration else ")"))
+        if best is None or recall > best[0]:
+            best = (recall, l2, w16, b, t, float(pick_threshold(p, dv_y, MAX_DEV_FALSE_UNTRUSTED)), p, t_rule, refused)
+    assert best is not None
+    recall, l2, w16, b, t, t_untrusted, p, t_rule, refused = best
+    ptr = 1 / (1 + np.exp(-logits(w16, b, xtr, len(tr_y))))
+    meta = {
+        "l2": l2, "threshold": round(t, 3), "threshold_untrusted": round(min(t, max(t / 2, t_untrusted)), 3),
+        "threshold_rule": round(t_rule, 3),
+        "train_rows": len(tr_y), "dev_rows": len(dv_y),
+        "train_recall": round(float((ptr[tr_y == 1] >= t).mean()), 3),
+        "train_benign_refused": round(float((ptr[tr_y == 0] >= t).mean()), 3),
+        "dev_recall": round(recall, 3), "dev_benign_refused": round(float(refused[dv_y == 0].mean()), 3),
+        "calibrated_on_beam_messages": len(calibration),
+        "data_sha256": hashlib.sha256(DATA.read_bytes()).hexdigest()[:16],
+    }
+    print(json.dumps(meta))
+    signal_w = {name: round(float(w16[DIM + i]), 2) for i, name in enumerate(SIGNALS)}
+    print("signal weights:", signal_w)
+    if args.check:
+        with np.load(OUT, allow_pickle=False) as shipped:
+            same = np.array_equal(shipped["weights"], w16.astype(np.float16))
+        print("shipped weights reproduced" if same else "shipped weights DIFFER from a fresh training run")
+        return 0 if same else 1
+    np.savez_compressed(OUT, weights=w16.astype(np.float16), bias=np.float64(b), meta=np.str_(json.dumps(meta)))
+    print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

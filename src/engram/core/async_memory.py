@@ -1,0 +1,109 @@
+"""`AsyncMemory`: the verbs of `Memory` as coroutines that never block the event loop.
+
+    async with engram.AsyncMemory("memory.db") as mem:
+        await mem.remember("user:42", "Team uses Postgres 16 for all services.")
+        hits = await mem.recall("user:42", "Which database do we use?", k=3)
+
+Each call runs on a bounded executor owned by this object: at most `concurrency` calls at once
+(default: one per core on SQLite, whose reads each get their own connection; on PostgreSQL the
+connection pool's size, ENGRAM_PG_POOL, so a call never waits inside a thread for a connection);
+further calls wait in the event loop, not in threads. The work itself — embedding, ranking, the
+screens, the store's transaction — is the same code as `Memory`'s (embedding is CPU work that
+releases the GIL, so it belongs on a thread either way). A call whose awaiting task is cancelled
+still finishes in its thread: a write is one transaction, done or not done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from engram.core.memory import Memory
+from engram.errors import InvalidInput
+from engram.types import Saved
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _off_loop(method: Callable[Concatenate[Memory, P], T]) -> Callable[Concatenate[AsyncMemory, P],
+                                                                        Coroutine[Any, Any, T]]:
+    """`Memory.method` as a coroutine method of `AsyncMemory`, with the same parameters and docs."""
+
+    async def call(self: AsyncMemory, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self.run(method, self.memory, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = method.__name__
+    call.__doc__ = method.__doc__
+    return call
+
+
+def default_concurrency(memory: Memory) -> int:
+    """How many calls run at once by default: the PostgreSQL pool's size, else the cores."""
+    pool = getattr(memory.store, "pool_size", None)
+    if isinstance(pool, int) and pool > 0:
+        return pool
+    return os.cpu_count() or 1
+
+
+class AsyncMemory:
+    """A `Memory` whose verbs are awaited (see the module docstring). Takes `Memory`'s arguments,
+    or an open `Memory` (`AsyncMemory(memory=mem)`, closed with this object)."""
+
+    def __init__(self, db: Any = None, *, memory: Memory | None = None, concurrency: int | None = None,
+                 **options: Any) -> None:
+        if memory is not None and (db is not None or options):
+            raise InvalidInput("pass either an open Memory (memory=...) or Memory's arguments, not both")
+        if concurrency is not None and (isinstance(concurrency, bool) or not isinstance(concurrency, int)
+                                        or concurrency < 1):
+            raise InvalidInput(f"concurrency must be a whole number of calls, at least 1, not {concurrency!r}")
+        self.memory = memory if memory is not None else Memory(db, **options)
+        self.concurrency = concurrency or default_concurrency(self.memory)
+        self._executor = ThreadPoolExecutor(self.concurrency, thread_name_prefix="engram-async")
+        self._slots: asyncio.Semaphore | None = None
+
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run `fn(*args, **kwargs)` on this object's executor once one of its slots is free."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.concurrency)
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    async def aclose(self) -> None:
+        """Wait for calls in flight, then close the Memory (writing its access counts)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._close)
+
+    def _close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self.memory.close()
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    remember = _off_loop(Memory.remember)
+
+    async def remember_many(self, subject: str, texts: Sequence[str | Mapping[str, Any]],
+                            **options: Any) -> list[Saved]:
+        """`Memory.remember_many`, awaited."""
+        return await self.run(self.memory.remember_many, subject, texts, **options)
+
+    recall = _off_loop(Memory.recall)
+    items = _off_loop(Memory.items)
+    get = _off_loop(Memory.get)
+    history = _off_loop(Memory.history)
+    matches = _off_loop(Memory.matches)
+    forget = _off_loop(Memory.forget)
+    forget_ids = _off_loop(Memory.forget_ids)
+    forget_all = _off_loop(Memory.forget_all)
+    subjects = _off_loop(Memory.subjects)
+    stats = _off_loop(Memory.stats)
+    flush_accesses = _off_loop(Memory.flush_accesses)

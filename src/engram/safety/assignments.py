@@ -1,0 +1,130 @@
+"""Secrets assigned in code and config: `KEY = '…'`, `.env` lines, JSON / YAML keys, keyword arguments.
+
+A hit needs two things, each checked on its own:
+
+* **a name that holds a secret**: one of its parts (split at `_ - .` and camelCase) is a secret
+  word (password, passwd, pwd, pass, secret, token, apikey, api key, credential, private key,
+  access key, client secret, auth), and no part says it is something else: a hash or digest
+  (`password_hash`, `hashed_password`), a length, type, policy, field, column, label, prompt,
+  file or path (`max_token_length`, `token_type`, `password_field`);
+* **a value that is a literal secret**: not code (a call, an attribute, a subscript, a variable
+  name, `generate_password_hash(…)`, `os.environ[…]`, `settings.SECRET_KEY`), not a placeholder
+  (`your-api-key-here`, `${API_KEY}`, `{{ vault_pw }}`, `<password>`, `****`, `changeme`,
+  `sk-...`, `!vault`), not a hash output (`pbkdf2:sha256:…`, `$2b$…`, `$argon2id$…`) and not a
+  word (`testpassword`, `hunter`); it has a digit, a symbol or inner capitals, or is long and random.
+
+`find(text)` gives (start, end, kind) spans of the values; engram.safety.secrets runs it with its rules.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+__all__ = ["HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
+
+# An assignment: a (possibly quoted) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
+_ASSIGN = re.compile(
+    r"""(?P<nq>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]{1,60})(?P=nq)\s*(?::=|=>|[:=])\s*"""
+    r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
+)
+_SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
+                           "credentials", "auth", "pw"})
+_SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret"),
+                           ("signing", "key"), ("encryption", "key"), ("master", "key"), ("account", "key")})
+# Parts that say the name holds something other than the secret itself.
+_OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "digest", "salt", "length", "len", "min", "max",
+                          "type", "types", "policy", "field", "fields", "column", "label", "prompt", "placeholder",
+                          "file", "path", "dir", "url", "uri", "endpoint", "name", "names", "id", "count", "expiry",
+                          "expires", "ttl", "timeout", "header", "regex", "pattern", "strength", "validator", "validators",
+                          "form", "input", "manager", "required", "enabled", "disabled", "changed", "rotation", "env",
+                          "var", "limit", "limits", "size", "encoding", "format", "mode", "class", "hint", "help", "error",
+                          "errors", "message", "confirm", "confirmation", "reset", "generator", "store", "storage",
+                          "source", "provider", "scheme", "usage", "expiration", "at", "by", "dummy", "fake",
+                          "test", "example", "sample", "mock"})
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth")
+
+
+def _parts(name: str) -> list[str]:
+    return [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
+
+
+def is_secret_name(name: str) -> bool:
+    """`DB_PASSWORD`, `apiKey`, `client_secret` hold a secret; `password_hash`, `token_type` do not."""
+    parts = _parts(name)
+    if not parts or any(p in _OTHER_PARTS for p in parts):
+        return False
+    if any(p in _SECRET_PARTS for p in parts):
+        return True
+    return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:]))
+
+
+_PLACEHOLDER_WORDS = re.compile(r"your|example|sample|dummy|placeholder|changeme|change[_-]?me|redacted|replace|"
+                                r"here|xxx|todo|fixme|secret|password|passwd|token|test|fake|demo|default|insert|"
+                                r"enter|none|null|empty|lorem", re.IGNORECASE)
+_TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|!\w+.*|"
+                       r"[*x•.#?_-]{3,}|\w+-\.\.\.|\w*\.\.\.)$", re.IGNORECASE)
+_HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|scrypt:|sha(?:1|256|384|512)[:$-]|"
+                          r"bcrypt[:$]|md5[:$])", re.IGNORECASE)
+# Code, not a literal: a call, attribute, subscript or a bare identifier (a variable).
+_CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$")
+
+
+def _entropy(s: str) -> float:
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
+
+
+def is_placeholder_or_hash(value: str) -> bool:
+    """A template (`${PW}`, `{{ pw }}`, `<password>`, `!vault`), a hash output (`pbkdf2:…`), or a word
+    made of placeholder words (`testpassword`, `your-token-here`)."""
+    value = value.strip()
+    if _TEMPLATE.match(value) or _HASH_OUTPUT.match(value):
+        return True
+    letters_only = re.sub(r"[^A-Za-z]", "", value)
+    return bool(_PLACEHOLDER_WORDS.search(value)) and (letters_only.islower() or not any(c.isdigit() for c in value))
+
+
+def is_secret_value(value: str, *, quoted: bool) -> bool:
+    """A literal that looks like a secret, not code, a placeholder, a hash output or a word."""
+    value = value.strip()
+    if len(value) < 6 or is_placeholder_or_hash(value) or value.startswith("[REDACTED:"):
+        return False
+    if not quoted and _CODE.match(value) and not any(c.isdigit() for c in value):
+        return False  # `password = form_password`, `token=request.args.get('t')`
+    if not quoted and ("(" in value or value.endswith(")")):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() and c not in " -_." for c in value)
+    inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    if " " in value.strip() and not (has_digit and has_symbol):
+        return False  # a phrase ("not set yet", "see the vault")
+    if value.replace(".", "").isdigit() and len(value) < 8:
+        return False  # a port, a count, a version
+    if re.fullmatch(r"v?\d+(?:\.\d+)+\w*", value):
+        return False  # a version
+    if value.lower() in ("true", "false", "yes", "no", "on", "off", "required", "optional"):
+        return False
+    if has_symbol or inner_upper:
+        return has_digit or len(value) >= 8
+    return has_digit and (len(value) >= 10 or not value.isdigit()) and _entropy(value) >= 2.5
+
+
+def find(text: str) -> list[tuple[int, int, str]]:
+    """Spans of secret values assigned to secret names in `text` (kind `password` or `api_key`)."""
+    out: list[tuple[int, int, str]] = []
+    for m in _ASSIGN.finditer(text):
+        name = m.group("name")
+        if not is_secret_name(name):
+            continue
+        group = "v" if m.group("v") is not None else "v2"
+        value = m.group(group)
+        if not is_secret_value(value, quoted=group == "v"):
+            continue
+        parts = _parts(name)
+        kind = "password" if any(p in ("password", "passwd", "pwd", "pass", "passphrase", "pw") for p in parts) else "api_key"
+        out.append((m.start(group), m.end(group), kind))
+    return out

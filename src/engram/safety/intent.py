@@ -1,0 +1,144 @@
+"""The intent classifier: does this text address the model to steer it, in any language?
+
+A logistic regression over hashed character n-grams of the normalised text (they carry intent
+across languages and scripts where a word list or an English embedding does not), plus one
+feature per instruction-rule family that fired (engram.safety.lexicon) and per disguise a rule
+was found under (engram.safety.views). Trained at build time by `benchmarks/train_intent.py` on
+the labelled multilingual set in benchmarks/safety_data (see its DATA_CARD.md); the weights ship
+in the package as `engram/data/intent_model.npz` (float16, NumPy only: nothing is downloaded,
+no torch). `features()` is the one definition both training and checking use.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["DIM", "NGRAMS", "SIGNALS", "IntentModel", "IntentScore", "features", "model"]
+
+NGRAMS = (1, 2, 3, 4)  # character n-gram sizes (1 for CJK, where one character is a word)
+DIM = 1 << 16  # hashed n-gram buckets
+# Signals beyond the n-grams, each one feature after the hashed ones: rule families and disguises.
+SIGNALS = ("rule:role_marker", "rule:override", "rule:reveal", "rule:persona", "rule:bypass", "rule:exfiltration",
+           "rule:privilege", "rule:concealment", "rule:new_instructions", "rule:destructive", "rule:promotion",
+           "disguised")
+_SIGNAL_INDEX = {name: DIM + i for i, name in enumerate(SIGNALS)}
+_MULT = np.uint64(1000003)
+_MASK = np.uint64(0xFFFFFFFF)
+_MIX = np.uint64(2654435761)
+
+
+def _ngram_ids(text: str) -> npt.NDArray[np.int64]:
+    """Bucket ids of every character n-gram of `text` padded with spaces (one id per occurrence)."""
+    padded = " " + text + " "
+    cps = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    out = []
+    for n in NGRAMS:
+        m = len(cps) - n + 1
+        if m <= 0:
+            continue
+        h = np.full(m, n, dtype=np.uint64)
+        for k in range(n):
+            h = (h * _MULT + cps[k:k + m]) & _MASK
+        out.append(((h * _MIX) & _MASK) >> np.uint64(8))
+    if not out:
+        return np.zeros(0, dtype=np.int64)
+    ids: npt.NDArray[np.int64] = (np.concatenate(out) % np.uint64(DIM)).astype(np.int64)
+    return ids
+
+
+# Addresses and numbers are read as what they are, not as their characters: an id's digits say nothing of intent.
+_URL = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_NUMBER = re.compile(r"\b(?=\w*\d)[0-9a-f]{6,}\b|\d+(?:[.,:]\d+)*")
+
+
+def reading(text: str) -> str:
+    """`text` with links, e-mail addresses and numbers replaced by a placeholder word each."""
+    return _NUMBER.sub("0", _EMAIL.sub(" email ", _URL.sub(" link ", text)))
+
+
+def features(text: str, signals: frozenset[str] = frozenset()) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Sparse features of a normalised text: (indices, values); n-gram counts L2-normalised, signals 1."""
+    ids, counts = np.unique(_ngram_ids(reading(text)), return_counts=True)
+    values = counts.astype(np.float64)
+    norm = float(np.sqrt(values @ values)) or 1.0
+    extra = sorted(_SIGNAL_INDEX[s] for s in signals if s in _SIGNAL_INDEX)
+    return (np.concatenate([ids, np.array(extra, dtype=np.int64)]),
+            np.concatenate([values / norm, np.ones(len(extra))]))
+
+
+@dataclass(frozen=True)
+class IntentScore:
+    """The classifier's probability and where its evidence came from (for `engram screen --explain`)."""
+
+    probability: float
+    ngram_logit: float  # the n-grams' share of the logit
+    signal_logits: dict[str, float]  # each fired signal's share
+    bias: float
+    top_ngrams: list[tuple[str, float]]  # the n-grams that pushed hardest towards "instruction"
+
+
+class IntentModel:
+    """Weights and bias of the trained classifier, with its decision thresholds."""
+
+    def __init__(self, weights: npt.NDArray[np.float32], bias: float, meta: dict[str, object]) -> None:
+        if weights.shape != (DIM + len(SIGNALS),):
+            raise ValueError(f"intent weights have shape {weights.shape}, expected {(DIM + len(SIGNALS),)}")
+        self.weights = weights
+        self.bias = bias
+        self.meta = meta
+
+    def logit(self, text: str, signals: frozenset[str] = frozenset()) -> float:
+        idx, val = features(text, signals)
+        return float(self.weights[idx] @ val) + self.bias
+
+    def probability(self, text: str, signals: frozenset[str] = frozenset()) -> float:
+        return float(1.0 / (1.0 + np.exp(-self.logit(text, signals))))
+
+    def explain(self, text: str, signals: frozenset[str] = frozenset(), top: int = 5) -> IntentScore:
+        idx, val = features(text, signals)
+        contrib = self.weights[idx] * val
+        is_gram = idx < DIM
+        signal_logits = {SIGNALS[i - DIM]: round(float(c), 3) for i, c in zip(idx[~is_gram], contrib[~is_gram])}
+        logit = float(contrib.sum()) + self.bias
+        ranked = sorted(((g, w) for g, w in _gram_weights(self, reading(text)).items()), key=lambda gw: -gw[1])[:top]
+        return IntentScore(probability=float(1.0 / (1.0 + np.exp(-logit))), ngram_logit=round(float(contrib[is_gram].sum()), 3),
+                           signal_logits=signal_logits, bias=round(self.bias, 3), top_ngrams=ranked)
+
+
+def _gram_weights(m: IntentModel, text: str) -> dict[str, float]:
+    """Each distinct n-gram of `text` (as written) with its weight in the model."""
+    padded = " " + text + " "
+    out: dict[str, float] = {}
+    for n in NGRAMS:
+        for i in range(len(padded) - n + 1):
+            g = padded[i:i + n]
+            if n >= 3 and g not in out:
+                bucket = int(_bucket_of(g, n))
+                out[g] = round(float(m.weights[bucket]), 3)
+    return out
+
+
+def _bucket_of(gram: str, n: int) -> int:
+    h = np.uint64(n)
+    for ch in gram:
+        h = (h * _MULT + np.uint64(ord(ch))) & _MASK
+    return int((((h * _MIX) & _MASK) >> np.uint64(8)) % np.uint64(DIM))
+
+
+@lru_cache(maxsize=1)
+def model() -> IntentModel:
+    """The classifier shipped in the package (loaded once)."""
+    ref = resources.files("engram") / "data" / "intent_model.npz"
+    with resources.as_file(ref) as path, np.load(path, allow_pickle=False) as npz:
+        weights = npz["weights"].astype(np.float32)
+        bias = float(npz["bias"])
+        meta = json.loads(str(npz["meta"]))
+    return IntentModel(weights, bias, meta)
