@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engram.errors import InvalidInput, InvalidSubject
+from engram.language.normalise import squeeze
 
 # kind:name. The kind is an ASCII word; the name may hold letters and digits of any script (with
 # their combining marks) and _ . @ : + / = ~ -. Subjects are exact identifiers: compared after
@@ -65,7 +66,7 @@ def kind(value: Any) -> str:
 
 def clean_text(value: Any, what: str = "text") -> str:
     """A string with whitespace runs folded to single spaces; NUL and other control bytes refused."""
-    folded = " ".join(raw_text(value, what).split())
+    folded = squeeze(raw_text(value, what))
     if any(unicodedata.category(ch) == "Cc" for ch in folded):
         raise InvalidInput(f"{what} contains control characters; remove them and try again")
     return unicodedata.normalize("NFC", folded)
@@ -179,7 +180,7 @@ def timestamp(value: Any, what: str = "now") -> float:
 
 
 def content_hash(text: str) -> str:
-    """Hash of a text as deduplication sees it: whitespace and what `engram.text.fold` folds do not matter."""
-    from engram.text import fold
+    """Hash of a text as deduplication sees it: whitespace and what `engram.language.normalise.fold` folds do not matter."""
+    from engram.language.normalise import fold
 
     return hashlib.sha256(" ".join(fold(text).split()).encode("utf-8")).hexdigest()[:32]

@@ -213,7 +213,8 @@ def plan(subject: str, messages: Sequence[Message], *, session: str | None, at: 
         if message.role in UNTRUSTED:
             meta["trust"] = "untrusted"
         spans = passages.split(content)
-        if screen and message.role in UNTRUSTED and any(check_instruction(p.text(content)) for p in spans):
+        if screen and message.role in UNTRUSTED and any(check_instruction(p.text(content), origin="tool")
+                                                              for p in spans):
             meta["screen"] = "instruction"
             spans = []
         if redacted:

@@ -58,6 +58,8 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
+from engram.language.stem import name_key
+from engram.language.stopwords import STOP_WORDS
 from engram.types import Hit, Item
 
 DAY = 86400.0
@@ -70,11 +72,6 @@ NEXT_SHARE = 0.2
 VECTOR_MIN_STD = 0.05
 # Past this many places, memories not about a person the query names yield (the focus term).
 FOCUS_AFTER = 10
-
-# Function words that carry no topic: dropping them from keyword queries lifts BM25 recall.
-STOP_WORDS = frozenset(
-    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves"]
-)
 
 
 # Capitalised at the start of a question, never an entity.
@@ -130,11 +127,6 @@ class Signals:
 
 # A query word as the name book keys it: lower case, a possessive "'s" removed.
 NAME_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
-
-
-def name_key(word: str) -> str:
-    """A word as names are keyed: lower case, possessive stripped ("Melanie's" -> "melanie")."""
-    return word.lower().removesuffix("'s").removesuffix("’s")
 
 
 def vector_query(query: str, names: frozenset[str]) -> str:

@@ -35,6 +35,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.reindex",
     "engram.interfaces.commands.notes",
     "engram.interfaces.commands.ingest",
+    "engram.interfaces.commands.screen",
 )
 
 
