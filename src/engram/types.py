@@ -104,7 +104,10 @@ class Item:
 
 @dataclass(frozen=True)
 class Hit:
-    """A recalled item and its score. Higher is better; `components` explains the score.
+    """A recalled item. `score` is its calibrated relevance, 0..1 (about the chance it is on-topic;
+    its meaning does not depend on the store); `rank` the fused value that orders one recall's
+    hits; `components` (with explain) the weighted terms that sum to `rank`, and the raw evidence
+    the score is read from (`cosine`, `overlap`). docs/recall.md has the details.
 
     For a message (kind "message") `passage` is the part of it that matched and `passage_id` that
     passage's id (engram.core.collapse); `item.text` is the whole message."""
@@ -112,6 +115,7 @@ class Hit:
     item: Item
     score: float
     components: Mapping[str, float] = field(default_factory=dict)
+    rank: float = 0.0
     passage: str | None = None
     passage_id: str | None = None
 
@@ -127,7 +131,7 @@ class Hit:
         out = self.item.to_dict()
         out["score"] = round(self.score, 6)
         if self.components:
-            out["explain"] = {k: round(v, 6) for k, v in self.components.items()}
+            out["explain"] = {"rank": round(self.rank, 6), **{k: round(v, 6) for k, v in self.components.items()}}
         if self.passage is not None:
             out["passage"] = self.passage
             out["passage_id"] = self.passage_id

@@ -8,6 +8,7 @@ message scores as its best passage. Hits on other kinds pass through unchanged.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from engram.store import Filter, Store
@@ -25,8 +26,6 @@ def wide(k: int) -> int:
 def searched(where: Filter) -> Filter:
     """The filter recall searches with: messages are found through their passages, so a message
     is never a candidate itself and asking for kind "message" searches its passages."""
-    import dataclasses
-
     if where.kinds is not None and MESSAGE in where.kinds:
         kinds = tuple(dict.fromkeys(PASSAGE if k == MESSAGE else k for k in where.kinds))
         return dataclasses.replace(where, kinds=kinds)
@@ -57,5 +56,6 @@ def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
         place = {"passage": float(meta.get("passage", 0)), "passage_start": float(meta.get("start", 0)),
                  "passage_end": float(meta.get("end", 0))}
         components = {**hit.components, **place} if hit.components else {}
-        out.append(Hit(message, hit.score, components, passage=hit.item.text, passage_id=hit.item.id))
+        out.append(dataclasses.replace(hit, item=message, components=components, passage=hit.item.text,
+                                       passage_id=hit.item.id))
     return out

@@ -31,7 +31,7 @@ from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
-from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
+from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprint, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede_lookup import Batch
@@ -147,6 +147,7 @@ class Memory:
         what needs no vectors (items, forget, export, audit, stats) works; what does raises
         EmbedderMismatch naming the store's model, the flag that selects it, and `engram reindex`."""
         self._mismatch: str | None = None
+        self._fingerprint_checked = False
         if self.embedder is None:
             return
         stored = self.store.setting(EMBEDDER_SETTING)
@@ -174,7 +175,11 @@ class Memory:
 
     def require_embedder(self) -> Embedder | None:
         """The embedder for an operation that reads or writes vectors (None: the store has none);
-        EmbedderMismatch when the store was built with another model."""
+        EmbedderMismatch when the store was built with another model, or with another file of the
+        same model (its fingerprint, engram.core.reindex.check_fingerprint)."""
+        if self._mismatch is None and self.embedder is not None and not self._fingerprint_checked:
+            self._mismatch = check_fingerprint(self.store, self.embedder)
+            self._fingerprint_checked = self._mismatch is None
         if self._mismatch is not None:
             raise EmbedderMismatch(self._mismatch)
         return self.embedder
@@ -716,6 +721,7 @@ class Memory:
             # Current items with a vector of the store's model, of those that should have one.
             "vectors": coverage(self.store, self.store.setting(EMBEDDER_SETTING), names),
             "reindex_unfinished": unfinished(self.store),  # the model an interrupted reindex moves to
+            "embedder_file": self.store.setting(FILE_SETTING),  # the model file's fingerprint, if it has one
             # The store's bounded caches (entries, bytes, bounds, hit rate), where it has them, and the name books'.
             "cache": {**(self.store.cache_stats() if isinstance(self.store, CacheReport) else {}),
                       "names": people.cache_stats(self.store)},
