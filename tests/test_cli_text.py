@@ -38,7 +38,7 @@ def test_dash_reads_the_text_from_standard_input(tmp_path) -> None:
 def test_a_private_key_on_standard_input_reaches_the_secret_filter(tmp_path) -> None:
     db = str(tmp_path / "m.db")
     code, out = _run(db, "remember", "user:1", "-", "--json", stdin=KEY)
-    assert code == 0, out
+    assert code == 3, out  # a refused write
     result = json.loads(out)
     assert result["saved"] is False and "secret" in result["reason"]
 
@@ -48,3 +48,13 @@ def test_help_documents_the_double_dash_and_stdin() -> None:
     sub = CliRunner().invoke(main, ["remember", "--help"]).output
     assert 'engram remember user:42 -- "-5 degrees outside"' in top
     assert "`-` reads the text from standard input" in " ".join(sub.split())
+
+
+def test_invalid_utf8_on_standard_input_is_a_clear_error_and_nothing_is_stored(tmp_path) -> None:
+    db = str(tmp_path / "m.db")
+    _run(db, "remember", "user:1", "A first fact to open the store.")
+    out = CliRunner().invoke(main, ["--db", db, "--embedder", "hashing:256", "remember", "user:1", "-"],
+                             input=b"caf\xe9 is open late at night")
+    assert out.exit_code == 1 and "not UTF-8" in out.output and "0xe9" in out.output, out.output
+    with Memory(db, embedder="hashing:256") as mem:
+        assert [it.text for it in mem.items("user:1")] == ["A first fact to open the store."]

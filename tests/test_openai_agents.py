@@ -129,8 +129,7 @@ def test_bad_items_are_refused_and_nothing_stored_is_lost(mem):
     session = EngramSession(mem, "bad")
     asyncio.run(session.add_items([{"role": "user", "content": "kept"}]))
     for bad in ([{"no": "role"}], ["a string"], [{"type": "function_call_output", "output": "x"}],
-                [{"role": "user", "content": "fine"}, {"type": "function_call_output", "call_id": "nope",
-                                                       "output": "no call"}]):
+                [{"role": "user", "content": "fine"}, {"no": "role"}]):
         with pytest.raises(InvalidInput):
             asyncio.run(session.add_items(bad))
     with pytest.raises(InvalidInput):
@@ -172,3 +171,33 @@ def test_a_path_opens_its_own_memory(tmp_path):
     session = EngramSession(str(tmp_path / "m.db"), "p")
     session.add([{"role": "user", "content": "hello"}])
     assert EngramSession(Memory(str(tmp_path / "m.db")), "p").items() == [{"role": "user", "content": "hello"}]
+
+
+def test_orphan_outputs_and_repeated_calls_are_stored_faithfully(mem):
+    """The SDK writes outputs whose call is not in the session when it resumes a run: kept as given."""
+    session = EngramSession(mem, "resumed")
+    orphan = {"type": "function_call_output", "call_id": "c1", "output": "42"}
+    call = {"type": "function_call", "call_id": "c2", "name": "lookup", "arguments": "{}"}
+    answer = {"type": "function_call_output", "call_id": "c2", "output": "found"}
+    asyncio.run(session.add_items([orphan, call, answer, dict(answer), dict(call)]))
+    assert asyncio.run(session.get_items()) == [orphan, call, answer, answer, call]
+    assert asyncio.run(session.pop_item()) == call
+
+
+@pytest.mark.parametrize("held", [1, 3, 5, 6, 9, 10, 11])
+def test_get_items_limit_returns_the_newest_n(sqlite_memory, held):
+    session = EngramSession(sqlite_memory, f"limit-{held}", session_settings={"limit": 10})
+    items = [{"role": "user", "content": f"message {i}"} for i in range(held)]
+    asyncio.run(session.add_items(items))
+    assert asyncio.run(session.get_items()) == items[-10:]
+    assert asyncio.run(session.get_items(limit=4)) == items[-4:]
+    assert asyncio.run(session.get_items(limit=0)) == []
+
+
+def test_session_settings_are_normalised_and_checked(sqlite_memory):
+    from agents.memory import SessionSettings
+
+    assert EngramSession(sqlite_memory, "s", session_settings={"limit": 3}).session_settings == SessionSettings(limit=3)
+    for bad in ({"limit": -1}, {"limit": "many"}, {"nope": 1}, 7):
+        with pytest.raises(InvalidInput):
+            EngramSession(sqlite_memory, "s", session_settings=bad)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-# Kinds of memory item. A store accepts any short lowercase word; these are the ones Engram uses.
+# Kinds of memory item: the ones Engram uses (`engram.validate.kind` refuses any other).
 FACT = "fact"
 PREFERENCE = "preference"
 EPISODE = "episode"
@@ -22,7 +22,8 @@ CONVERSATION = "conversation"
 NOTE = "note"  # a research note citing a page (engram.core.notes)
 STORE_ITEM = "store_item"  # a framework's keyed JSON value (engram.integrations.langgraph)
 MEMORY_FILE = "memory_file"  # a file of a model's own memory tree (engram.integrations.anthropic_memory)
-KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE)
+MESSAGE = "message"  # one message of a stored conversation (engram.core.conversations)
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE, MESSAGE)
 # Kept byte for byte under a key (`Memory.put`): never folded to one line, never cut to a sentence,
 # never deduplicated, and a new version always replaces the current one of its key.
 VERBATIM_KINDS = frozenset({CONVERSATION, STORE_ITEM, MEMORY_FILE})
@@ -95,11 +96,15 @@ class Item:
 
 @dataclass(frozen=True)
 class Hit:
-    """A recalled item and its score. Higher is better; `components` explains the score."""
+    """A recalled item. `score` is its calibrated relevance, 0..1 (about the chance it is on-topic;
+    its meaning does not depend on the store); `rank` the fused value that orders one recall's
+    hits; `components` (with explain) the weighted terms that sum to `rank`, and the raw evidence
+    the score is read from (`cosine`, `overlap`). docs/recall.md has the details."""
 
     item: Item
     score: float
     components: Mapping[str, float] = field(default_factory=dict)
+    rank: float = 0.0
 
     @property
     def id(self) -> str:
@@ -113,7 +118,7 @@ class Hit:
         out = self.item.to_dict()
         out["score"] = round(self.score, 6)
         if self.components:
-            out["explain"] = {k: round(v, 6) for k, v in self.components.items()}
+            out["explain"] = {"rank": round(self.rank, 6), **{k: round(v, 6) for k, v in self.components.items()}}
         return out
 
 

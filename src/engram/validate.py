@@ -13,8 +13,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engram.errors import InvalidInput, InvalidSubject
+from engram.language.normalise import squeeze
 
-SUBJECT = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}:[A-Za-z0-9_.@:+/=~-]{1,256}$")
+# kind:name. The kind is an ASCII word; the name may hold letters and digits of any script (with
+# their combining marks) and _ . @ : + / = ~ -. Subjects are exact identifiers: compared after
+# Unicode NFC (so "José" typed composed or decomposed is one subject) and case-sensitive, like
+# file names and ids ("User:42" and "user:42" are two subjects).
+SUBJECT = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}:[\w.@:+/=~\u0300-\u036f-]{1,256}$")
+_NAME_PUNCTUATION = frozenset("_.@:+/=~-")
 MAX_QUERY_CHARS = 4000
 MIN_FACT_CHARS = 10
 # Longest text per kind: facts are one sentence; summaries and procedures may be a paragraph.
@@ -25,32 +31,42 @@ MAX_CHARS = {"fact": 300, "preference": 300, "episode": 1000, "procedure": 1000,
 MAX_OTHER_CHARS = 2000
 # The most of a verbatim item's index text that is embedded: no embedding model reads further.
 MAX_INDEX_CHARS = 8000
-KIND = re.compile(r"^[a-z][a-z_]{1,31}$")
 
 
 def subject(value: Any) -> str:
     """A subject such as `user:42` or `job:report-42`."""
     if not isinstance(value, str):
         raise InvalidSubject(f"subject must be a string like 'user:42', not {type(value).__name__}")
-    if not SUBJECT.fullmatch(value):
+    text = unicodedata.normalize("NFC", value)
+    if not is_subject(text):
         shown = value if len(value) <= 80 else value[:77] + "..."
         raise InvalidSubject(
             f"subject {shown!r} is not of the form 'kind:name' (e.g. 'user:42', 'job:report-42');"
             " kind is a word, name has no spaces"
         )
-    return value
+    return text
+
+
+def is_subject(value: str) -> bool:
+    """True when `value` (NFC) has the form of a subject (see SUBJECT)."""
+    head, colon, name = value.partition(":")
+    if not colon or not SUBJECT.fullmatch(head + ":x") or not 1 <= len(name) <= 256:
+        return False
+    return all(ch.isalnum() or ch in _NAME_PUNCTUATION or unicodedata.category(ch).startswith("M") for ch in name)
 
 
 def kind(value: Any) -> str:
-    """A kind of memory item: a short lowercase word."""
-    if not isinstance(value, str) or not KIND.fullmatch(value):
-        raise InvalidInput(f"kind must be a short lowercase word such as 'fact' or 'preference', not {value!r}")
+    """A kind of memory item Engram knows (engram.types.KINDS)."""
+    from engram.types import KINDS
+
+    if not isinstance(value, str) or value not in KINDS:
+        raise InvalidInput(f"unknown kind {value!r}: use one of {', '.join(KINDS)}")
     return value
 
 
 def clean_text(value: Any, what: str = "text") -> str:
     """A string with whitespace runs folded to single spaces; NUL and other control bytes refused."""
-    folded = " ".join(raw_text(value, what).split())
+    folded = squeeze(raw_text(value, what))
     if any(unicodedata.category(ch) == "Cc" for ch in folded):
         raise InvalidInput(f"{what} contains control characters; remove them and try again")
     return unicodedata.normalize("NFC", folded)
@@ -133,6 +149,14 @@ def weight(value: Any, what: str) -> float:
     return float(value)
 
 
+def number(value: Any, what: str) -> float:
+    """A finite number (a score threshold): int or float, never a string or a bool."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+            or value in (float("inf"), float("-inf")):
+        raise InvalidInput(f"{what} must be a finite number, not {value!r}")
+    return float(value)
+
+
 def timestamp(value: Any, what: str = "now") -> float:
     """UNIX seconds from a float, a datetime (naive means UTC), an ISO string, or None (the clock)."""
     if value is None:
@@ -156,7 +180,7 @@ def timestamp(value: Any, what: str = "now") -> float:
 
 
 def content_hash(text: str) -> str:
-    """Hash of a text as deduplication sees it: whitespace and what `engram.text.fold` folds do not matter."""
-    from engram.text import fold
+    """Hash of a text as deduplication sees it: whitespace and what `engram.language.normalise.fold` folds do not matter."""
+    from engram.language.normalise import fold
 
     return hashlib.sha256(" ".join(fold(text).split()).encode("utf-8")).hexdigest()[:32]

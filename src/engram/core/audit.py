@@ -29,7 +29,7 @@ from engram.errors import InvalidInput, NotFound, SchemaTooNew, StoreCorrupt
 from engram.store import sqlite_ann
 from engram.store.base import Filter, Store, TraceScanner, VectorAdmin
 from engram.store.traces import TEXT_COLUMNS, count_in_file, variants
-from engram.text import fold
+from engram.language.normalise import fold
 from engram.types import Item, dumps
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def _needle(text: Any) -> str:
 
 def _item_fields(item: Item, needle: str) -> list[str]:
     """The names of an item's fields that contain the text, case-insensitively."""
-    forms = [fold(v) for v in variants(needle)]  # engram.text.fold: the rule matches and forget use
+    forms = [fold(v) for v in variants(needle)]  # engram.language.normalise.fold: the rule matches and forget use
     values = {c: getattr(item, c) for c in TEXT_COLUMNS}
     values["metadata"] = dumps(dict(item.metadata))
     return [name for name, value in values.items()

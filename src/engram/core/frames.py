@@ -17,15 +17,18 @@ import functools
 import re
 from dataclasses import dataclass
 
+from engram.language.quotes import straighten
+from engram.language.stem import stem
+from engram.language.stopwords import STOP_WORDS
+
 SELF = frozenset({"", "i", "me", "user", "the user", "he", "she", "they", "him", "her", "his",
                   "their", "my", "the customer", "customer"})
 TEAM = frozenset({"we", "team", "the team", "our team", "us", "our company", "the company"})
 DETERMINERS = ("the ", "my ", "our ", "his ", "her ", "their ", "its ", "a ", "an ", "user's ", "the user's ")
-STOP = frozenset(
-    "a an the to of in on at for with and or is are am was were be been being do does did not no "
-    "longer anymore any more now has have had use uses using used i my me he she they we our his her "
-    "their it its this that these those user from as by just still also too again".split()
-)
+#: Words that say a value changed or who holds it, not what it is: with the English function
+#: words, left out of the content words negations are matched on.
+CHANGE_WORDS = frozenset("longer anymore still also use uses using used user".split())
+STOP = STOP_WORDS | CHANGE_WORDS
 # Known categories: two values of one category fill the same slot ("uses Postgres" / "uses MySQL").
 CATEGORIES = {
     "database": "postgres postgresql mysql mariadb sqlite mongodb mongo cockroachdb oracle dynamodb "
@@ -135,7 +138,7 @@ _MANY = re.compile(r"^(?:one|some|all|each|any|many|most) of\b|(?<!s)s$|\b(?:hob
 def normalise(text: str) -> str:
     """Lower case, straight quotes, British spelling of a few slot words, no trailing punctuation,
     no time adverbs."""
-    text = text.replace("\u2019", "'").strip().rstrip(".!;")
+    text = straighten(text).strip().rstrip(".!;")
     text = " ".join(_TIME.sub(" ", text.lower()).split())
     text = re.sub(r"\bfavou?rite\b", "favourite", re.sub(r"\bcolou?r\b", "colour", text))
     return re.sub(r"\b(?:has|have) (?=moved|relocated|switched|joined|started|left|quit|stopped|been)", "", text).strip()
@@ -296,7 +299,7 @@ def _negation_frame(norm: str, default: str) -> Frame | None:
 def sentence_holder(text: str) -> str:
     """Who a sentence is about, read from its start: "self" (no subject, or I / the user), "team",
     or a lower-cased name ("Bruno Chen is ..." -> "bruno chen"). Anything else is "self" too."""
-    words = text.replace("\u2019", "'").strip().split()
+    words = straighten(text).strip().split()
     for size in range(min(4, len(words) - 1), 0, -1):
         name = " ".join(words[:size]).removesuffix("'s")
         follows, first = words[size].lower(), words[0].lower()
@@ -354,7 +357,7 @@ def bare(text: str) -> str:
 
 def _head(phrase: str) -> str:
     words = phrase.split()
-    return _stem(words[-1]) if words else ""
+    return stem(words[-1]) if words else ""
 
 
 def category_of(value: str) -> str | None:
@@ -364,24 +367,11 @@ def category_of(value: str) -> str | None:
     return None
 
 
-_IRREGULAR = {"children": "child", "people": "person", "men": "man", "women": "woman", "feet": "foot", "mice": "mouse",
-              "teeth": "tooth", "geese": "goose", "wives": "wife", "knives": "knife"}
-
-
-def _stem(word: str) -> str:
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    for suffix in ("ies", "ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
-
-
 @functools.lru_cache(maxsize=65536)
 def content_words(text: str) -> frozenset[str]:
     """Stemmed words that carry meaning (no stop words), for negation matching. Cached like `read`."""
     words = re.findall(r"[\w@.$-]+", text.lower())
-    return frozenset(_stem(w.strip(".")) for w in words if w.strip(".") and w not in STOP)
+    return frozenset(stem(w.strip(".")) for w in words if w.strip(".") and w not in STOP)
 
 
 def same_value(a: str, b: str) -> bool:

@@ -31,7 +31,7 @@ from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
-from engram.core.reindex import EMBEDDER_SETTING, coverage, embed_items, reembed, unfinished
+from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprint, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede_lookup import Batch
@@ -147,6 +147,7 @@ class Memory:
         what needs no vectors (items, forget, export, audit, stats) works; what does raises
         EmbedderMismatch naming the store's model, the flag that selects it, and `engram reindex`."""
         self._mismatch: str | None = None
+        self._fingerprint_checked = False
         if self.embedder is None:
             return
         stored = self.store.setting(EMBEDDER_SETTING)
@@ -174,7 +175,11 @@ class Memory:
 
     def require_embedder(self) -> Embedder | None:
         """The embedder for an operation that reads or writes vectors (None: the store has none);
-        EmbedderMismatch when the store was built with another model."""
+        EmbedderMismatch when the store was built with another model, or with another file of the
+        same model (its fingerprint, engram.core.reindex.check_fingerprint)."""
+        if self._mismatch is None and self.embedder is not None and not self._fingerprint_checked:
+            self._mismatch = check_fingerprint(self.store, self.embedder)
+            self._fingerprint_checked = self._mismatch is None
         if self._mismatch is not None:
             raise EmbedderMismatch(self._mismatch)
         return self.embedder
@@ -334,7 +339,7 @@ class Memory:
         problem = validate.length_problem(text, kind)
         if problem:
             return None, problem
-        writer = self.settings.agent if agent is None else agent
+        writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
                                agent=writer, metadata=metadata)
         if reason is not None:
@@ -446,10 +451,11 @@ class Memory:
         )
         steps = self._steps
         steps.lap("validate")
+        min_score = None if min_score is None else validate.number(min_score, "min_score")
         hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
                       queries=self.query_cache, steps=steps)
         if not explain:
-            hits = [Hit(h.item, h.score) for h in hits]
+            hits = [Hit(h.item, h.score, rank=h.rank) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
         steps.lap("hits")
@@ -664,6 +670,7 @@ class Memory:
             "subjects": len(names) if names else len(raw["per_subject"]),
             "items": sum(raw["by_kind"].values()),
             "history": raw["history"],
+            "conversations": raw["conversations"],  # saved conversations, not counted as items
             "by_kind": raw["by_kind"],
             "per_subject": raw["per_subject"],
             "sessions": raw["sessions"],
@@ -679,6 +686,7 @@ class Memory:
             # Current items with a vector of the store's model, of those that should have one.
             "vectors": coverage(self.store, self.store.setting(EMBEDDER_SETTING), names),
             "reindex_unfinished": unfinished(self.store),  # the model an interrupted reindex moves to
+            "embedder_file": self.store.setting(FILE_SETTING),  # the model file's fingerprint, if it has one
             # The store's bounded caches (entries, bytes, bounds, hit rate), where it has them, and the name books'.
             "cache": {**(self.store.cache_stats() if isinstance(self.store, CacheReport) else {}),
                       "names": people.cache_stats(self.store)},

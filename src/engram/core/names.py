@@ -42,7 +42,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram.core.ranking import QUESTION_WORDS, STOP_WORDS, vector_query
+from engram.core.ranking import QUESTION_WORDS, vector_query
+from engram.language.stem import name_key
+from engram.language.stopwords import STOP_WORDS
 from engram.store.base import ReadsTexts
 from engram.store.cache import BoundedCache
 
@@ -58,11 +60,6 @@ MAX_NAME_WORDS = 3
 ENTITY_MAX = 8.0
 # Words that are never names, however a store writes them.
 NOT_NAMES = STOP_WORDS | QUESTION_WORDS
-
-
-def _bare(word: str) -> str:
-    """A word lower-cased, a possessive "'s" removed."""
-    return word.lower().removesuffix("'s").removesuffix("’s")
 
 
 @dataclass(frozen=True)
@@ -214,7 +211,7 @@ class SubjectNames:
     def mentioned(self, query: str) -> frozenset[str]:
         """The names a query mentions, case-insensitively, longest first: "What does bruno chen
         use?" -> {"bruno chen"}; possessives count ("Melanie's kids" -> {"melanie"})."""
-        words = [_bare(w) for w in _WORD.findall(query)]
+        words = [name_key(w) for w in _WORD.findall(query)]
         found: set[str] = set()
         i = 0
         while i < len(words):

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from engram import validate
 from engram.errors import InvalidInput
+from engram.language.normalise import plain, squeeze
 from engram.store.base import Filter
 from engram.types import NOTE, Item, Saved
 
@@ -40,10 +40,6 @@ TRACKING = re.compile(
     r"mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|mkt_tok|oly_anon_id|oly_enc_id|vero_id|spm|ref_src)$",
     re.IGNORECASE,
 )
-_QUOTES = str.maketrans(dict.fromkeys("‘’‚‛′‵´`", "'")
-                        | dict.fromkeys("“”„‟″‶«»", '"')
-                        | dict.fromkeys("‐‑‒–—―−﹘﹣－", "-")
-                        | dict.fromkeys("\xad\u200b\u200c\u200d\u2060\ufeff"))
 _UNRESERVED = re.compile(r"%([0-9A-Fa-f]{2})")
 
 
@@ -98,8 +94,7 @@ def _path(path: str) -> str:
 def normalise_text(text: str) -> str:
     """Text as compared for quotes: NFKC, curly quotes straight, every dash a hyphen, invisible
     characters (soft hyphen, zero-width) removed, runs of whitespace one space."""
-    folded = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return " ".join(folded.split())
+    return squeeze(plain(text))
 
 
 def quote_found(quote_text: str, page_text: str) -> bool:

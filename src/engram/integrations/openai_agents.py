@@ -12,6 +12,10 @@ How SDK items map to turns (one item is one turn, the item itself kept exactly i
   assistant turn; their text is what the budget counts and the summary reads;
 - a `function_call` -> an assistant turn with that tool call; a `function_call_output` -> a
   tool turn answering it (so a compaction never separates a call from its output);
+- the session is a faithful store: an output whose call is not in the window (the SDK writes
+  these when it resumes a run), a second output for one call, or a call id used again is kept
+  as a plain assistant turn (the item unchanged); pairs are kept intact only where a model
+  request is built from the conversation;
 - any other item (reasoning, hosted tool calls, ...) -> an assistant turn (its text, if any).
 The turn's first content block is {"type": "text", "text": <that text>, "item": <the SDK item>}.
 
@@ -35,7 +39,7 @@ from engram import validate
 from engram.errors import InvalidInput, WriteConflict, require
 from engram.retry import retry
 from engram.integrations import as_memory
-from engram.kinds.working import Conversation, Summarizer
+from engram.kinds.working import Conversation, Summarizer, call_ids, result_ids
 from engram.store import Filter
 from engram.tokens import TokenCounter
 from engram.types import CONVERSATION
@@ -43,6 +47,7 @@ from engram.types import CONVERSATION
 require("agents", "openai-agents")
 
 from agents.memory import SessionSettings  # noqa: E402 (after the check that names the extra to install)
+from agents.memory.session_settings import coerce_session_settings  # noqa: E402
 
 if TYPE_CHECKING:
     from agents.items import TResponseInputItem
@@ -99,8 +104,40 @@ def item_turn(item: Any) -> dict[str, Any]:
     return turn
 
 
+def _unpaired(turn: dict[str, Any]) -> dict[str, Any]:
+    """`turn` as a plain assistant turn (the same item and text, no tool pairing)."""
+    return {"role": "assistant", "content": turn["content"]}
+
+
+def _fitted(conv: Conversation, turn: dict[str, Any]) -> dict[str, Any]:
+    """`turn`, unpaired when the conversation could not hold it as a call or a result."""
+    calls = {i for t in conv.turns for i in call_ids(t)}
+    answered = {i for t in conv.turns for i in result_ids(t)}
+    if any(i in calls for i in call_ids(turn)):
+        return _unpaired(turn)
+    if any(i not in calls or i in answered for i in result_ids(turn)):
+        return _unpaired(turn)
+    return turn
+
+
 def _item(turn: Mapping[str, Any]) -> Any:
     return turn["content"][0]["item"]
+
+
+def _settings(value: Any) -> SessionSettings | None:
+    """The SDK's SessionSettings from an instance or a dict of its fields (checked: limit >= 0)."""
+    if value is None:
+        return None
+    if not isinstance(value, (SessionSettings, Mapping)):
+        raise InvalidInput(f"session_settings must be a SessionSettings or a dict such as {{'limit': 20}},"
+                           f" not {type(value).__name__}")
+    try:
+        settings = coerce_session_settings(dict(value) if isinstance(value, Mapping) else value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"session_settings {value!r} is not valid: {exc}") from None
+    if settings.limit is not None:
+        validate.count(settings.limit, "session_settings.limit", 0, 10_000_000)
+    return settings
 
 
 class EngramSession:
@@ -108,9 +145,11 @@ class EngramSession:
 
     def __init__(self, memory: "Memory | str | os.PathLike[str]", session_id: str, *,
                  subject: str = DEFAULT_SUBJECT, budget: int = 8000, summarize: Summarizer | None = None,
-                 counter: TokenCounter | None = None, session_settings: SessionSettings | None = None) -> None:
+                 counter: TokenCounter | None = None,
+                 session_settings: SessionSettings | Mapping[str, Any] | None = None) -> None:
         """`budget`: most tokens the session's items (and summary) take; `summarize`: the
-        Conversation's summariser (default: the offline extractive one)."""
+        Conversation's summariser (default: the offline extractive one); `session_settings`: the
+        SDK's SessionSettings or a dict of its fields (its `limit` is get_items' default)."""
         self.memory = as_memory(memory)
         if not isinstance(session_id, str) or not session_id.strip() or len(session_id) > 200:
             raise InvalidInput(f"session_id must be a non-empty string of at most 200 characters, not {session_id!r}")
@@ -119,7 +158,7 @@ class EngramSession:
         self.budget = budget
         self.summarize = summarize
         self.counter = counter
-        self.session_settings = session_settings
+        self.session_settings = _settings(session_settings)
         Conversation("", budget, summarize, counter)  # the settings are checked now, not at the first write
 
     # -- the Session protocol ---------------------------------------------------------------
@@ -145,13 +184,15 @@ class EngramSession:
         return self._load()[1]
 
     def items(self, limit: int | None = None) -> list[Any]:
+        if limit is None and self.session_settings is not None:
+            limit = self.session_settings.limit
         if limit is not None:
             validate.count(limit, "limit", 0, 10_000_000)
         conv = self.conversation()
         found = [_item(t) for t in conv.turns]
         if conv.summary:
             found.insert(0, {"role": "system", "content": conv.system_text()})
-        return found if limit is None else found[len(found) - limit :] if limit else []
+        return found if limit is None else found[max(0, len(found) - limit) :] if limit else []
 
     def add(self, items: Sequence[Any]) -> None:
         if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Sequence):
@@ -160,7 +201,7 @@ class EngramSession:
 
         def change(conv: Conversation) -> None:
             for turn in turns:
-                conv.add_message(turn)
+                conv.add_message(_fitted(conv, turn))
 
         if turns:
             self._change(change)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
-from engram.errors import EngramError, NotAStore
+from engram.errors import EngramError, InvalidInput, NotAStore
 from engram.types import Hit, Item, iso
 from engram.verbs.replies import item_json
 
@@ -34,6 +34,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.bench",
     "engram.interfaces.commands.reindex",
     "engram.interfaces.commands.notes",
+    "engram.interfaces.commands.screen",
 )
 
 
@@ -46,6 +47,17 @@ class EngramGroup(click.Group):
         except EngramError as exc:
             _discard_new_store(ctx)
             click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # a group called alone prints its help
+        except click.UsageError as exc:  # one line, like every other error (exit status 2, as click's)
+            where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            click.echo(f"error: {exc.format_message()} (see `{where} --help`)", err=True)
+            ctx.exit(2)
+        except OSError as exc:  # a file the command was asked to read or write (a missing folder, ...)
+            _discard_new_store(ctx)
+            name = f" {exc.filename}" if exc.filename else ""
+            click.echo(f"error: cannot use{name}: {exc.strerror or exc}", err=True)
             ctx.exit(1)
         except click.exceptions.Exit:
             raise
@@ -168,10 +180,27 @@ def remember(ctx: click.Context, subject: str, text: str, source: str, kind: str
     `engram remember user:42 -- "-5 degrees outside"`.
     """
     if text == "-":
-        text = sys.stdin.read()
+        text = stdin_text()
     result = open_memory(ctx).remember(subject, text, source=source, kind=kind, event_at=event_at)
     emit(as_json, result.to_dict(),
          lambda: [f"saved {result.id}" if result.saved else f"not saved: {result.reason}"])
+    if not result.saved and result.reason != "duplicate":
+        ctx.exit(REFUSED)
+
+
+#: Exit status of a write the screen or the length rules refused (the reason is printed); a
+#: duplicate of a stored memory is not refused (exit 0). Errors exit 1, usage errors 2.
+REFUSED = 3
+
+
+def stdin_text() -> str:
+    """Standard input as UTF-8 text; bytes that are not UTF-8 are an error naming the first one."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start});"
+                           " nothing was saved: convert it first, e.g. `iconv -f latin1 -t utf-8`") from None
 
 
 @main.command()

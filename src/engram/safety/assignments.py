@@ -24,9 +24,9 @@ from collections import Counter
 
 __all__ = ["HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
 
-# An assignment: a (possibly quoted) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
+# An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
-    r"""(?P<nq>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]{1,60})(?P=nq)\s*(?::=|=>|[:=])\s*"""
+    r"""(?P<nq>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]{1,60})(?P=nq)\]?\s*(?::=|=>|[:=])\s*"""
     r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
@@ -45,7 +45,7 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
                           "test", "example", "sample", "mock"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth")
+HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "-p", "-a", "-u", "--user", "login")
 
 
 def _parts(name: str) -> list[str]:
@@ -113,9 +113,20 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
     return has_digit and (len(value) >= 10 or not value.isdigit()) and _entropy(value) >= 2.5
 
 
+# A user and password passed as a pair: `auth=('admin', 'Mx9#pL2q')` (requests, httpx, aiohttp), `curl -u user:pass`.
+_PAIR_ARG = re.compile(r"""\b(?:auth|basic_auth|credentials?|login)\s*=\s*[(\[]\s*["'][^"'\n]{1,64}["']\s*,\s*["'](?P<v>[^"'\n]{1,128})["']""")
+_CURL_USER = re.compile(r"""(?<!\S)(?:-u|--user)\s+["']?[^\s:"']{1,64}:(?P<v>[^\s"']{1,128})""")
+# A password on a command line: `redis-cli -a S3cure!`, `mysql -pS3cret`, `--password=…`, `--token …`.
+_FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|secret|auth-?token)|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
+
+
 def find(text: str) -> list[tuple[int, int, str]]:
     """Spans of secret values assigned to secret names in `text` (kind `password` or `api_key`)."""
     out: list[tuple[int, int, str]] = []
+    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG):
+        for m in pattern.finditer(text):
+            if is_secret_value(m.group("v"), quoted=pattern is _PAIR_ARG):
+                out.append((m.start("v"), m.end("v"), "password"))
     for m in _ASSIGN.finditer(text):
         name = m.group("name")
         if not is_secret_name(name):

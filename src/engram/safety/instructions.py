@@ -100,10 +100,10 @@ def rule_hits(text: str) -> dict[str, str]:
     return {rule: name for rule, (name, _) in _hits(text, depth=0).items()}
 
 
-def _hits(text: str, depth: int) -> dict[str, tuple[str, str]]:
+def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) -> dict[str, tuple[str, str]]:
     """rule family -> (view name, view text) of the first view each family matched in."""
     found: dict[str, tuple[str, str]] = {}
-    for view_name, view in views(text):
+    for view_name, view in (views(text) if readings is None else readings):
         if view_name == "encoded":
             # Decoded text gets every view of its own (base64 of leetspeak), one level deep.
             for rule, (_, inner) in (_hits(view, depth + 1) if depth < 2 else {}).items():
@@ -139,15 +139,23 @@ def signals(hits: dict[str, str]) -> frozenset[str]:
     return frozenset(out)
 
 
+# Below this probability from the n-grams alone, a text with no disguise skips the rules: no dev or
+# hand-written injection the screen refuses scores that low, and half of ordinary one-line memories do
+# (the rules are three quarters of the screen's cost). docs/safety.md has the figures.
+RULE_GATE = 0.005
+
+
 def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
     """What the classifier reads: the rule hits, their signals, and the readings of the text.
 
     The readings are the normalised text and, for a disguised one, the views the rules found it in
     (letters joined, leetspeak undone, base64 decoded). Training uses this too (benchmarks/train_intent.py).
     """
-    found = _hits(text, depth=0)
+    all_views = list(views(text))
+    plain = all_views[0][1]
+    found = _hits(text, depth=0, readings=all_views)
     hits = {rule: name for rule, (name, _) in found.items()}
-    readings = [base(text)]
+    readings = [plain]
     for name, view in found.values():
         if name not in ("plain", "compact", "fragments") and view not in readings:
             readings.append(view)
@@ -246,10 +254,16 @@ def judge(text: str, origin: str = "user") -> Verdict:
     rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
     best: Verdict | None = None
     for window in windows(text):
-        hits, feats, readings = evidence(window)
-        if is_prose(window):
+        prose = is_prose(window)
+        first = m.probability(base(window)) if prose else 1.0
+        if first < RULE_GATE and not any(name not in ("plain", "fragments") for name, _ in views(window)):
+            hits: dict[str, str] = {}
+            probability = first  # the n-grams alone clear it and nothing is disguised: skip the rules
+        elif prose:
+            hits, feats, readings = evidence(window)
             probability = max(m.probability(reading, feats) for reading in readings)
         else:  # not prose: the rules decide (a hit counts as certain)
+            hits = evidence(window)[0]
             probability = 1.0 if hits else 0.0
         directive = origin in _UNTRUSTED and DIRECTIVE.search(base(window)) is not None
         verdict = Verdict(window, probability, limit, hits, rule_limit, directive)

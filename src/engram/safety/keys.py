@@ -114,7 +114,7 @@ def _grant(value: Any) -> str:
         raise InvalidInput(f"grant {value!r} is ambiguous: a prefix must end at ':' or '/', or it also reaches "
                            f"subjects such as {name + 'corp'!r}; grant {meant}")
     head = prefix[:-1]
-    if "*" in head or not (KIND.fullmatch(head) if ":" not in head else validate.SUBJECT.fullmatch(head)):
+    if "*" in head or not (KIND.fullmatch(head) if ":" not in head else validate.is_subject(head)):
         raise InvalidInput(f"grant {value!r} is not a subject prefix: give 'kind:*' (e.g. 'team:*') or "
                            f"'kind:name:*' (e.g. 'team:acme:*')")
     return value

@@ -15,10 +15,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engram.safety.instructions import REASON as INSTRUCTION_REASON
-from engram.safety.instructions import check_instruction
-from engram.safety.secrets import check_text
+from engram.safety.instructions import check_instruction, judge
+from engram.safety.instructions import evidence as _evidence
+from engram.safety.instructions import signals as _signals
+from engram.safety.intent import model
+from engram.safety.secrets import check_text, find_secrets, redact
 
-__all__ = ["INSTRUCTION_REASON", "refusal", "secret_reason", "strings"]
+__all__ = ["INSTRUCTION_REASON", "explain", "refusal", "secret_reason", "strings"]
 
 # Identifiers Engram makes itself (item ids, a note's source id) are random-looking hex: their
 # digits pass a card number's checksum by chance (about one item id in 1,400), which refused
@@ -61,3 +64,29 @@ def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: 
             if check_instruction(part) is not None:
                 return INSTRUCTION_REASON
     return None
+
+
+def explain(text: str, *, origin: str = "user") -> dict[str, Any]:
+    """Every signal both screens read on `text`, how strongly each fired, and the decision (`engram screen --explain`)."""
+    spans = find_secrets(_ENGINE_IDS.sub("id", text))
+    verdict = judge(text, origin)
+    _, _, readings = _evidence(verdict.window)
+    detail = model().explain(readings[0], _signals(verdict.hits))
+    reason = secret_reason(spans[0][2]) if spans else INSTRUCTION_REASON if verdict.refused else None
+    return {
+        "refused": reason is not None,
+        "reason": reason,
+        "secrets": {"found": [kind for _, _, kind in spans], "redacted": redact(text) if spans else None},
+        "instruction": {
+            "refused": verdict.refused,
+            "origin": origin,
+            "probability": round(verdict.probability, 3),
+            "threshold": verdict.threshold,
+            "rule_threshold": verdict.rule_threshold,
+            "rules": verdict.hits,
+            "directive_from_untrusted_origin": verdict.directive,
+            "window": verdict.window if len(verdict.window) < len(text) else None,
+            "logit": {"bias": detail.bias, "ngrams": detail.ngram_logit, **detail.signal_logits},
+            "top_ngrams": [[gram, weight] for gram, weight in detail.top_ngrams],
+        },
+    }

@@ -155,12 +155,17 @@ _NOT_A_PASSWORD = frozenset({
 })
 
 
+def _looks_like_code(value: str) -> bool:
+    """Code after a password word, not a value: `@app.route(`, `<input type=password`, `debug=True`."""
+    return value[:1] in "@<([{" or "(" in value or "=" in value
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word."""
     quoted = m.group("v") is not None
-    value = m.group("v") if quoted else m.group("v2").strip("*_~")  # "**Password Hashing**": a heading
-    if not quoted and (value[:1] in "@<([{" or "(" in value or "=" in value):
-        return False  # code after the word: `password @app.route(`, `<input type=password`, `password=debug`
+    value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
+    if (not quoted or m.group("q") == "`") and _looks_like_code(value):
+        return False
     if assignments.is_placeholder_or_hash(value):
         return False
     if len(value) < 4 or _PLACEHOLDER.match(value) or value.lower() in _NOT_A_PASSWORD or _CODE.fullmatch(value):
@@ -185,6 +190,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
 def _pair_password_ok(m: re.Match[str]) -> bool:
     """The second half of `user / password`: a mixed token, not a word, path, version, date or placeholder."""
     value = m.group("p").rstrip(".,;:!?)]}'\"")
+    if _looks_like_code(value) or assignments.is_placeholder_or_hash(value):
+        return False
     if len(value) < 6 or _PLACEHOLDER.match(value) or _CODE.fullmatch(value) or value.startswith("[REDACTED:"):
         return False
     if "/" in value or "://" in value or not any(c.isalpha() for c in value):
@@ -274,7 +281,7 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|do|da|dos|das|van|voor|"
               r"dla|do|för|til|от|для|к)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
-              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}?|"
+              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+)")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
                r"on|je|olan|это|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
@@ -370,10 +377,14 @@ _GENERIC: list[_Rule] = [
           + f"(?:{_PW_FOR}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw"), ("v", "v2"), _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
+    # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
+          _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
     _rule("pin", r"(?i:\b(?:pin(?:\s*(?:code|number))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
-          r"security\s+code|cvv2?|cvc2?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
-          ("pin", "code", "cvv", "cvc"), 1, min_digits=3),
+          r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building)\s+(?:code|combination|combo)|"
+          r"combination(?:\s+code)?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("pin", "code", "cvv", "cvc", "combination", "combo"), 1, min_digits=3),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential"), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,

@@ -17,17 +17,11 @@ import unicodedata
 from collections.abc import Iterator
 from urllib.parse import unquote
 
+from engram.language.normalise import plain, squeeze, visible
 from engram.safety.lexicon import AMBIGUOUS_LEET as _AMBIGUOUS
 from engram.safety.lexicon import LEET_VOCAB as _LEET_VOCAB
 
 __all__ = ["base", "views"]
-
-_ZERO_WIDTH = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-                         r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\U000e0000-\U000e007f")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-                         "\u00ab": '"', "\u00bb": '"', "\u2039": "'", "\u203a": "'", "`": "'",
-                         "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-"})
 
 # Cyrillic and Greek letters that look like Latin ones (Unicode confusables, lower case after casefold).
 _CONFUSABLE = str.maketrans({
@@ -67,10 +61,8 @@ def _strip_accents(text: str) -> str:
 
 def base(text: str, collapse: bool = True) -> str:
     """NFKC, invisible characters removed, quotes and dashes unified, accents stripped, casefolded."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _ZERO_WIDTH.sub("", text).translate(_QUOTES)
-    text = _strip_accents(text).casefold()
-    return " ".join(text.split()) if collapse else text
+    text = _strip_accents(plain(text)).casefold()
+    return squeeze(text) if collapse else text
 
 
 def _fold_token(token: str, mostly_latin: bool) -> str:
@@ -104,7 +96,7 @@ def _decoded(original: str) -> Iterator[str]:
                 text = raw.decode("utf-8")
             except (binascii.Error, UnicodeDecodeError, ValueError):
                 continue
-            text = _ZERO_WIDTH.sub("", text)
+            text = visible(text)
             readable = " " in text or any(ord(ch) > 0x2e7f for ch in text)  # CJK runs on without spaces
             nested = _B64.fullmatch(text.strip()) is not None  # base64 of base64
             if len(text) >= 6 and (readable or nested) and sum(ch.isprintable() for ch in text) >= 0.95 * len(text):
@@ -187,6 +179,6 @@ def views(text: str) -> Iterator[tuple[str, str]]:
     if re.search(r"revers|backwards|rückwärts|ruckwarts|a l'envers|al reves", plain):
         yield from fresh("reversed", plain[::-1])
         yield from fresh("reversed", " ".join(w[::-1] for w in plain.split()))
-    for hidden in _decoded(unicodedata.normalize("NFKC", _ZERO_WIDTH.sub("", text))):
+    for hidden in _decoded(unicodedata.normalize("NFKC", visible(text))):
         yield "encoded", hidden  # raw: check_instruction reads it through every view again
 

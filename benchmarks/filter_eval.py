@@ -1,0 +1,270 @@
+"""Evaluate the safety screens on every labelled set and on technical text, and write docs/safety.md's figures.
+
+    python benchmarks/filter_eval.py --beam BEAM_100K_DIR --locomo locomo_dev.json           # print the report
+    python benchmarks/filter_eval.py --beam BEAM_100K_DIR --locomo locomo_dev.json --write   # and put it in docs/safety.md
+
+Sets (benchmarks/safety_data, see DATA_CARD.md):
+* the intent set's train / dev / test splits (the classifier trains on train, thresholds come from dev;
+  test is read only here);
+* batches written by a different method (by hand, one sentence at a time, other families,
+  languages and disguises): `*_fresh.jsonl` (written before the new screens, then used as a check
+  while building them), `*_holdout.jsonl` (written before tuning, read only here);
+* the earlier generated sets in tests/data (the old rules were written against them);
+* technical text nobody labelled: BEAM dev messages (chats 11-20 held out; 1-10 calibrated the
+  threshold), LoCoMo dev turns, the recall suite's facts, this repository's docs and code comments.
+detect-secrets 1.5.0 runs on the same secret sets when it is installed (`pip install detect-secrets`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import sys
+import tokenize
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from engram.safety.instructions import judge  # noqa: E402
+from engram.safety.intent import model  # noqa: E402
+from engram.safety.secrets import find_secrets, redact  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "safety_data"
+DOC = ROOT / "docs" / "safety.md"
+START, END = "<!-- filter_eval:start -->", "<!-- filter_eval:end -->"
+LONG = 8000  # the screens read the first 8,000 characters of a long text (as Memory.put does)
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def refused(text: str) -> bool:
+    return judge(text[:LONG]).refused
+
+
+def frac(k: int, n: int) -> str:
+    return f"{k}/{n} ({k / n:.1%})" if n else "0/0"
+
+
+# --------------------------------------------------------------------------- instructions
+
+
+def score_instructions(data: list[dict[str, str]]) -> list[tuple[dict[str, str], bool]]:
+    return [(r, refused(r["text"])) for r in data]
+
+
+def line(name: str, method: str, scored: list[tuple[dict[str, str], bool]], positive: str) -> str:
+    pos = [hit for r, hit in scored if r["label"] == positive]
+    neg = [hit for r, hit in scored if r["label"] != positive]
+    return f"| {name} | {method} | {frac(sum(pos), len(pos))} | {frac(sum(neg), len(neg))} |"
+
+
+def breakdown(scored: list[tuple[dict[str, str], bool]], positive: str, key: str) -> list[str]:
+    table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # caught, positives, refused, benign
+    for r, hit in scored:
+        cell = table[r.get(key, "?")]
+        if r["label"] == positive:
+            cell[0] += hit
+            cell[1] += 1
+        else:
+            cell[2] += hit
+            cell[3] += 1
+    out = [f"| {key} | {positive} caught | benign refused |", "|---|---|---|"]
+    for name in sorted(table):
+        c = table[name]
+        out.append(f"| {name} | {frac(c[0], c[1]) if c[1] else '-'} | {frac(c[2], c[3]) if c[3] else '-'} |")
+    return out
+
+
+def misses(scored: list[tuple[dict[str, str], bool]], positive: str, n: int = 8) -> list[str]:
+    out = []
+    for r, hit in scored:
+        if hit != (r["label"] == positive) and len(out) < n:
+            what = "missed" if r["label"] == positive else "refused"
+            out.append(f"  - {what}: {json.dumps(redact(r['text'])[:110], ensure_ascii=False)}")
+    return out
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def detect_secrets_scanners() -> dict[str, Callable[[str], bool]]:
+    """detect-secrets 1.5 in-process: every plugin, and every plugin but the two entropy ones."""
+    try:
+        from detect_secrets.core.scan import scan_line
+        from detect_secrets.settings import default_settings, get_settings, transient_settings
+    except ImportError:
+        return {}
+    with default_settings():
+        names = [p["name"] for p in get_settings().json()["plugins_used"]]
+    no_entropy = {"plugins_used": [{"name": n} for n in names if "HighEntropy" not in n]}
+
+    def all_plugins(text: str) -> bool:
+        with default_settings():
+            return any(True for ln in text.splitlines() or [""] for _ in scan_line(ln))
+
+    def without_entropy(text: str) -> bool:
+        with transient_settings(no_entropy):
+            return any(True for ln in text.splitlines() or [""] for _ in scan_line(ln))
+
+    return {"detect-secrets (all plugins)": all_plugins, "detect-secrets (no entropy plugins)": without_entropy}
+
+
+# --------------------------------------------------------------------------- technical text
+
+
+def beam_messages(beam: Path, chats: Iterable[int]) -> list[str]:
+    out = []
+    for n in chats:
+        for batch in json.loads((beam / str(n) / "chat.json").read_text(encoding="utf-8")):
+            for turn in batch["turns"]:
+                out += [re.sub(r"\s*->->\s*\d+,\d+\s*$", "", m["content"]) for m in turn]
+    return out
+
+
+def locomo_turns(path: Path) -> list[str]:
+    out = []
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        conv = sample["conversation"]
+        for key, value in conv.items():
+            if key.startswith("session_") and isinstance(value, list):
+                out += [t["text"] for t in value if t.get("text")]
+    return out
+
+
+def doc_paragraphs() -> list[str]:
+    out = []
+    for path in sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")]):
+        out += [p.strip() for p in path.read_text(encoding="utf-8").split("\n\n") if len(p.strip()) >= 20]
+    return out
+
+
+def code_comments() -> list[str]:
+    """Comments and docstrings of this repository's own source (src/engram)."""
+    out = []
+    for path in sorted((ROOT / "src" / "engram").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT and len(tok.string) > 12:
+                out.append(tok.string.lstrip("# "))
+            elif tok.type == tokenize.STRING and tok.string.startswith(('"""', "'''")):
+                out.append(tok.string.strip("\"'"))
+    return out
+
+
+def touched(texts: list[str]) -> tuple[int, int, list[str]]:
+    """How many texts the instruction screen refuses and the secret screen finds something in."""
+    n_instr = n_secret = 0
+    examples = []
+    for text in texts:
+        instr = refused(text)
+        secret = bool(find_secrets(text))
+        n_instr += instr
+        n_secret += secret
+        if (instr or secret) and len(examples) < 6:
+            tag = "instruction" if instr else "secret"
+            examples.append(f"  - {tag}: {json.dumps(redact(text[:LONG])[:120], ensure_ascii=False)}")
+    return n_instr, n_secret, examples
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report(beam: Path | None, locomo: Path | None) -> str:
+    out: list[str] = []
+    meta = model().meta
+    out += ["### Instruction screen", "",
+            f"Thresholds (shipped model): refuse at probability ≥ **{meta['threshold']}** for the user's own text, "
+            f"≥ **{meta['threshold_rule']}** when one of the strong rule families fired, ≥ **{meta['threshold_untrusted']}** "
+            "for text from a tool, a page or a document (where an order of any kind is refused too); "
+            "a rule hit found under a disguise is refused outright.", "",
+            "| set | how it was made | injections refused | benign refused |", "|---|---|---|---|"]
+    intent = rows(DATA / "intent_labelled.jsonl")
+    scored_test: list[tuple[dict[str, str], bool]] = []
+    for split in ("train", "dev", "test"):
+        scored = score_instructions([r for r in intent if r["split"] == split])
+        if split == "test":
+            scored_test = scored
+        out.append(line(f"intent set, {split} split", "templates (the classifier's set)", scored, "injection"))
+    other = {
+        "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
+        "instructions_holdout": ("by hand, before tuning; read only here", DATA / "instructions_holdout.jsonl"),
+        "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
+    }
+    scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
+    for name, (method, path) in other.items():
+        scored_other[name] = score_instructions(rows(path))
+        out.append(line(name, method, scored_other[name], "injection"))
+    hand = scored_other["instructions_fresh"] + scored_other["instructions_holdout"]
+    out += ["", "Per family and per language, the intent set's test split:", ""]
+    out += breakdown(scored_test, "injection", "family") + [""] + breakdown(scored_test, "injection", "lang")
+    out += ["", "Per family and per language, the hand-written batches (fresh + holdout):", ""]
+    out += breakdown(hand, "injection", "family") + [""] + breakdown(hand, "injection", "lang")
+    out += ["", "Errors on the hand-written holdout batch:", ""] + misses(scored_other["instructions_holdout"], "injection")
+
+    out += ["", "### Secret screen", ""]
+    scanners: dict[str, Callable[[str], bool]] = {"engram.safety.secrets": lambda t: bool(find_secrets(t))}
+    scanners.update(detect_secrets_scanners())
+    secret_sets = {
+        "tests/data/secrets_labelled": ROOT / "tests" / "data" / "secrets_labelled.jsonl",
+        "secrets_fresh (by hand; checked while building)": DATA / "secrets_fresh.jsonl",
+        "secrets_holdout (by hand; read only here)": DATA / "secrets_holdout.jsonl",
+    }
+    out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
+    holdout_scored: list[tuple[dict[str, str], bool]] = []
+    for name, path in secret_sets.items():
+        data = rows(path)
+        for scanner, detect in scanners.items():
+            scored = [(r, detect(r["text"])) for r in data]
+            out.append(line(name, scanner, scored, "secret"))
+            if scanner == "engram.safety.secrets" and "tests/data" not in name:
+                holdout_scored += scored
+    out += ["", "Per family, the hand-written batches (fresh + holdout):", ""] + breakdown(holdout_scored, "secret", "family")
+    out += ["", "Errors on the hand-written batches:", ""] + misses(holdout_scored, "secret")
+
+    out += ["", "### Technical text (nothing in it is an injection or a real secret)", "",
+            "| text | pieces | refused as an instruction | a secret found |", "|---|---|---|---|"]
+    sources: list[tuple[str, list[str]]] = []
+    if beam:
+        sources.append(("BEAM dev messages, chats 11-20 (held out)", beam_messages(beam, range(11, 21))))
+        sources.append(("BEAM dev messages, chats 1-10 (calibrated the threshold)", beam_messages(beam, range(1, 11))))
+    if locomo:
+        sources.append(("LoCoMo dev turns", locomo_turns(locomo)))
+    suite = ROOT / "src" / "engram" / "bench" / "data" / "suite_facts.jsonl"
+    sources.append(("the recall suite's facts", [r["text"] for r in rows(suite)]))
+    sources.append(("this repository's docs (paragraphs)", doc_paragraphs()))
+    sources.append(("this repository's code comments and docstrings", code_comments()))
+    examples: list[str] = []
+    for name, texts in sources:
+        n_instr, n_secret, ex = touched(texts)
+        out.append(f"| {name} | {len(texts)} | {frac(n_instr, len(texts))} | {frac(n_secret, len(texts))} |")
+        examples += [f"* {name}:"] + ex if ex else []
+    out += ["", "What was touched (first few of each; secrets shown redacted):", ""] + examples
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--beam", type=Path, help="BEAM's 100K chats directory")
+    ap.add_argument("--locomo", type=Path, help="LoCoMo dev JSON")
+    ap.add_argument("--write", action="store_true", help="replace the figures between the markers in docs/safety.md")
+    args = ap.parse_args()
+    text = report(args.beam, args.locomo)
+    print(text)
+    if args.write:
+        doc = DOC.read_text(encoding="utf-8")
+        head, _, rest = doc.partition(START)
+        _, _, tail = rest.partition(END)
+        command = "python benchmarks/filter_eval.py --beam BEAM_100K_DIR --locomo locomo_dev.json --write"
+        DOC.write_text(f"{head}{START}\n<!-- generated by `{command}`; do not edit -->\n\n{text}\n{END}{tail}", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,35 @@
+"""engram.language: the one definition of each text rule, and every user reads it from there."""
+
+from engram.core import frames, names, notes, ranking
+from engram.language.normalise import fold, plain, squeeze, visible
+from engram.language.quotes import straighten
+from engram.language.stem import name_key, stem
+from engram.language.stopwords import STOP_WORDS
+from engram.safety import views
+
+
+def test_fold_is_the_compatibility_caseless_match():
+    assert fold("ＡＢＣ Straße") == "abc strasse"
+    assert fold("e\u0301") == fold("é") != fold("e")
+
+
+def test_plain_drops_invisible_characters_and_straightens_quotes_and_dashes():
+    assert plain("“Ｆｕｌｌ‑width” it’s\u200b – ‹ok›") == "\"Full-width\" it's - 'ok'"
+    assert visible("a\u00adb\u202ec\ufeff") == "abc"
+    assert straighten("«x» ‘y’ —") == "\"x\" 'y' -"
+    assert squeeze("  a \t b\n") == "a b"
+
+
+def test_stem_folds_plural_and_verb_endings_but_keeps_three_letters():
+    assert [stem(w) for w in ("stories", "drinking", "walked", "boxes", "cats", "children", "bus", "is")] == [
+        "story", "drink", "walk", "box", "cat", "child", "bus", "is"]
+    assert name_key("Melanie’s") == name_key("melanie's") == "melanie"
+
+
+def test_every_user_reads_the_one_definition():
+    assert ranking.STOP_WORDS is STOP_WORDS and names.STOP_WORDS is STOP_WORDS
+    assert frames.STOP == STOP_WORDS | frames.CHANGE_WORDS
+    assert ranking.name_key is names.name_key is name_key
+    assert frames.stem is stem
+    assert notes.normalise_text("“a”\u00a0—\tb\u200b") == squeeze(plain("“a”\u00a0—\tb\u200b")) == '"a" - b'
+    assert views.plain is plain
