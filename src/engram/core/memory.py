@@ -706,6 +706,7 @@ class Memory:
             "subjects": len(names) if names else len(raw["per_subject"]),
             "items": sum(raw["by_kind"].values()),
             "history": raw["history"],
+            "conversations": raw["conversations"],  # saved conversations, not counted as items
             "by_kind": raw["by_kind"],
             "per_subject": raw["per_subject"],
             "sessions": raw["sessions"],
