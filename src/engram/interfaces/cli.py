@@ -34,6 +34,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.bench",
     "engram.interfaces.commands.reindex",
     "engram.interfaces.commands.notes",
+    "engram.interfaces.commands.ingest",
     "engram.interfaces.commands.screen",
 )
 
