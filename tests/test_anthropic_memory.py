@@ -184,3 +184,49 @@ def test_the_async_tool_runs_under_the_async_runner(anthropic_server, memory):
     viewed = anthropic_server.bodies(ANTHROPIC_MESSAGES)[-1]["messages"][-1]["content"][0]
     assert text(viewed) == "Here's the content of /memories/a.md with line numbers:\n     1\tasync note\n     2\t"
     assert tool.tool.files()["/memories/a.md"].text == "async note\n"
+
+
+@pytest.fixture
+def unscreened(store_url):
+    """The tool over a Memory without the instruction screen: the file model is what these tests
+    check, and the screen's verdict on a path or a file of repeated lines is not part of it."""
+    from engram.core.memory import Memory
+
+    memory = Memory(store_url, embedder="none", instruction_filter=False)
+    yield EngramMemoryTool(memory, subject=SUBJECT)
+    memory.close()
+
+
+def test_a_path_is_a_file_or_a_directory_never_both(unscreened):
+    tool = unscreened
+    call(tool, command="create", path="/memories/work/project.md", file_text="Project: payments.")
+    with pytest.raises(ToolError, match="is a file, not a directory"):
+        call(tool, command="create", path="/memories/work/project.md/child.md", file_text="Child.")
+    with pytest.raises(ToolError, match="already exists"):
+        call(tool, command="create", path="/memories/work", file_text="A file where a directory is.")
+    for command in ({"command": "str_replace", "old_str": "a", "new_str": "b"},
+                    {"command": "insert", "insert_line": 0, "insert_text": "b"}):
+        with pytest.raises(ToolError, match="The path /memories/work is not a file."):
+            call(tool, path="/memories/work", **command)
+    assert set(tool.files()) == {"/memories/work/project.md"}
+
+
+def test_a_directory_stays_after_its_last_file_is_deleted(unscreened):
+    tool = unscreened
+    call(tool, command="create", path="/memories/work/team/project.md", file_text="Project: payments.")
+    call(tool, command="delete", path="/memories/work/team/project.md")
+    listing = call(tool, command="view", path="/memories").split("\n")
+    assert listing[-2:] == ["0B\t/memories/work/", "0B\t/memories/work/team/"]
+    call(tool, command="rename", old_path="/memories/work", new_path="/memories/job")
+    assert tool.directories() == {"/memories", "/memories/job", "/memories/job/team"}
+    call(tool, command="delete", path="/memories/job")
+    assert tool.directories() == {"/memories"}
+
+
+def test_view_refuses_a_file_longer_than_the_sdks_limit(unscreened):
+    tool = unscreened
+    call(tool, command="create", path="/memories/work/long.md", file_text="line\n" * 999_999)
+    with pytest.raises(ToolError, match="exceeds maximum line limit of 999,999 lines"):
+        call(tool, command="view", path="/memories/work/long.md")
+    call(tool, command="create", path="/memories/work/fits.md", file_text="line\n" * 999_998)
+    assert call(tool, command="view", path="/memories/work/fits.md", view_range=[1, 2]).endswith("     2\tline")

