@@ -38,7 +38,7 @@ Rank contract (a float, higher is better, comparable within one recall call only
 - recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1);
 - diversity = -w_diversity * (how many better-placed candidates of the same session precede the
   item): off by default (0); when raised, the order spreads across sessions (MMR-style);
-- newest  = the lift that puts the on-topic near-equals of the best hit (rank within w_newest,
+- newest  = the lift that puts the on-topic near-equals of the best hit (rank within w_newest, off by default,
   relevance >= ON_TOPIC) first, newest first (`newest_lifts`); only on the hits it lifts.
 
 This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calibrated relevance
@@ -102,7 +102,7 @@ class Weights:
     diversity: float = 0.0
     keyword_cap: float = 0.0
     keyword_words: float = 24.0
-    newest: float = 1.0
+    newest: float = 0.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
@@ -400,7 +400,9 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
     evidence = [(signals.cosines.get(item.id, 0.0), overlap(signals.terms, item.text)) for item in items]
     scores = [relevance(cosine, share) for cosine, share in evidence]
     if weights.newest:
-        for i, lift in newest_lifts(items, [sum(p.values()) for p in parts], scores, weights.newest).items():
+        lifts = newest_lifts(items, [sum(p.values()) for p in parts], scores, weights.newest,
+                             [p["entity"] for p in parts])
+        for i, lift in lifts.items():
             parts[i]["newest"] = lift
     hits = [Hit(item=item, score=score, rank=sum(part.values()), components={**part, "cosine": c, "overlap": o})
             for item, part, score, (c, o) in zip(items, parts, scores, evidence)]
@@ -448,15 +450,17 @@ def _word_set(text: str) -> frozenset[str]:
 
 
 def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence[float],
-                 margin: float) -> dict[int, float]:
+                 margin: float, about: Sequence[float] | None = None) -> dict[int, float]:
     """Newest wins among near-equals: the on-topic hits (relevance >= ON_TOPIC) whose rank is
     within `margin` of the best hit's are placed first, newest first (by event time), each lifted
-    to just above the best rank; every other hit keeps its rank. Time decides only between
+    to just above the best rank; every other hit keeps its rank. With `about` (each hit's entity
+    term), only hits about the same person as the best one are near-equals. Time decides only between
     memories the evidence cannot tell apart, so a stable fact far ahead is never buried."""
     if not items:
         return {}
     best = max(range(len(items)), key=lambda i: ranks[i])
-    group = [i for i in range(len(items)) if ranks[i] >= ranks[best] - margin and scores[i] >= ON_TOPIC]
+    group = [i for i in range(len(items)) if ranks[i] >= ranks[best] - margin and scores[i] >= ON_TOPIC
+             and (about is None or about[i] == about[best])]
     if len(group) < 2 or best not in group:
         return {}
     group.sort(key=lambda i: (-items[i].event_at, items[i].id))
