@@ -26,7 +26,6 @@ from engram.embed.base import Embedder
 from engram.core import collapse, conversations, episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
-from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
@@ -417,10 +416,10 @@ class Memory:
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        # The embedding runs beside the supersession look-up's reads that need no vector.
-        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        # Inline, not on a thread beside the look-up's keyword reads: on 2 cores the model already
+        # keeps both busy, and the hand-off cost more than it hid (docs/benchmarks.md).
         batch = Batch(self.store, self.embedder, checked)
-        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        vectors = self._vectors_for(items)
         batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
