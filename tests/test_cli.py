@@ -61,7 +61,7 @@ def test_forget_previews_without_yes_and_deletes_with_it(run):
     run("remember", "user:42", "Team uses Postgres 16 for all services.")
     run("remember", "user:42", "Deploys to AWS Lambda with Python 3.12.")
     preview = as_json(run("forget", "user:42", "postgres", "--json"))
-    assert preview["would_forget"] == 1 and preview["items"][0]["text"].startswith("Team uses")
+    assert preview["would_forget"] == 1 and preview["memories"][0]["text"].startswith("Team uses")
     assert len(as_json(run("list", "user:42", "--json"))) == 2
     assert as_json(run("forget", "user:42", "postgres", "--yes", "--json")) == {"forgotten": 1}
     assert [it["text"] for it in as_json(run("list", "user:42", "--json"))] == ["Deploys to AWS Lambda with Python 3.12."]
@@ -113,7 +113,7 @@ def test_a_real_subprocess_error_has_no_traceback(tmp_path):
                     "hashing", "remember", "user:1", "A store to read."], check=True, capture_output=True)
     proc = subprocess.run([sys.executable, "-m", "engram.interfaces.cli", "--db", str(tmp_path / "x.db"), "--embedder",
                            "hashing", "recall", "bad subject", "q"], capture_output=True, text=True)
-    assert proc.returncode == 1 and proc.stderr.startswith("error: subject") and "Traceback" not in proc.stderr
+    assert proc.returncode == 1 and proc.stderr.startswith("error: 'subject' must be") and "Traceback" not in proc.stderr
 
 
 def _json_commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:

@@ -167,3 +167,24 @@ def test_cli_export_import_backup(tmp_path):
     assert result.exit_code == 0 and Path(json.loads(result.output)["backup"]).exists()
     with sqlite_memory_at(Path(src)) as a, sqlite_memory_at(tmp_path / "bk.db") as b:
         assert snapshot(a) == snapshot(b)
+
+
+def test_export_and_import_keep_grants_and_api_keys(tmp_path):
+    from engram.safety.keys import KeyRing
+
+    src, dst, path = str(tmp_path / "a.db"), str(tmp_path / "b.db"), tmp_path / "out.jsonl"
+    with Memory(src, embedder=HashingEmbedder(64)) as mem:
+        mem.remember("user:42", "Team uses Postgres 16 for all services.")
+        mem.grant("user:42", "agent:planner", "read")
+        token, _ = KeyRing(mem.store).create(["user:42"], name="ci")
+        counts = export(mem, path)
+        keys_before = mem.store.settings("apikey:")
+    assert counts["settings"] == 2 and len(keys_before) == 1
+    assert token not in path.read_text()  # only the hash travels
+    with Memory(dst, embedder=HashingEmbedder(64)) as mem:
+        report = import_(mem, path)
+        assert report["imported"] == 1 and report["settings"] == 2
+        assert mem.grants("user:42") == {"agent:planner": "read"}
+        assert mem.store.settings("apikey:") == keys_before
+        assert KeyRing(mem.store).authenticate(token).subjects == ("user:42",)  # the key works here too
+        assert import_(mem, path)["settings"] == 0  # nothing twice

@@ -366,10 +366,80 @@ def test_inmemorystore_refuses_a_ttl_it_does_not_support():
         InMemoryStore().put(("t",), "k", {"text": "x"}, ttl=5)
 
 
-def test_index_embed_is_refused_the_memory_embeds(tmp_path):
-    with Memory(str(tmp_path / "m.db"), embedder="hashing") as mem:
-        with pytest.raises(InvalidInput, match="Memory's embedder"):
-            EngramStore(mem, index={"dims": 3, "embed": lambda texts: [[0.0] * 3 for _ in texts]})
+def _letters(texts):
+    """A small embedder of the caller's own: letter counts (what LangGraph's tests pass as index['embed'])."""
+    return [[float(t.lower().count(c)) for c in "abcdefghijklmnopqrstuvwxyz"] for t in texts]
+
+
+def _cosine(a, b):
+    dot = sum(x * y for x, y in zip(a, b))
+    return dot / ((sum(x * x for x in a) ** 0.5) * (sum(y * y for y in b) ** 0.5))
+
+
+@pytest.mark.parametrize("distance", ["cosine", "inner_product", "l2"])
+def test_search_scores_are_the_similarity_of_the_callers_embedder_across_namespaces(tmp_path, distance):
+    texts = {("pets", "alice"): "Alice has a dog named Rex.", ("notes", "a"): "The meeting is on Monday.",
+             ("notes", "b"): "Buy milk and eggs.", ("notes", "c"): "The dog park opens at nine."}
+    with Memory(str(tmp_path / "m.db"), embedder="none") as mem:
+        store = EngramStore(mem, index={"dims": 26, "embed": _letters, "fields": ["text"],
+                                        "distance_type": distance})
+        for (ns, key), text in texts.items():
+            store.put((ns,), key, {"text": text})
+        found = store.search((), query="what is the dog's name?", limit=10)
+    q = _letters(["what is the dog's name?"])[0]
+    for hit in found:
+        v = _letters([hit.value["text"]])[0]
+        want = {"cosine": _cosine(q, v), "inner_product": sum(x * y for x, y in zip(q, v)),
+                "l2": -sum((x - y) ** 2 for x, y in zip(q, v)) ** 0.5}[distance]
+        assert hit.score == pytest.approx(want)
+    assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
+    assert len(found) == 4
+
+
+def test_a_provider_string_for_embed_is_refused(tmp_path):
+    with Memory(str(tmp_path / "m.db"), embedder="none") as mem:
+        with pytest.raises(InvalidInput, match="network"):
+            EngramStore(mem, index={"dims": 3, "embed": "openai:text-embedding-3-small"})
+
+
+def test_dotted_filter_keys_reach_nested_fields(tmp_path):
+    with Memory(str(tmp_path / "m.db"), embedder="none") as mem:
+        store = EngramStore(mem)
+        store.put(("u",), "1", {"info": {"city": "Porto", "age": 30}})
+        store.put(("u",), "2", {"info": {"city": "Lyon", "age": 40}})
+        assert [h.key for h in store.search(("u",), filter={"info.city": "Porto"})] == ["1"]
+        assert [h.key for h in store.search(("u",), filter={"info.age": {"$gt": 35}})] == ["2"]
+
+
+def test_namespaces_whose_items_all_expired_are_not_listed(tmp_path):
+    now = [1000.0]
+    with Memory(str(tmp_path / "m.db"), embedder="none") as mem:
+        store = EngramStore(mem, clock=lambda: now[0])
+        store.put(("short",), "k", {"text": "x"}, ttl=1)
+        store.put(("long",), "k", {"text": "y"}, ttl=10)
+        assert store.list_namespaces() == [("long",), ("short",)]
+        now[0] += 120
+        assert store.list_namespaces() == [("long",)]
+
+
+def test_the_async_store_sweeps_ttl_with_coroutines(tmp_path):
+    from engram.integrations.langgraph import AsyncEngramStore
+
+    now = [1000.0]
+
+    async def run() -> tuple[int, bool, list[str]]:
+        with Memory(str(tmp_path / "m.db"), embedder="none") as mem:
+            store = AsyncEngramStore(mem, clock=lambda: now[0])
+            await store.aput(("t",), "gone", {"text": "x"}, ttl=1)
+            await store.aput(("t",), "kept", {"text": "y"})
+            now[0] += 120
+            swept = await store.sweep_ttl()
+            task = await store.start_ttl_sweeper(sweep_interval_minutes=1)
+            assert not task.done()
+            stopped = await store.stop_ttl_sweeper(timeout=5)
+            return swept, stopped, [it.key for it in await store.asearch(("t",))]
+
+    assert asyncio.run(run()) == (1, True, ["kept"])
 
 
 def test_a_path_opens_its_own_memory(tmp_path):

@@ -54,7 +54,7 @@ def opened(tmp_path: Path) -> Opened:
 
 def test_tools_are_typed_described_and_annotated(opened):
     tools = {t.name: t for t in session(build_server(opened), lambda c: c.list_tools()).tools}
-    assert set(tools) == {"remember", "recall", "forget", "list"}
+    assert set(tools) == {"remember", "recall", "forget", "add_messages", "list"}
     remember = tools["remember"]
     assert remember.input_schema["required"] == ["fact"]
     assert "ONE durable fact" in remember.description and "secrets" in remember.description
@@ -181,7 +181,7 @@ def test_stdio_subprocess(tmp_path):
         return names, saved, hits, bad
 
     names, saved, hits, bad = session(params, body)
-    assert names == ["forget", "list", "recall", "remember"]
+    assert names == ["add_messages", "forget", "list", "recall", "remember"]
     assert saved["saved"] and hits["memories"][0]["id"] == saved["id"]
     assert bad.is_error and "kind:name" in bad.content[0].text
     with Memory(db, embedder="hashing") as mem:  # written to the file, under the default subject

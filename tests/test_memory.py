@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engram.errors import InvalidInput, InvalidSubject, NotFound
+from engram.core import ranking
 from engram.core.memory import Memory
 
 U = "user:42"
@@ -94,7 +95,7 @@ def test_recall_explain_components_sum_to_score(memory):
     seed(memory)
     for hit in memory.recall(U, "Python code", explain=True):
         assert set(hit.components) >= {"keyword", "vector", "recency"}
-        assert hit.score == pytest.approx(sum(hit.components.values()))
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in ranking.TERMS))
 
 
 @pytest.mark.parametrize("query", ['"', "NEAR(a b)", "python AND", "(unbalanced", "*", "'; DROP TABLE items; --",

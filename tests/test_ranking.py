@@ -13,7 +13,7 @@ from engram.core.ranking import DAY, Signals, Weights
 from engram.types import Item
 
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
-        "diversity"}
+        "diversity", "cosine", "overlap"}
 
 
 def item(name: str, *, at: float = 0.0, session: str | None = None) -> Item:
@@ -50,7 +50,7 @@ def test_fuse_components_follow_the_contract_and_sum_to_the_score():
     assert hits[0].components["vector"] == pytest.approx(2.0)
     assert hits[0].components["keyword"] == pytest.approx(0.5)
     for hit in hits:
-        assert hit.score == pytest.approx(sum(hit.components.values()))
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in ranking.TERMS))
 
 
 def test_context_lets_an_answer_borrow_from_its_question():
@@ -59,7 +59,7 @@ def test_context_lets_an_answer_borrow_from_its_question():
     signals = Signals(vector={"a": 3.0, "b": 0.2, "c": 0.4}, neighbours={"b": ("a", None)})
     hits = {h.id: h for h in ranking.fuse(items, signals, 0.0, Weights(session=0.0, recency=0.0))}
     assert hits["b"].components["context"] == pytest.approx(Weights().context * ranking.PREVIOUS_SHARE * 3.0)
-    assert hits["b"].score > hits["c"].score
+    assert hits["b"].rank > hits["c"].rank
     assert hits["c"].components["context"] == 0.0
 
 
@@ -68,8 +68,8 @@ def test_session_evidence_lifts_the_turns_of_a_matching_session():
     signals = Signals(vector={"a": 3.0, "b": 0.5, "c": 0.6, "d": 0.1})
     on = {h.id: h for h in ranking.fuse(items, signals, 0.0, Weights(recency=0.0, context=0.0))}
     off = {h.id: h for h in ranking.fuse(items, signals, 0.0, Weights(recency=0.0, context=0.0, session=0.0))}
-    assert off["c"].score > off["b"].score  # on its own, c beats b
-    assert on["b"].score > on["c"].score  # b's session holds the best match
+    assert off["c"].rank > off["b"].rank  # on its own, c beats b
+    assert on["b"].rank > on["c"].rank  # b's session holds the best match
     assert on["a"].components["session"] == on["b"].components["session"] > 0
 
 
@@ -114,9 +114,11 @@ def test_single_signal_weights():
 
 
 def test_top_k_and_min_score():
-    hits = ranking.fuse([item("a"), item("b")], Signals(vector={"a": 2.0, "b": -1.0}), 0.0)
+    signals = Signals(vector={"a": 2.0, "b": -1.0}, cosines={"a": 0.8, "b": 0.1}, terms=("a",))
+    hits = ranking.fuse([item("a"), item("b")], signals, 0.0)
     assert [h.id for h in ranking.top_k(hits, 1)] == ["a"]
-    assert [h.id for h in ranking.top_k(hits, 5, min_score=0.0)] == ["a"]
+    assert [h.id for h in ranking.top_k(hits, 5, min_score=ranking.ON_TOPIC)] == ["a"]  # the relevance, 0..1
+    assert all(0.0 < h.score < 1.0 for h in hits)
 
 
 def test_keyword_terms_drop_stop_words_but_never_everything():
@@ -196,7 +198,7 @@ def test_an_item_that_leads_with_a_named_entity_gets_the_entity_term():
     signals = Signals(vector={"a": 1.0, "b": 1.0}, names=_book(alice.text, bob.text).mentioned("What does Alice love?"))
     hits = {h.id: h for h in ranking.fuse([alice, bob], signals, 0.0, Weights(recency=0.0))}
     assert hits["a"].components["entity"] == Weights().entity and hits["b"].components["entity"] == 0.0
-    assert hits["a"].score > hits["b"].score
+    assert hits["a"].rank > hits["b"].rank
 
 
 def test_the_vector_query_leaves_the_names_to_the_entity_term():
@@ -213,7 +215,7 @@ def test_a_when_question_lifts_memories_that_state_a_time():
     signals = Signals(vector={"a": 1.0, "b": 1.0}, asks_when=True)
     hits = {h.id: h for h in ranking.fuse([dated, plain], signals, 0.0, Weights(recency=0.0))}
     assert hits["a"].components["time"] == Weights().time and hits["b"].components["time"] == 0.0
-    assert hits["a"].score > hits["b"].score
+    assert hits["a"].rank > hits["b"].rank
     other = ranking.fuse([dated, plain], Signals(vector={"a": 1.0, "b": 1.0}), 0.0, Weights(recency=0.0))
     assert all(h.components["time"] == 0.0 for h in other)
 
@@ -252,8 +254,8 @@ def test_diversity_spreads_the_order_across_sessions_and_stays_truthful():
     assert [h.id for h in spread] == ["a1", "b1", "a2"]
     assert spread[2].components["diversity"] == -1.0
     for hit in spread:
-        assert hit.score == pytest.approx(sum(hit.components.values()))
-    assert [h.score for h in spread] == sorted((h.score for h in spread), reverse=True)
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in ranking.TERMS))
+    assert [h.rank for h in spread] == sorted((h.rank for h in spread), reverse=True)
 
 
 def test_a_memory_that_asks_yields_to_one_that_tells():
@@ -283,8 +285,8 @@ def test_focus_keeps_the_first_places_and_fills_the_rest_with_the_named_person()
     assert [h.id for h in focused[head:head + 2]] == ["a0", "a1"] and [h.id for h in plain[-2:]] == ["a0", "a1"]
     assert all(h.components["focus"] == -Weights().focus for h in focused[head + 2:])
     for hit in focused:
-        assert hit.score == pytest.approx(sum(hit.components.values()))
-    assert [h.score for h in focused] == sorted((h.score for h in focused), reverse=True)
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in ranking.TERMS))
+    assert [h.rank for h in focused] == sorted((h.rank for h in focused), reverse=True)
     unnamed = ranking.fuse([*others, *alice], dataclasses.replace(signals, names=frozenset()), 0.0, weights)
     assert all(h.components["focus"] == 0.0 for h in unnamed)
 

@@ -16,6 +16,7 @@ from engram.bench import suite as robustness
 from engram.embed import get_embedder
 from engram.embed.hashing import HashingEmbedder
 from engram.core.memory import Memory
+from engram.core import ranking
 from engram.core.ranking import DAY
 from engram.types import EPISODE, PREFERENCE
 
@@ -30,7 +31,7 @@ DISTRACTORS = [
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
-        "diversity"}
+        "diversity", "cosine", "overlap"}
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,7 @@ def test_explain_components_sum_to_score(semantic):
     assert hits
     for hit in hits:
         assert set(hit.components) == KEYS
-        assert hit.score == pytest.approx(sum(hit.components.values()))
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in ranking.TERMS))
     plain = semantic.recall(U, "database for the services", k=5, now=2000.0)
     assert [h.id for h in plain] == [h.id for h in hits] and not plain[0].components
 
@@ -183,9 +184,9 @@ def test_validity_superseded_items_are_left_out_unless_asked_as_of(mem):
 def test_min_score_drops_weak_matches(semantic):
     everything = semantic.recall(U, "Which database does the team use?", k=7, now=2000.0)
     assert len(everything) == 7
-    strong = semantic.recall(U, "Which database does the team use?", k=7, now=2000.0, min_score=1.5)
+    strong = semantic.recall(U, "Which database does the team use?", k=7, now=2000.0, min_score=0.5)
     assert [h.text for h in strong] == [POSTGRES]
-    assert semantic.recall(U, "Which database does the team use?", now=2000.0, min_score=100.0) == []
+    assert semantic.recall(U, "Which database does the team use?", now=2000.0, min_score=1.01) == []
 
 
 def test_k_larger_than_the_subject_returns_everything_once(mem):

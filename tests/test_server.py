@@ -316,7 +316,7 @@ def test_openapi_fuzz_finds_no_server_error(case, fuzz_target):
 def test_openapi_document_is_3_1_and_covers_every_route(client):
     doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.1")
-    assert set(doc["paths"]) == {"/v1/memories", "/v1/memories/{id}", "/v1/recall", "/v1/forget", "/v1/subjects",
+    assert set(doc["paths"]) == {"/v1/memories", "/v1/memories/{id}", "/v1/recall", "/v1/forget", "/v1/messages", "/v1/subjects",
                                  "/v1/me", "/v1/keys", "/v1/keys/{id}"}
 
 

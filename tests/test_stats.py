@@ -85,3 +85,23 @@ def test_get_preference_of_a_missing_key_is_the_default(memory: Memory) -> None:
     assert memory.get_preference(U, "style", "plain") == "plain"
     memory.set_preference(U, "style", "concise")
     assert memory.get_preference(U, "style") == "concise"
+
+
+def test_every_surface_counts_the_same_items_with_a_saved_conversation(memory) -> None:
+    from engram.kinds.working import Conversation
+
+    subject = "user:counts"
+    memory.remember(subject, "Team uses Postgres 16 for all services.")
+    memory.remember(subject, "Works at Acme.", key="employer")
+    memory.remember(subject, "Works at Globex.", key="employer")  # one current, one history
+    conv = Conversation("You are helpful.", budget=1000)
+    conv.add("user", "hello there")
+    memory.save_conversation(subject, "s1", conv)
+    listed = memory.items(subject)
+    stats = memory.stats(subject)
+    assert len(listed) == 2
+    assert stats["items"] == sum(stats["by_kind"].values()) == len(listed)
+    assert stats["per_subject"][subject] == {"items": 2, "history": 1}
+    assert memory.subjects()[subject] == 2
+    assert stats["conversations"] == 1 and "conversation" not in stats["by_kind"]
+    assert len(memory.items(subject, include_superseded=True)) == stats["items"] + stats["history"]

@@ -87,7 +87,7 @@ SHARED = [v for v in VERBS.values() if len(v.surfaces) > 1]
 
 
 def test_the_shared_verbs_are_the_memory_verbs():
-    assert [v.name for v in SHARED] == ["remember", "recall", "forget", "list"]
+    assert [v.name for v in SHARED] == ["remember", "recall", "forget", "add_messages", "list"]
     assert {v.name for v in verb_specs("rest")} >= {"keys", "me", "subjects", "create_key", "revoke_key"}
 
 
@@ -237,7 +237,7 @@ def test_items_are_serialised_by_one_function(surfaces):
 # -- the definitions from outside ------------------------------------------------------------
 def test_public_listing_and_schemas_per_surface():
     assert [v.name for v in verb_specs("tool")] == ["remember", "recall", "forget"]
-    assert [v.name for v in verb_specs("mcp")] == ["remember", "recall", "forget", "list"]
+    assert [v.name for v in verb_specs("mcp")] == ["remember", "recall", "forget", "add_messages", "list"]
     assert json_schema("recall", "tool")["properties"]["k"]["maximum"] == 10
     assert json_schema("recall", "rest")["properties"]["k"]["maximum"] == 100
     assert json_schema("recall", "rest")["additionalProperties"] is False

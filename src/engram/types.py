@@ -22,23 +22,31 @@ CONVERSATION = "conversation"
 NOTE = "note"  # a research note citing a page (engram.core.notes)
 STORE_ITEM = "store_item"  # a framework's keyed JSON value (engram.integrations.langgraph)
 MEMORY_FILE = "memory_file"  # a file of a model's own memory tree (engram.integrations.anthropic_memory)
-MESSAGE = "message"  # one message of a stored conversation (engram.core.conversations)
-KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE, MESSAGE)
+# One message of a conversation, kept whole (`Memory.add_messages`), and the passages recall
+# searches it by (engram.core.passages); a passage's metadata names its message.
+MESSAGE = "message"
+PASSAGE = "passage"
+KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE, MESSAGE,
+         PASSAGE)
 # Kept byte for byte under a key (`Memory.put`): never folded to one line, never cut to a sentence,
 # never deduplicated, and a new version always replaces the current one of its key.
 VERBATIM_KINDS = frozenset({CONVERSATION, STORE_ITEM, MEMORY_FILE})
 # Logs may repeat themselves, and one note may cite two pages (each note is deduplicated per page
 # by engram.core.notes); every other kind keeps one current copy of a text per subject.
-UNDEDUPED_KINDS = frozenset({EPISODE, NOTE}) | VERBATIM_KINDS
+UNDEDUPED_KINDS = frozenset({EPISODE, NOTE, MESSAGE, PASSAGE}) | VERBATIM_KINDS
 # The metadata field holding the text a verbatim item's vector is made from (`Memory.put(index=...)`).
 EMBEDDED = "embedded"
 
 
 def embedded_text(item: "Item") -> str | None:
     """The text recall embeds for an item: its text, or for a verbatim kind the `index` text it
-    was put with (none: no vector; a saved conversation never has one)."""
-    if item.kind == CONVERSATION:
+    was put with (none: no vector; a saved conversation never has one). A message has no vector
+    of its own: its passages do, each from its `embedded` text (the passage with its heading)."""
+    if item.kind in (CONVERSATION, MESSAGE):
         return None
+    if item.kind == PASSAGE:
+        found = item.metadata.get(EMBEDDED)
+        return found if isinstance(found, str) and found.strip() else item.text
     if item.kind in VERBATIM_KINDS:
         found = item.metadata.get(EMBEDDED)
         return found if isinstance(found, str) and found.strip() else None
@@ -96,11 +104,20 @@ class Item:
 
 @dataclass(frozen=True)
 class Hit:
-    """A recalled item and its score. Higher is better; `components` explains the score."""
+    """A recalled item. `score` is its calibrated relevance, 0..1 (about the chance it is on-topic;
+    its meaning does not depend on the store); `rank` the fused value that orders one recall's
+    hits; `components` (with explain) the weighted terms that sum to `rank`, and the raw evidence
+    the score is read from (`cosine`, `overlap`). docs/recall.md has the details.
+
+    For a message (kind "message") `passage` is the part of it that matched and `passage_id` that
+    passage's id (engram.core.collapse); `item.text` is the whole message."""
 
     item: Item
     score: float
     components: Mapping[str, float] = field(default_factory=dict)
+    rank: float = 0.0
+    passage: str | None = None
+    passage_id: str | None = None
 
     @property
     def id(self) -> str:
@@ -114,7 +131,10 @@ class Hit:
         out = self.item.to_dict()
         out["score"] = round(self.score, 6)
         if self.components:
-            out["explain"] = {k: round(v, 6) for k, v in self.components.items()}
+            out["explain"] = {"rank": round(self.rank, 6), **{k: round(v, 6) for k, v in self.components.items()}}
+        if self.passage is not None:
+            out["passage"] = self.passage
+            out["passage_id"] = self.passage_id
         return out
 
 
@@ -126,6 +146,7 @@ class Saved:
     id: str | None = None
     reason: str | None = None
     superseded: tuple[str, ...] = ()
+    redacted: tuple[str, ...] = ()  # the kinds of secret redacted in place (a message: Memory.add_messages)
 
     def __bool__(self) -> bool:
         return self.saved
@@ -134,6 +155,8 @@ class Saved:
         out: dict[str, Any] = {"saved": self.saved, "id": self.id, "reason": self.reason}
         if self.superseded:
             out["superseded"] = list(self.superseded)
+        if self.redacted:
+            out["redacted"] = list(self.redacted)
         return out
 
 

@@ -3,7 +3,7 @@
 `build(mem)` fills one subject the way users do: the robustness suite's facts (engram/bench/data)
 written with `remember_many`, then synthetic session turns and the last suite facts written one
 `remember` at a time, with recalls in between (so the write path updates caches a recall warmed).
-`answers(mem)` asks every suite question (k=10, at a fixed time): its top 10 as (text, score).
+`answers(mem)` asks every suite question (k=10, at a fixed time): its top 10 as (text, rank value).
 
 `recall_golden.json` holds the answers of the ranking as issue 13 left it (weighted names, the
 keyword length rule), recorded by that branch's code before the speed work was merged into it
@@ -68,7 +68,7 @@ def build(mem: Any) -> None:
 
 def answers(mem: Any) -> dict[str, list[list[Any]]]:
     """Each suite question's top 10 as [text, score], asked the day after the last write."""
-    return {q: [[h.item.text, h.score] for h in mem.recall(SUBJECT, q, k=10, now=T0 + 220 * DAY)]
+    return {q: [[h.item.text, h.rank] for h in mem.recall(SUBJECT, q, k=10, now=T0 + 220 * DAY)]
             for q in dict.fromkeys(questions())}
 
 

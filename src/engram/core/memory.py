@@ -23,7 +23,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import episodic, notes
+from engram.core import collapse, conversations, episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core import background
@@ -35,7 +35,7 @@ from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprin
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede_lookup import Batch
-from engram.types import CONVERSATION, EMBEDDED, FACT, VERBATIM_KINDS, Hit, Item, Saved, iso
+from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
@@ -266,6 +266,37 @@ class Memory:
         written = iter(self._write(items)) if items else iter(())
         return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]
 
+    def add_messages(self, subject: str, messages: Any, *, session: str | None = None, at: Any = None,
+                     source: str = "", agent: str | None = None, now: Any = None) -> list[Saved]:
+        """Keep a conversation: every message whole and verbatim, one Saved per message, in order.
+
+        `messages` is a list (or a request) in the OpenAI Chat, OpenAI Responses or Anthropic
+        Messages shape, or a `Conversation.to_dict()` (engram.core.conversations). A message's own
+        time, else `at`, else now, is its `event_at`. A message is never refused for its length (up
+        to 20 million characters), a secret (redacted in place: `Saved.redacted` names the kinds) or
+        an instruction; a tool result is kept marked untrusted. Recall finds a long message by its
+        passages and returns the message once, with the passage that matched (`Hit.passage`).
+        """
+        subject = validate.subject(subject)
+        for name, value in (("session", session),):
+            if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > 200):
+                raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
+        parsed = conversations.messages_of(messages)
+        planned = conversations.plan(
+            subject, parsed, session=session, at=validate.timestamp(at, "at") if at is not None else None,
+            now=validate.timestamp(now), source=validate.clean_text(source, "source"),
+            agent=self.settings.agent if agent is None else agent, redact=self.secret_filter,
+            screen=self.instruction_filter)
+        results: list[Saved] = []
+        for batch in conversations.chunks(planned):
+            written = self._write([it for p in batch for it in p.items])
+            at_message = 0
+            for p in batch:
+                saved = written[at_message]
+                results.append(dataclasses.replace(saved, redacted=p.redacted))
+                at_message += len(p.items)
+        return results
+
     def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
             session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
             expect: str | None = None, now: Any = None) -> Saved:
@@ -455,10 +486,12 @@ class Memory:
         steps = self._steps
         steps.lap("validate")
         min_score = None if min_score is None else validate.number(min_score, "min_score")
-        hits = search(self.store, self.require_embedder(), subject, query, k, where, weights, at, min_score,
-                      queries=self.query_cache, steps=steps)
+        # Messages are searched by their passages, one hit per message (engram.core.collapse).
+        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), collapse.searched(where),
+                      weights, at, min_score, queries=self.query_cache, steps=steps)
+        hits = collapse.collapse(self.store, hits, k)
         if not explain:
-            hits = [Hit(h.item, h.score) for h in hits]
+            hits = [dataclasses.replace(h, components={}) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
             self._accesses.record([h.id for h in hits], at)  # written later: no write on the read path
         steps.lap("hits")
@@ -493,6 +526,8 @@ class Memory:
             validate.count(limit, "limit", 1, 1_000_000)
         if where is None:
             where = self._filter(kinds=kinds, include_superseded=include_superseded)
+            if kinds is None:  # a message's passages are its index, listed with the message only
+                where = dataclasses.replace(where, exclude_kinds=(*where.exclude_kinds, PASSAGE))
         elif kinds is not None or include_superseded:
             raise InvalidInput("give either where= or kinds=/include_superseded=, not both")
         return self.store.find(subject, where, limit, newest_first)
@@ -609,9 +644,10 @@ class Memory:
         return self._delete(subject, [it.id for it in self.matches(subject, contains)], looked_for=contains)
 
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
-        """Delete memories of `subject` by id; ids of other subjects are left alone."""
+        """Delete memories of `subject` by id (a message with its passages); ids of other subjects are left alone."""
         subject = validate.subject(subject)
-        return self._delete(subject, _ids(ids))
+        ids = _ids(ids)
+        return self._delete(subject, [*ids, *conversations.passage_ids(self.store, subject, ids)])
 
     def forget_all(self, subject: str) -> int:
         """Delete every memory of a subject, in every kind and version."""
@@ -673,6 +709,7 @@ class Memory:
             "subjects": len(names) if names else len(raw["per_subject"]),
             "items": sum(raw["by_kind"].values()),
             "history": raw["history"],
+            "conversations": raw["conversations"],  # saved conversations, not counted as items
             "by_kind": raw["by_kind"],
             "per_subject": raw["per_subject"],
             "sessions": raw["sessions"],

@@ -4,6 +4,10 @@ The export format is JSON Lines. The first line is a header:
 
     {"format": "engram-export", "version": 1, "embedder": "all-MiniLM-L6-v2:384", "vectors": false, ...}
 
+then the grants and REST API keys (hashes only) of the exported subjects, one line each:
+
+    {"type": "setting", "key": "grant:user:42|agent:planner", "value": "read"}
+
 then one line per item, every version of it (superseded history included), every kind
 (facts, preferences, procedures, episodes, summaries, saved conversations), oldest first:
 
@@ -35,6 +39,8 @@ import numpy as np
 
 from engram import validate
 from engram.errors import InvalidInput, StoreError, StoreFull
+from engram.safety.access import PREFIX as GRANT_PREFIX
+from engram.safety.keys import PREFIX as KEY_PREFIX
 from engram.store.base import FileBackup, Filter
 from engram.types import Item, embedded_text, iso
 
@@ -54,9 +60,12 @@ def export(mem: "Memory", path: str | os.PathLike[str] | IO[str], subjects: Sequ
     identity = mem.embedder.identity if mem.embedder else None
     header = {"format": FORMAT, "version": VERSION, "embedder": identity, "vectors": bool(vectors),
               "exported_at": iso(time.time()), "subjects": chosen}
-    counts = {"items": 0, "vectors": 0, "subjects": len(chosen)}
+    counts = {"items": 0, "vectors": 0, "subjects": len(chosen), "settings": 0}
     with _open_for_writing(path) as out:
         out.write(_line(header))
+        for key, value in sorted(_access_settings(mem, chosen if subjects is not None else None).items()):
+            out.write(_line({"type": "setting", "key": key, "value": value}))
+            counts["settings"] += 1
         for subject in chosen:
             by_id = _subject_vectors(mem, subject) if vectors and identity else {}
             for item in mem.store.find(subject, Filter(include_superseded=True), newest_first=False):
@@ -64,6 +73,16 @@ def export(mem: "Memory", path: str | os.PathLike[str] | IO[str], subjects: Sequ
                 counts["items"] += 1
                 counts["vectors"] += item.id in by_id
     return counts
+
+
+def _access_settings(mem: "Memory", subjects: Sequence[str] | None) -> dict[str, str]:
+    """Who may read what: the grants of these subjects (None: all) and, for a whole-store export,
+    the REST API keys (only their hashes are stored, never a token)."""
+    found = {k: v for k, v in mem.store.settings(GRANT_PREFIX).items()
+             if subjects is None or k[len(GRANT_PREFIX):].split("|", 1)[0] in subjects}
+    if subjects is None:
+        found.update(mem.store.settings(KEY_PREFIX))
+    return found
 
 
 def _item_record(item: Item, vector: np.ndarray | None, model: str | None) -> dict[str, Any]:
@@ -113,7 +132,7 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str], *, allow_secr
     `allow_secrets` / `allow_instructions` say the file is trusted; refused items are counted
     (`refused`, `refused_lines`, `refused_reasons`) and not stored. Supersession is not re-run.
     """
-    header, records = _read(path)
+    header, records, settings = _read(path)
     mem.require_embedder()  # imported items get vectors of the store's model
     identity = mem.embedder.identity if mem.embedder else None
     items: list[Item] = []
@@ -150,6 +169,11 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str], *, allow_secr
     placements = mem.store.put(fresh, vectors, model=identity) if fresh else []
     counts["imported"] = sum(p.created for p in placements)
     counts["duplicates"] = len(placements) - counts["imported"]
+    # Grants and API keys come along; one the store already holds is left as it is.
+    restored = {k: v for k, v in settings.items() if mem.store.setting(k) is None}
+    for key, value in restored.items():
+        mem.store.setting(key, value)
+    counts["settings"] = len(restored)
     return counts
 
 
@@ -160,12 +184,35 @@ def _refusal(mem: "Memory", item: Item, *, allow_secrets: bool, allow_instructio
                         secrets=not allow_secrets, instructions=not allow_instructions)
 
 
-def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[int, Item, np.ndarray | None]]]:
+def _read(path: str | os.PathLike[str] | IO[str]) -> tuple[dict[str, Any], list[tuple[int, Item, np.ndarray | None]],
+                                                          dict[str, str]]:
     name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(getattr(path, "name", None) or "<stream>")
     lines = _lines(path, name)
     header = _header(next(lines, None), name)
-    records = [(n, *_record(text, n, name)) for n, text in lines if text.strip()]
-    return header, records
+    records, settings = [], {}
+    for n, text in lines:
+        if not text.strip():
+            continue
+        setting = _setting(text, n, name)
+        if setting is not None:
+            settings[setting[0]] = setting[1]
+        else:
+            records.append((n, *_record(text, n, name)))
+    return header, records, settings
+
+
+def _setting(text: str, n: int, name: str) -> tuple[str, str] | None:
+    """A grant or API-key line as (key, value); None for any other line."""
+    if '"type": "setting"' not in text:
+        return None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{name} line {n} is not JSON ({exc.msg}); nothing was imported") from exc
+    key, value = record.get("key"), record.get("value")
+    if not (isinstance(key, str) and isinstance(value, str) and key.startswith((GRANT_PREFIX, KEY_PREFIX))):
+        raise InvalidInput(f"{name} line {n} is not a valid grant or API-key record; nothing was imported")
+    return key, value
 
 
 def _lines(path: str | os.PathLike[str] | IO[str], name: str) -> Iterator[tuple[int, str]]:

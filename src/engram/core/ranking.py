@@ -123,6 +123,8 @@ class Signals:
     led: Mapping[str, float] = field(default_factory=dict)
     asks_when: bool = False
     dates: tuple[tuple[float, float], ...] = ()
+    terms: Sequence[str] = ()
+    cosines: Mapping[str, float] = field(default_factory=dict)
 
 
 # A query word as the name book keys it: lower case, a possessive "'s" removed.
@@ -389,8 +391,52 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
     if weights.focus and signals.names:
         for i in focus_tail(items, [sum(p.values()) for p in parts], signals.names):
             parts[i]["focus"] = -weights.focus
-    hits = [Hit(item=item, score=sum(part.values()), components=part) for item, part in zip(items, parts)]
-    return sorted(hits, key=lambda h: _placing(h.score, h.item))
+    hits = []
+    for item, part in zip(items, parts):
+        cosine, share = signals.cosines.get(item.id, 0.0), overlap(signals.terms, item.text)
+        hits.append(Hit(item=item, score=relevance(cosine, share), rank=sum(part.values()),
+                        components={**part, "cosine": cosine, "overlap": share}))
+    return sorted(hits, key=lambda h: _placing(h.rank, h.item))
+
+
+#: The weighted terms of the rank value (Hit.components also holds the raw `cosine` and `overlap`).
+TERMS = ("vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
+         "diversity")
+#: The calibrated relevance's logistic: weight of the raw cosine, of the word overlap, and the
+#: intercept, fitted once on labelled on-topic answers and off-topic top hits (docs/recall.md).
+RELEVANCE_COSINE, RELEVANCE_OVERLAP, RELEVANCE_BIAS = 5.7, 5.6, -3.6
+#: The relevance at which a hit is as likely on-topic as not: `min_score` for "only what answers".
+ON_TOPIC = 0.5
+
+
+def relevance(cosine: float, share: float) -> float:
+    """A hit's calibrated relevance in 0..1, from its own evidence only (its cosine to the query
+    and the share of the query's content words it contains), so its meaning does not depend on
+    the store's size or on the other candidates: about the chance that the hit is on-topic."""
+    logit = RELEVANCE_COSINE * cosine + RELEVANCE_OVERLAP * share + RELEVANCE_BIAS
+    return 1.0 / (1.0 + math.exp(-logit))
+
+
+def overlap(terms: Sequence[str], text: str) -> float:
+    """The share of the query's content words (`keyword_terms`) that a text contains, in the
+    same or another form (`_same_word`); 0.0 without terms."""
+    if not terms:
+        return 0.0
+    words = _word_set(text)
+    found = sum(1 for term in terms if term in words or any(_same_word(term, w) for w in words))
+    return found / len(terms)
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two forms of one word, roughly: one begins the other, and the shorter has four letters or
+    more ("paint", "painting") or the longer adds at most two ("use", "uses")."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 3 and long.startswith(short) and (len(short) >= 4 or len(long) - len(short) <= 2)
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in WORD.findall(text))
 
 
 def length_share(text: str, words: float) -> float:
@@ -462,6 +508,6 @@ def session_terms(items: Sequence[Item], scores: Sequence[float]) -> list[float]
 
 
 def top_k(hits: Sequence[Hit], k: int, min_score: float | None = None) -> list[Hit]:
-    """The best k hits at or above `min_score`."""
+    """The best k hits whose relevance (Hit.score) is at or above `min_score`."""
     kept = [h for h in hits if min_score is None or h.score >= min_score]
     return list(kept[:k])

@@ -79,6 +79,10 @@ class Vectors(Protocol):
     def around(self, item_id: str) -> tuple[str | None, str | None]:
         """(previous, next) item in the subject's write order (None at either end, or unknown)."""
 
+    def cosine(self, item_id: str) -> float:
+        """The item's raw cosine similarity to the query (0.0 without a vector): the calibrated
+        relevance reads it (engram.core.ranking.relevance)."""
+
     def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
         """For items with a vector: the 3 x m cosine z-scores of (previous, self, next) and those ids
         (None where there is no neighbour; its z-score is then any number: it is masked)."""
@@ -130,12 +134,14 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                               vector_floor=vectors.floor, names=mentions.names, name_weights=mentions.weights,
                               led=mentions.led, asks_when=bool(weights.time) and ranking.asks_when(query),
                               dates=ranking.query_dates(query) if weights.date else ())
+    signals = dataclasses.replace(signals, terms=ranking.keyword_terms(query))
     pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
     ranked = prerank(pool, signals, vectors, weights)
     steps.lap("prerank")
     items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), vectors.around, where)
     steps.lap("fetch")
-    signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found))
+    signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found),
+                                  cosines={it.id: vectors.cosine(it.id) for it in items})
     hits = ranking.fuse(items, signals, now, weights)
     steps.lap("fuse")
     top = ranking.top_k(hits, k, min_score)
@@ -199,6 +205,9 @@ class NoVectors:
     def around(self, item_id: str) -> tuple[str | None, str | None]:
         return None, None
 
+    def cosine(self, item_id: str) -> float:
+        return 0.0
+
     def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
         return np.zeros((3, 0)), [[], [], []]
 
@@ -244,6 +253,9 @@ class StoreVectors:
     def around(self, item_id: str) -> tuple[str | None, str | None]:
         return self._answer.around.get(item_id, (None, None)) if self._answer is not None else (None, None)
 
+    def cosine(self, item_id: str) -> float:
+        return float(self._answer.cosines.get(item_id, 0.0)) if self._answer is not None else 0.0
+
     def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
         window: list[list[str | None]] = [[self.around(i)[0] for i in placed], list(placed),
                                           [self.around(i)[1] for i in placed]]
@@ -283,7 +295,7 @@ class ScannedVectors:
     def finish(self, also: Sequence[str], n: int) -> Vectors:
         if self._pending is None:
             return self
-        cosines = self._pending.result()
+        self._cosines = cosines = self._pending.result()
         ids = self._ids
         self._rows, self._row_of = _shared(ids, positions(ids))
         mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
@@ -301,6 +313,11 @@ class ScannedVectors:
         if i >= self.count:
             return None, None
         return (self._rows[i - 1] if i > 0 else None), (self._rows[i + 1] if i < self.count - 1 else None)
+
+    def cosine(self, item_id: str) -> float:
+        if not self.placed(item_id):
+            return 0.0
+        return float(self._cosines.at(np.array([self._row_of[item_id]]))[0])
 
     def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
         n, rows = self.count, self._rows

@@ -11,9 +11,15 @@ How LangGraph's model maps onto Engram's (docs/langgraph.md lists every behaviou
   (any length, newlines kept), its key the item's key; a put replaces the key, the old version
   stays as history (`keep_history=False` forgets it), dedupe and fact supersession never apply;
 - the secret and instruction filters do: a refused put raises InvalidInput naming the reason;
-- the index fields (`index={"fields": [...]}` or `put(..., index=[...])`) are embedded with the
-  Memory's embedder; `search(query=...)` is Engram's hybrid recall (those vectors plus keywords
-  over the whole value), `filter` is LangGraph's operators over the value;
+- the index fields (`index={"fields": [...]}` or `put(..., index=[...])`) are embedded with
+  `index["embed"]` when given (LangChain Embeddings or a function of texts, as LangGraph takes it),
+  else with the Memory's embedder; their vectors are kept with the item; `search(query=...)` scores
+  each item as LangGraph does: the best similarity of the query to one of its fields under
+  `index["distance_type"]` (cosine, the default; inner_product: the dot product; l2: minus the
+  distance), so scores are comparable across namespaces; items without vectors follow unscored;
+- without `index`, `search(query=...)` ranks by Engram's recall (keywords over the whole value)
+  and reports its calibrated relevance; `filter` is LangGraph's operators over the value (a dotted
+  key such as "info.city" reaches into nested objects);
 - a delete forgets every version of the key (engram.core.audit can prove it);
 - TTL (minutes) is kept in the item's metadata: expired items are never returned, refreshed on
   read when asked, and deleted by `sweep_ttl()` (or the sweeper thread).
@@ -37,9 +43,11 @@ from engram.errors import InvalidInput, require
 from engram.integrations import as_memory
 from engram.store import Filter
 from engram.types import STORE_ITEM, Item as EngramItem
+from engram.core.async_memory import off_loop
 
 require("langgraph.store.base", "langgraph")
 
+from langgraph.store.base.embed import ensure_embeddings  # noqa: E402
 from langgraph.store.base import (  # noqa: E402 (after the check that names the extra to install)
     BaseStore,
     GetOp,
@@ -62,7 +70,8 @@ from langgraph.store.base import (  # noqa: E402 (after the check that names the
 if TYPE_CHECKING:
     from engram.core.memory import Memory
 
-__all__ = ["EngramStore", "namespace_of", "subject_for"]
+__all__ = ["AsyncEngramStore", "EngramStore", "namespace_of", "subject_for"]
+VECTORS = "vectors"  # the item metadata holding its index fields' vectors
 
 SUBJECT_KIND = "langgraph"
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@:+=-")
@@ -151,11 +160,37 @@ def _matches(value: Any, wanted: Any) -> bool:
                 except (TypeError, ValueError):
                     return False
             return True
-        return isinstance(value, Mapping) and all(_matches(value.get(k), v) for k, v in wanted.items())
+        return isinstance(value, Mapping) and all(_matches(_field(value, k), v) for k, v in wanted.items())
     if isinstance(wanted, (list, tuple)):
         return (isinstance(value, (list, tuple)) and len(value) == len(wanted)
                 and all(_matches(a, b) for a, b in zip(value, wanted)))
     return bool(value == wanted)
+
+
+def _field(value: Mapping[str, Any], key: str) -> Any:
+    """value[key], or for a dotted key missing as such ("info.city") the nested field it names."""
+    if key in value or "." not in key:
+        return value.get(key)
+    found: Any = value
+    for part in key.split("."):
+        if not isinstance(found, Mapping):
+            return None
+        found = found.get(part)
+    return found
+
+
+def _similarities(query: Any, vectors: Any, distance: str) -> list[float]:
+    """The query's similarity to each vector under LangGraph's distance types."""
+    import numpy as np
+
+    q, m = np.asarray(query, dtype=np.float64), np.asarray(vectors, dtype=np.float64)
+    if distance == "l2":
+        return [float(-x) for x in np.linalg.norm(m - q, axis=1)]
+    if distance == "inner_product":
+        return [float(x) for x in m @ q]
+    norms = np.linalg.norm(m, axis=1) * np.linalg.norm(q)
+    dots = m @ q
+    return [float(d / n) if n else 0.0 for d, n in zip(dots, norms)]
 
 
 def _namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
@@ -198,6 +233,8 @@ class EngramStore(BaseStore):
         `search(query=...)` ranks by keywords alone. `ttl` is LangGraph's TTLConfig (minutes)."""
         self.memory = as_memory(memory)
         self.kind = validate.subject(f"{subject_kind}:ns").split(":")[0]  # the kind part of a subject
+        self._embed: Callable[[list[str]], list[list[float]]] | None = None
+        self._embed_query: Callable[[str], list[float]] | None = None
         self.index_config = self._index(index)
         self.ttl_config = ttl
         self.keep_history = keep_history
@@ -208,15 +245,24 @@ class EngramStore(BaseStore):
     def _index(self, index: IndexConfig | None) -> IndexConfig | None:
         if index is None:
             return None
+        distance = index.get("distance_type", "cosine")
+        if distance not in ("cosine", "l2", "inner_product"):
+            raise InvalidInput(f"index['distance_type'] is {distance!r}: use cosine, l2 or inner_product")
         if index.get("embed") is not None:
-            raise InvalidInput("EngramStore embeds with its Memory's embedder: leave out index['embed'] and pass"
-                               " Memory(..., embedder=...) to choose the model")
+            if isinstance(index["embed"], str):
+                raise InvalidInput("index['embed'] names a provider model, which would be fetched over the"
+                                   " network: pass the Embeddings object (or a function of texts) instead")
+            embeddings = ensure_embeddings(index["embed"])
+            self._embed, self._embed_query = embeddings.embed_documents, embeddings.embed_query
+            return {**index, "fields": list(index.get("fields") or ["$"])}
         embedder = self.memory.require_embedder()
         if embedder is None:
             raise InvalidInput("index= needs a Memory with an embedder (this one has embedder='none')")
         if index.get("dims") not in (None, embedder.dim):
             raise InvalidInput(f"index['dims'] is {index.get('dims')}, but the Memory's embedder"
                                f" {embedder.identity} makes {embedder.dim} dimensions")
+        self._embed = lambda texts: [[float(x) for x in row] for row in embedder.embed(texts)]
+        self._embed_query = lambda text: [float(x) for x in embedder.embed_one(text)]
         return {**index, "dims": embedder.dim, "fields": list(index.get("fields") or ["$"])}
 
     # -- BaseStore -------------------------------------------------------------------------
@@ -229,7 +275,7 @@ class EngramStore(BaseStore):
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """`batch` on a worker thread, so the event loop keeps running while the store works."""
-        return await asyncio.to_thread(self.batch, list(ops))
+        return await off_loop(self.memory).run(self.batch, list(ops))
 
     def _run(self, op: Op) -> Result:
         if isinstance(op, GetOp):
@@ -303,8 +349,13 @@ class EngramStore(BaseStore):
             found = self._items(subject, namespace, limit=max(1, cap) if cap is not None else None)
             if op.filter:
                 found = [f for f in found if _matches(f.value, op.filter)]
-            scored += self._ranked(subject, op.query, found) if op.query else [(None, f) for f in found]
-        if op.query:
+            if op.query and self.index_config is not None:
+                scored += [(None, f) for f in found]
+            else:
+                scored += self._ranked(subject, op.query, found) if op.query else [(None, f) for f in found]
+        if op.query and self.index_config is not None:
+            scored = self._similar(op.query, [f for _, f in scored])
+        elif op.query:
             scored.sort(key=lambda pair: -pair[0] if pair[0] is not None else math.inf)
         else:
             scored.sort(key=lambda pair: -pair[1].item.created_at)
@@ -312,6 +363,21 @@ class EngramStore(BaseStore):
         self._refresh([f for _, f in page], op.refresh_ttl)
         return [SearchItem(namespace=f.namespace, key=f.item.key or "", value=f.value, created_at=f.created(),
                            updated_at=f.updated(), score=score) for score, f in page]
+
+    def _similar(self, query: str, found: list[_Found]) -> list[tuple[float | None, _Found]]:
+        """`found` by the query's best similarity to one of each item's vectors (LangGraph's score);
+        items without vectors follow, unscored, newest first."""
+        assert self._embed_query is not None and self.index_config is not None
+        with_vectors = [f for f in found if f.item.metadata.get(VECTORS)]
+        if not with_vectors:
+            return [(None, f) for f in sorted(found, key=lambda f: -f.item.created_at)]
+        q = self._embed_query(query)
+        distance = str(self.index_config.get("distance_type", "cosine"))
+        scored: list[tuple[float | None, _Found]] = [
+            (max(_similarities(q, f.item.metadata[VECTORS], distance)), f) for f in with_vectors]
+        scored.sort(key=lambda pair: -(pair[0] or 0.0))
+        rest = sorted((f for f in found if not f.item.metadata.get(VECTORS)), key=lambda f: -f.item.created_at)
+        return scored + [(None, f) for f in rest]
 
     def _ranked(self, subject: str, query: str, found: list[_Found]) -> list[tuple[float | None, _Found]]:
         """`found` in recall's order for `query` (scores from Engram's ranking); items recall does
@@ -325,7 +391,7 @@ class EngramStore(BaseStore):
         return ranked + [(None, f) for f in found if f.item.id not in reached]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        namespaces: Iterable[tuple[str, ...]] = self._subjects().values()
+        namespaces: Iterable[tuple[str, ...]] = [ns for s, ns in self._subjects().items() if self._items(s, ns)]
         conditions = op.match_conditions or ()
         namespaces = [ns for ns in namespaces if all(_namespace_matches(c, ns) for c in conditions)]
         if op.max_depth is not None:
@@ -345,22 +411,24 @@ class EngramStore(BaseStore):
         if op.ttl is not None:
             minutes = validate.weight(op.ttl, "ttl")
             meta.update(ttl=minutes, expires_at=now + 60.0 * minutes)
+        texts = self._index_texts(value, op.index)
+        if texts and self._embed is not None:
+            meta[VECTORS] = self._embed(texts)
         saved = self.memory.put(subject, key, json.dumps(value, ensure_ascii=False), kind=STORE_ITEM,
-                                index=self._index_text(value, op.index), metadata=meta, now=now)
+                                index="\n".join(texts) or None, metadata=meta, now=now)
         if not saved.saved:
             raise InvalidInput(f"put {tuple(op.namespace)!r} {key!r} was refused: {saved.reason}; nothing was stored")
         if not self.keep_history and saved.superseded:
             self.memory.forget_ids(subject, list(saved.superseded))
 
-    def _index_text(self, value: dict[str, Any], index: Any) -> str | None:
-        """The text embedded for a value: its index fields' texts, one per line (None: not embedded)."""
+    def _index_texts(self, value: dict[str, Any], index: Any) -> list[str]:
+        """The texts embedded for a value: one per index field found (none: not embedded)."""
         if self.index_config is None or index is False:
-            return None
+            return []
         paths = (self.index_config.get("fields") or ["$"]) if index is None else index
         if isinstance(paths, str) or not all(isinstance(p, str) for p in paths):
             raise InvalidInput(f"index must be False or a list of field paths such as ['text'], not {index!r}")
-        texts = [t for p in paths for t in get_text_at_path(value, p if p == "$" else tokenize_path(p))]
-        return "\n".join(texts) or None
+        return [t for p in paths for t in get_text_at_path(value, p if p == "$" else tokenize_path(p)) if t]
 
     def _delete(self, namespace: tuple[str, ...], key: str) -> None:
         subject = subject_for(namespace, self.kind)
@@ -408,3 +476,49 @@ class EngramStore(BaseStore):
 if TYPE_CHECKING:  # mypy checks the store against LangGraph's interface
     def _conforms(store: EngramStore) -> BaseStore:
         return store
+
+
+class AsyncEngramStore(EngramStore):
+    """EngramStore whose TTL methods are coroutines, as LangGraph's async stores have them
+    (`await store.sweep_ttl()`, `await store.start_ttl_sweeper()`, `await store.stop_ttl_sweeper()`);
+    the sweep runs on a worker thread."""
+
+    async def sweep_ttl(self) -> int:  # type: ignore[override]
+        """Forget every item whose TTL has passed; returns how many went."""
+        return await off_loop(self.memory).run(EngramStore.sweep_ttl, self)
+
+    async def start_ttl_sweeper(  # type: ignore[override]
+            self, sweep_interval_minutes: float | None = None) -> "asyncio.Task[None]":
+        """Sweep every `sweep_interval_minutes` (default: the TTLConfig's, else 5) in a task until
+        `stop_ttl_sweeper()`."""
+        if self._task is not None and not self._task.done():
+            return self._task
+        minutes = sweep_interval_minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
+        interval = 60.0 * validate.weight(minutes, "sweep_interval_minutes")
+        self._stop_async = asyncio.Event()
+
+        async def loop() -> None:
+            while True:
+                try:
+                    await asyncio.wait_for(self._stop_async.wait(), interval)
+                    return
+                except asyncio.TimeoutError:
+                    await self.sweep_ttl()
+
+        self._task = asyncio.create_task(loop())
+        return self._task
+
+    async def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:  # type: ignore[override]
+        """Stop the sweeper task; True when it stopped within `timeout` seconds (or none ran)."""
+        if self._task is None:
+            return True
+        self._stop_async.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        except asyncio.TimeoutError:
+            return False
+        self._task = None
+        return True
+
+    _task: "asyncio.Task[None] | None" = None
+    _stop_async: asyncio.Event

@@ -1,7 +1,9 @@
 """The `engram` command: parse, call `Memory`, print (a table, or JSON with --json).
 
 No logic lives here. Bad input exits with status 1 and a one-line `error: ...`, never a
-traceback. Commands beyond the core verbs live in `engram.interfaces.commands.*` and register on `main`.
+traceback. The verb commands (remember, recall, forget, list) are generated from `engram.verbs`
+(`engram.interfaces.commands.verbs`); every other command lives in `engram.interfaces.commands.*`
+and registers on `main`.
 """
 
 from __future__ import annotations
@@ -11,18 +13,18 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 import click
 
 from engram.errors import EngramError, InvalidInput, NotAStore
-from engram.types import Hit, Item, iso
-from engram.verbs.replies import item_json
+from engram.types import Item
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
 
 EXTRA_COMMANDS = (
+    "engram.interfaces.commands.verbs",
     "engram.interfaces.commands.demo",
     "engram.interfaces.commands.migrate",
     "engram.interfaces.commands.manage",
@@ -34,6 +36,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.bench",
     "engram.interfaces.commands.reindex",
     "engram.interfaces.commands.notes",
+    "engram.interfaces.commands.ingest",
     "engram.interfaces.commands.screen",
 )
 
@@ -158,34 +161,12 @@ def emit(as_json: bool, value: Any, human: Callable[[], Iterable[str]]) -> None:
             click.echo(line)
 
 
-def item_line(item: Item, score: float | None = None) -> str:
+def item_line(item: Item | Mapping[str, Any], score: float | None = None) -> str:
+    """One memory on one line: score, short id, kind, text and source (an Item or its JSON)."""
+    data = item.to_dict() if isinstance(item, Item) else item
     head = f"{score:6.3f}  " if score is not None else ""
-    source = f"  ({item.source})" if item.source else ""
-    return f"{head}{item.id[:8]}  {item.kind:<10} {item.text}{source}"
-
-
-@main.command()
-@click.argument("subject")
-@click.argument("text")
-@click.option("--source", default="", help="Where the memory came from (turn id, URL, agent).")
-@click.option("--kind", default="fact", help="fact, preference, procedure, summary, ...")
-@click.option("--event-at", default=None, help="When it happened (ISO 8601), if not now.")
-@json_option
-@click.pass_context
-def remember(ctx: click.Context, subject: str, text: str, source: str, kind: str, event_at: str | None,
-             as_json: bool) -> None:
-    """Store one fact for SUBJECT.
-
-    TEXT `-` reads the text from standard input. Text that starts with a dash goes after `--`:
-    `engram remember user:42 -- "-5 degrees outside"`.
-    """
-    if text == "-":
-        text = stdin_text()
-    result = open_memory(ctx).remember(subject, text, source=source, kind=kind, event_at=event_at)
-    emit(as_json, result.to_dict(),
-         lambda: [f"saved {result.id}" if result.saved else f"not saved: {result.reason}"])
-    if not result.saved and result.reason != "duplicate":
-        ctx.exit(REFUSED)
+    source = f"  ({data['source']})" if data["source"] else ""
+    return f"{head}{data['id'][:8]}  {data['kind']:<10} {data['text']}{source}"
 
 
 #: Exit status of a write the screen or the length rules refused (the reason is printed); a
@@ -201,50 +182,6 @@ def stdin_text() -> str:
     except UnicodeDecodeError as exc:
         raise InvalidInput(f"standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start});"
                            " nothing was saved: convert it first, e.g. `iconv -f latin1 -t utf-8`") from None
-
-
-@main.command()
-@click.argument("subject")
-@click.argument("query")
-@click.option("-k", "k", default=5, show_default=True, help="How many memories to return.")
-@click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
-@click.option("--recency", type=float, default=None, help="Weight of recency (default tie-break only).")
-@click.option("--explain", is_flag=True, help="Show every score component.")
-@json_option
-@click.pass_context
-def recall(ctx: click.Context, subject: str, query: str, k: int, kinds: tuple[str, ...], recency: float | None,
-           explain: bool, as_json: bool) -> None:
-    """Find the memories of SUBJECT most relevant to QUERY, best first."""
-    hits = open_memory(ctx).recall(subject, query, k=k, kinds=kinds or None, recency=recency, explain=explain)
-    emit(as_json, [item_json(h) for h in hits], lambda: _hit_lines(hits, explain))
-
-
-def _hit_lines(hits: list[Hit], explain: bool) -> Iterable[str]:
-    if not hits:
-        yield "(nothing found)"
-    for hit in hits:
-        yield item_line(hit.item, hit.score)
-        if explain:
-            yield "        " + "  ".join(f"{k}={v:.3f}" for k, v in hit.components.items())
-
-
-@main.command()
-@click.argument("subject")
-@click.argument("match")
-@click.option("--yes", is_flag=True, help="Delete; without it, only show what would be deleted.")
-@json_option
-@click.pass_context
-def forget(ctx: click.Context, subject: str, match: str, yes: bool, as_json: bool) -> None:
-    """Delete every memory of SUBJECT containing MATCH (preview unless --yes)."""
-    mem = open_memory(ctx)
-    found = mem.matches(subject, match)
-    if not yes:
-        emit(as_json, {"would_forget": len(found), "items": [item_json(it) for it in found]},
-             lambda: [*(item_line(it) for it in found),
-                      f"{len(found)} item(s) would be forgotten; run again with --yes to delete them"])
-        return
-    count = mem.forget(subject, match)
-    emit(as_json, forgot_json(mem, count), lambda: forgot_lines(mem, count))
 
 
 @main.command("forget-all")
@@ -273,21 +210,6 @@ def forgot_lines(mem: Memory, count: int) -> list[str]:
     left = mem.leftovers
     return [f"forgot {count} item(s)" + (f"; {left.copies} cop{'y' if left.copies == 1 else 'ies'} remain in"
                                          f" {left.where} {left.until}" if left else "")]
-
-
-@main.command("list")
-@click.argument("subject")
-@click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
-@click.option("--all", "everything", is_flag=True, help="Include superseded versions.")
-@click.option("--limit", type=int, default=None)
-@json_option
-@click.pass_context
-def list_(ctx: click.Context, subject: str, kinds: tuple[str, ...], everything: bool, limit: int | None,
-          as_json: bool) -> None:
-    """List the memories of SUBJECT, newest first."""
-    items = open_memory(ctx).items(subject, kinds=kinds or None, limit=limit, include_superseded=everything)
-    emit(as_json, [item_json(it) for it in items],
-         lambda: [*(f"{iso(it.event_at)[:19]}  {item_line(it)}" for it in items), f"{len(items)} item(s)"])
 
 
 @main.command()

@@ -181,7 +181,7 @@ def verb_route(verb: Verb) -> Handler:
 
     async def handle(request: Request) -> Response:
         key = authenticate(request)
-        raw = await read_json(request, request.app.state.max_body) if has_body else {}
+        raw = await read_json(request, verb.max_body or request.app.state.max_body) if has_body else {}
         raw.update(read_query(request, verb))
         raw.update(request.path_params)
         args = verb.arguments("rest", raw)

@@ -21,7 +21,7 @@ from engram.safety.instructions import signals as _signals
 from engram.safety.intent import model
 from engram.safety.secrets import check_text, find_secrets, redact
 
-__all__ = ["INSTRUCTION_REASON", "explain", "refusal", "secret_reason", "strings"]
+__all__ = ["INSTRUCTION_REASON", "explain", "redactions", "refusal", "secret_reason", "strings"]
 
 # Identifiers Engram makes itself (item ids, a note's source id) are random-looking hex: their
 # digits pass a card number's checksum by chance (about one item id in 1,400), which refused
@@ -92,3 +92,17 @@ def explain(text: str, *, origin: str = "user") -> dict[str, Any]:
             "top_ngrams": [[gram, weight] for gram, weight in detail.top_ngrams],
         },
     }
+
+
+def redactions(text: str) -> tuple[str, tuple[str, ...]]:
+    """`text` with every secret (engram.safety.secrets.find_secrets) replaced in place by
+    `[redacted: <kind>]`, and the kinds redacted, in order (the rest of the text is unchanged)."""
+    found = find_secrets(text)
+    if not found:
+        return text, ()
+    parts, at = [], 0
+    for start, end, kind in found:
+        parts += [text[at:start], f"[redacted: {kind}]"]
+        at = end
+    parts.append(text[at:])
+    return "".join(parts), tuple(kind for _, _, kind in found)

@@ -200,7 +200,8 @@ Run = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 def counts(run: Run, subjects: Sequence[str] | None, d: Dialect) -> dict[str, Any]:
     """Aggregate figures of the given subjects (None: every subject) with COUNT/SUM queries.
 
-    "items" are current items (`valid_to` IS NULL); "history" the superseded or expired versions.
+    "items" are current items (`valid_to` IS NULL); "history" the superseded or expired versions;
+    saved conversations are in neither but in "conversations" (what `list` shows is what is counted).
     """
     if subjects is not None and not subjects:
         return _counts_of(run, "1 = 0", [], d)
@@ -211,17 +212,22 @@ def counts(run: Run, subjects: Sequence[str] | None, d: Dialect) -> dict[str, An
 
 def _counts_of(run: Run, scope: str, params: list[Any], d: Dialect) -> dict[str, Any]:
     current = "i.valid_to IS NULL"
-    live = f"{current} AND i.kind <> 'conversation'"  # what recall and the prompt can see
+    # Memories are what `list` and `Memory.items` show: every kind but saved conversations, which
+    # are counted on their own ("conversations"). Every surface counts by this one rule.
+    memory = f"i.kind <> '{CONVERSATION}'"
+    live = f"{current} AND {memory}"  # what recall and the prompt can see
     per_subject = {
         str(s): {"items": int(n or 0), "history": int(h or 0)}
         for s, n, h in run(
-            f"SELECT i.subject, sum(CASE WHEN {current} THEN 1 ELSE 0 END),"
-            f" sum(CASE WHEN {current} THEN 0 ELSE 1 END) FROM items i WHERE {scope}"
+            f"SELECT i.subject, sum(CASE WHEN {live} THEN 1 ELSE 0 END),"
+            f" sum(CASE WHEN {current} OR NOT ({memory}) THEN 0 ELSE 1 END) FROM items i WHERE {scope}"
             " GROUP BY i.subject ORDER BY i.subject", params)
     }
     by_kind = {str(k): int(n) for k, n in run(
-        f"SELECT i.kind, count(*) FROM items i WHERE {scope} AND {current} GROUP BY i.kind ORDER BY i.kind",
+        f"SELECT i.kind, count(*) FROM items i WHERE {scope} AND {live} GROUP BY i.kind ORDER BY i.kind",
         params)}
+    conversations = run(f"SELECT count(*) FROM items i WHERE {scope} AND {current} AND NOT ({memory})",
+                        params)[0][0]
     live_row = run(
         f"SELECT count(*), sum(CASE WHEN i.access_count = 0 THEN 1 ELSE 0 END), sum(i.importance),"
         f" min(i.event_at), max(i.event_at) FROM items i WHERE {scope} AND {live}", params)[0]
@@ -242,6 +248,7 @@ def _counts_of(run: Run, scope: str, params: list[Any], d: Dialect) -> dict[str,
         "per_subject": per_subject,
         "by_kind": by_kind,
         "history": sum(v["history"] for v in per_subject.values()),
+        "conversations": int(conversations or 0),
         "live": n_live,
         "never_recalled": int(live_row[1] or 0),
         "importance_sum": float(live_row[2] or 0.0),

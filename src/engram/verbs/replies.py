@@ -21,6 +21,10 @@ def item_json(found: Item | Hit, *, brief: bool = False) -> dict[str, Any]:
         out["score"] = round(found.score, 4 if brief else 6)
         if found.components and not brief:
             out["explain"] = {k: round(v, 6) for k, v in found.components.items()}
+        if found.passage is not None:  # a message: the part that matched (a model sees only that)
+            out["passage"], out["passage_id"] = found.passage, found.passage_id
+            if brief:
+                out["text"] = found.passage
         return out
     data = found.to_dict()
     return {k: data[k] for k in BRIEF_FIELDS} if brief else data
@@ -35,10 +39,14 @@ ITEM = {"type": "object", "required": ["id", "subject", "text", "kind", "source"
     "confidence": {"type": "number"}, "importance": {"type": "number"}, "access_count": {"type": "integer"},
     "last_accessed": NULLABLE_STR, "content_hash": {"type": "string"}, "metadata": {"type": "object"}}}
 HIT = {"allOf": [{"$ref": "#/components/schemas/Item"}, {"type": "object", "required": ["score"], "properties": {
-    "score": {"type": "number"}, "explain": {"type": "object", "additionalProperties": {"type": "number"}}}}]}
+    "score": {"type": "number"}, "explain": {"type": "object", "additionalProperties": {"type": "number"}},
+    "passage": {"type": "string", "description": "A message's passage that matched (its text is the whole message)."},
+    "passage_id": {"type": "string"}}}]}
 SAVED = {"type": "object", "required": ["saved", "id", "reason"], "properties": {
     "saved": {"type": "boolean"}, "id": NULLABLE_STR, "reason": NULLABLE_STR,
-    "superseded": {"type": "array", "items": {"type": "string"}}}}
+    "superseded": {"type": "array", "items": {"type": "string"}},
+    "redacted": {"type": "array", "items": {"type": "string"},
+                 "description": "Kinds of secret replaced in place by [redacted: kind] (a message)."}}}
 KEY = {"type": "object", "required": ["id", "subjects", "admin"], "properties": {
     "id": {"type": "string"}, "name": {"type": "string"}, "subjects": {"type": "array", "items": {"type": "string"}},
     "admin": {"type": "boolean"}, "created_at": {"type": "number"},

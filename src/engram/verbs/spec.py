@@ -148,6 +148,7 @@ class Verb:
     destructive: bool = False
     idempotent: bool = True
     route: Route | None = None
+    max_body: int | None = None  # REST's request body cap for this verb in bytes (None: the server's)
 
     def arg(self, name: str) -> Arg:
         return next(a for a in self.args if a.name == name)

@@ -1,4 +1,4 @@
-"""Every verb Engram exposes, defined once: remember, recall, forget, list (models and programs) and
+"""Every verb Engram exposes, defined once: remember, recall, forget, add_messages, list (models and programs) and
 the REST-only get, delete, subjects, me and key management. Each handler is a few lines over `Memory`.
 
 A surface differs from the definition only through a `Narrowing` written here, with its reason.
@@ -6,12 +6,13 @@ A surface differs from the definition only through a `Narrowing` written here, w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from engram import validate
 from engram.errors import AccessDenied, InvalidInput, NotFound
 from engram.safety.keys import ApiKey, KeyRing
-from engram.types import Item
+from engram.types import Item, Saved
 from engram.verbs.replies import SAVED, array_of, item_json, ref
 from engram.verbs.spec import Arg, Call, Narrowing, Route, Surface, Verb
 
@@ -57,6 +58,18 @@ def remember(call: Call) -> dict[str, Any]:
         event_at=call.get("event_at"), session=call.get("session"), metadata=call.get("metadata") or None,
         now=call.get("now"))
     return saved.to_dict()
+
+
+def add_messages(call: Call) -> dict[str, Any]:
+    saved = call.memory.add_messages(_subject(call), call.args["messages"], session=call.get("session"),
+                                     at=call.get("at"), source=call.get("source", ""), now=call.get("now"))
+    return messages_reply(saved)
+
+
+def messages_reply(saved: Sequence[Saved]) -> dict[str, Any]:
+    """What keeping messages did: counts, and one Saved per message (`engram ingest --json` prints it too)."""
+    return {"saved": sum(1 for s in saved if s.saved), "refused": sum(1 for s in saved if not s.saved),
+            "redacted": sum(1 for s in saved if s.redacted), "messages": [s.to_dict() for s in saved]}
 
 
 def recall(call: Call) -> list[dict[str, Any]]:
@@ -232,6 +245,30 @@ FORGET = Verb(
                     "would_forget": {"type": "integer"}, "forgotten": {"type": "integer"}, "next": {"type": "string"},
                     "memories": array_of(ref("Item"))}}}))
 
+ADD_MESSAGES = Verb(
+    "add_messages", "Keep a conversation",
+    "Keep the messages of a conversation whole: user and assistant turns, tool results (kept marked "
+    "untrusted). Each message is stored verbatim with its role, id, name and time; recall finds a long "
+    "message by the passage that matches. Secrets are redacted in place; nothing is refused for its length.",
+    (subject_arg(),
+     Arg("messages", {"type": "array", "minItems": 1, "maxItems": 100_000, "items": {"type": "object"}},
+         "The messages, in order, in the OpenAI Chat ({role, content}), OpenAI Responses or Anthropic "
+         "Messages shape; an optional `id` and time (`at`) on each.", required=True,
+         aliases=("turns", "conversation", "input"),
+         example='{"messages": [{"role": "user", "content": "We deploy on Fridays."}]}'),
+     Arg("session", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": PLAIN},
+         "The conversation's session label."),
+     Arg("at", {"type": "string", "format": "date-time", "maxLength": 64},
+         "When the messages were said (ISO 8601), for messages without their own time."),
+     Arg("source", {**_text(1000), "minLength": 0}, "Where the conversation came from (a file, a URL).",
+         default="")),
+    add_messages, frozenset({"mcp", "rest"}), read_only=False, destructive=False, idempotent=False,
+    route=Route("POST", "/v1/messages", "Keep a conversation's messages whole (201)",
+                {"201": {"type": "object", "required": ["saved", "refused", "redacted", "messages"], "properties": {
+                    "saved": {"type": "integer"}, "refused": {"type": "integer"}, "redacted": {"type": "integer"},
+                    "messages": array_of(SAVED)}}}, status=lambda reply: 201),
+    max_body=64 * 1024 * 1024)  # transcripts, not facts: a long chat with tool output is megabytes
+
 LIST = Verb(
     "list", "List memories",
     "List the memories stored about the user, newest first (to review them, or before forgetting).",
@@ -280,5 +317,5 @@ REVOKE_KEY = Verb(
     revoke_key, REST, destructive=True,
     route=Route("DELETE", "/v1/keys/{id}", "Revoke an API key (admin)", {"200": ref("Key")}))
 
-VERBS: dict[str, Verb] = {v.name: v for v in (REMEMBER, RECALL, FORGET, LIST, GET, DELETE, SUBJECTS, ME, KEYS,
+VERBS: dict[str, Verb] = {v.name: v for v in (REMEMBER, RECALL, FORGET, ADD_MESSAGES, LIST, GET, DELETE, SUBJECTS, ME, KEYS,
                                                CREATE_KEY, REVOKE_KEY)}

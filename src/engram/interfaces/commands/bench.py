@@ -1,4 +1,4 @@
-"""`engram bench locomo|suite|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|beam|suite|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -64,6 +64,37 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
     click.echo(locomo_table({retriever: result}))
     click.echo("")
     click.echo(category_table(result))
+
+
+@bench.command()
+@click.option("--data", "data", required=True, type=click.Path(exists=True, file_okay=False),
+              help="A BEAM folder of <n>/chat.json + <n>/probing_questions.json; read in place, never copied.")
+@click.option("--limit", type=int, default=None, help="Only the first N chats (numeric order of their folders).")
+@click.option("--retriever", default="hybrid", show_default=True, type=click.Choice(["hybrid", "bm25", "dense"]),
+              help="Engram's recall, its keyword signal alone, or plain cosine over the same passage vectors.")
+@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
+              help="Folder for the temporary stores (default: the system temp dir).")
+@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
+              help="Reuse embeddings across runs from this folder (tuning: ingest_per_s then excludes embedding).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None,
+         vector_cache: str | None, as_json: bool) -> None:
+    """Message-level evidence recall on BEAM chats: one store per chat, every message through add_messages."""
+    from engram.bench import beam as bench_beam
+    from engram.bench.vectorcache import bench_embedder
+
+    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
+    result = bench_beam.run(data, (retriever,), limit=limit, embedder=embedder, folder=folder,
+                            echo=None if as_json else click.echo)[retriever]
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo("  ".join(f"{k} {v:.3f}" for k, v in result["overall"].items()))
+    for name, row in result["by_ability"].items():
+        click.echo(f"  {name:<26} R@5 {row['R@5']:.3f}  R@10 {row['R@10']:.3f}  (n={row['n']})")
+    click.echo(f"newest first {result['newest_first']:.3f}; {result['refused']} refused, {result['redacted']} redacted;"
+               f" ingest {result['ingest_per_s']}/s vs embedder {result['embedder_batch_per_s']}/s")
 
 
 @bench.command()

@@ -1,0 +1,86 @@
+"""The calibrated relevance (Hit.score): one `min_score` keeps on-topic answers and drops the top
+hit of an off-topic question, whatever the store's size (1, 30 or 1,000 facts), on the real
+MiniLM embedder. The score is read from the hit's own cosine and word overlap, never from the
+other candidates, so a lone perfect match scores as high as it does in a full store."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from engram.bench.people import generate
+from engram.core import ranking
+from engram.core.memory import Memory
+from engram.embed.local import MiniLMEmbedder
+
+U = "user:calibrated"
+# Questions about nothing a personal or team memory holds.
+OFF_TOPIC = ["How do volcanoes form?", "Who wrote War and Peace?",
+             "How many moons does Jupiter have?", "When did the Roman empire fall?", "What is quantum entanglement?",
+             "Who painted the Mona Lisa?", "How are diamonds made?", "How far away is the Moon?",
+             "What is the chemical formula of table salt?", "How do submarines dive?", "Who directed Jurassic Park?"]
+# Suite facts and a plain question each (engram/bench/data): the 30-fact store.
+ON_TOPIC_SUITE = {"w01": "Which CI do we use?", "w02": "Which database do our backend services run on?",
+                  "w03": "What is the frontend written in?"}
+
+
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def suite_facts() -> list[dict[str, str]]:
+    path = resources.files("engram.bench") / "data" / "suite_facts.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def answer_score(mem: Memory, question: str, answer: str) -> float:
+    """The relevance of `answer` among the hits of `question` (it must be recalled)."""
+    hits = {h.text: h.score for h in mem.recall(U, question, k=10)}
+    assert answer in hits, f"{answer!r} not recalled for {question!r}"
+    return hits[answer]
+
+
+def off_topic_top(mem: Memory) -> list[tuple[float, str, str]]:
+    return [(hits[0].score, q, hits[0].text) for q in OFF_TOPIC if (hits := mem.recall(U, q, k=1))]
+
+
+def separates(on: list[float], off: list[tuple[float, str, str]]) -> None:
+    assert all(0.0 <= s <= 1.0 for s in on) and all(0.0 <= s <= 1.0 for s, _, _ in off)
+    assert min(on) >= ranking.ON_TOPIC, f"an on-topic answer scored {min(on):.3f}"
+    worst = max(off)
+    assert worst[0] < ranking.ON_TOPIC, f"off-topic {worst[1]!r} -> {worst[2]!r} scored {worst[0]:.3f}"
+
+
+@pytest.mark.slow
+def test_one_threshold_separates_in_stores_of_1_30_and_1000_facts(tmp_path, minilm) -> None:
+    facts = {f["id"]: f["text"] for f in suite_facts()}
+    # 1 fact: the only, perfect match must not score low because nothing else is there to compare.
+    with Memory(str(tmp_path / "one.db"), embedder=minilm) as mem:
+        mem.remember(U, facts["w02"])
+        separates([answer_score(mem, ON_TOPIC_SUITE["w02"], facts["w02"])], off_topic_top(mem))
+    # 30 facts of the suite.
+    thirty = [facts[i] for i in ON_TOPIC_SUITE] + [t for i, t in facts.items() if i not in ON_TOPIC_SUITE][:27]
+    with Memory(str(tmp_path / "thirty.db"), embedder=minilm) as mem:
+        mem.remember_many(U, thirty)
+        separates([answer_score(mem, q, facts[i]) for i, q in ON_TOPIC_SUITE.items()], off_topic_top(mem))
+    # 1,000 facts about 200 people, asked by name.
+    people = generate(1000, people=200, seed=1)
+    with Memory(str(tmp_path / "thousand.db"), embedder=minilm) as mem:
+        mem.remember_many(U, [p.text for p in people])
+        on = [answer_score(mem, p.questions[0], p.text) for p in people[:40:2]]
+        separates(on, off_topic_top(mem))
+
+
+def test_a_lone_perfect_match_scores_as_high_as_in_a_full_store(tmp_path, minilm) -> None:
+    fact = "The team uses Postgres 16 for all backend services."
+    question = "Which database do the backend services use?"
+    with Memory(str(tmp_path / "alone.db"), embedder=minilm) as alone:
+        alone.remember(U, fact)
+        lone = answer_score(alone, question, fact)
+    with Memory(str(tmp_path / "full.db"), embedder=minilm) as full:
+        full.remember_many(U, [fact, *[f["text"] for f in suite_facts()[3:60]]])
+        crowded = answer_score(full, question, fact)
+    assert lone == pytest.approx(crowded, abs=1e-6) and lone > ranking.ON_TOPIC
