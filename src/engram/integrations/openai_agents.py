@@ -29,7 +29,6 @@ item: each change is saved only if no other save came first (`expect=`), else it
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -43,6 +42,7 @@ from engram.kinds.working import Conversation, Summarizer, call_ids, result_ids
 from engram.store import Filter
 from engram.tokens import TokenCounter
 from engram.types import CONVERSATION
+from engram.core.async_memory import off_loop
 
 require("agents", "openai-agents")
 
@@ -163,19 +163,19 @@ class EngramSession:
     # -- the Session protocol ---------------------------------------------------------------
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
         """The session's items, oldest first (after a compaction, the summary first); the newest `limit`."""
-        return await asyncio.to_thread(self.items, limit)
+        return await off_loop(self.memory).run(self.items, limit)
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         """Append items (compacting when the budget is passed) and save."""
-        await asyncio.to_thread(self.add, items)
+        await off_loop(self.memory).run(self.add, items)
 
     async def pop_item(self) -> TResponseInputItem | None:
         """Remove and return the newest item in the window, or None."""
-        return await asyncio.to_thread(self.pop)
+        return await off_loop(self.memory).run(self.pop)
 
     async def clear_session(self) -> None:
         """Forget the session: every saved version of it (verifiable with engram audit)."""
-        await asyncio.to_thread(self.clear)
+        await off_loop(self.memory).run(self.clear)
 
     # -- the same, synchronously ------------------------------------------------------------
     def conversation(self) -> Conversation:

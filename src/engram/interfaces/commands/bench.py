@@ -74,13 +74,17 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
               help="Engram's recall, its keyword signal alone, or plain cosine over the same passage vectors.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
               help="Folder for the temporary stores (default: the system temp dir).")
+@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
+              help="Reuse embeddings across runs from this folder (tuning: ingest_per_s then excludes embedding).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None, as_json: bool) -> None:
+def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None,
+         vector_cache: str | None, as_json: bool) -> None:
     """Message-level evidence recall on BEAM chats: one store per chat, every message through add_messages."""
     from engram.bench import beam as bench_beam
+    from engram.bench.vectorcache import bench_embedder
 
-    embedder = (ctx.find_root().obj or {}).get("embedder")
+    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
     result = bench_beam.run(data, (retriever,), limit=limit, embedder=embedder, folder=folder,
                             echo=None if as_json else click.echo)[retriever]
     if as_json:
