@@ -156,7 +156,7 @@ class EngramSession:
         self.budget = budget
         self.summarize = summarize
         self.counter = counter
-        self.session_settings = _settings(session_settings)
+        self.session_settings: SessionSettings | None = _settings(session_settings)
         self._closed = False
         Conversation("", budget, summarize, counter)  # the settings are checked now, not at the first write
 
@@ -184,7 +184,7 @@ class EngramSession:
 
     def items(self, limit: int | None = None) -> list[Any]:
         self._check_open()
-        if limit is None:
+        if limit is None and self.session_settings is not None:
             limit = self.session_settings.limit
         if limit is not None:
             validate.count(limit, "limit", 0, 10_000_000)
