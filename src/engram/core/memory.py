@@ -26,7 +26,6 @@ from engram.embed.base import Embedder
 from engram.core import collapse, conversations, episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
-from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
@@ -372,7 +371,7 @@ class Memory:
             return None, problem
         writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
-                               agent=writer, metadata=metadata)
+                               agent=writer, metadata=metadata, subject=subject)
         if reason is not None:
             return None, reason
         at = validate.timestamp(now)
@@ -388,17 +387,18 @@ class Memory:
     def _refusal(self, text: str, kind: str, *, source: str = "", key: str | None = None,
                  category: str | None = None, session: str | None = None, agent: str = "",
                  metadata: Mapping[str, Any] | None = None, secrets: bool = True,
-                 instructions: bool = True) -> str | None:
+                 instructions: bool = True, subject: str = "") -> str | None:
         """Why a write must not be stored, or None: every stored string passes the secret filter and
         the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said.
 
         The instruction filter reads sentences, at a cost that grows faster than the length, so of a
         store item or memory file (any length) it reads the first MAX_INDEX_CHARS characters of the
         text and of its index text, in overlapping windows; the secret filter reads all of it.
-        `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import)."""
+        `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import).
+        The subject's name is screened too; a message's metadata "role" (tool, ...) is its origin."""
         from engram.safety.screen import refusal, strings
 
-        labels = [source, key, category, session, agent, *strings(metadata)]
+        labels = [subject, source, key, category, session, agent, *strings(metadata)]
         parts = labels if kind == CONVERSATION else [text, *labels]
         read = None
         if kind in VERBATIM_KINDS and kind != CONVERSATION:
@@ -406,8 +406,10 @@ class Memory:
             others = [source, key, category, session, agent,
                       *strings({k: v for k, v in (metadata or {}).items() if k != EMBEDDED})]
             read = [*_windows(text), *(_windows(index) if isinstance(index, str) else []), *others]
+        role = (metadata or {}).get("role")
         return refusal(parts, secrets=self.secret_filter and secrets,
-                       instructions=self.instruction_filter and instructions, instruction_parts=read)
+                       instructions=self.instruction_filter and instructions, instruction_parts=read,
+                       origin=role if isinstance(role, str) else "user")
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the
@@ -417,10 +419,10 @@ class Memory:
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        # The embedding runs beside the supersession look-up's reads that need no vector.
-        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        # Inline, not on a thread beside the look-up's keyword reads: on 2 cores the model already
+        # keeps both busy, and the hand-off cost more than it hid (docs/benchmarks.md).
         batch = Batch(self.store, self.embedder, checked)
-        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        vectors = self._vectors_for(items)
         batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
