@@ -13,6 +13,10 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 # Kinds of memory item: the ones Engram uses (`engram.validate.kind` refuses any other).
+#: A time as every API takes it: UNIX seconds, a datetime (naive means UTC), ISO 8601 text, or
+#: None (the clock). engram.validate.timestamp reads it.
+TimeLike = float | int | datetime | str | None
+
 FACT = "fact"
 PREFERENCE = "preference"
 EPISODE = "episode"
