@@ -24,30 +24,28 @@ class Variable:
     default: str
 
 
-VARIABLES: tuple[Variable, ...] = (
-    Variable("ENGRAM_DB", "the store: a SQLite file or a postgresql:// URL (`--db`)",
-             "$XDG_DATA_HOME/engram/memory.db (~/.local/share/engram/memory.db)"),
-    Variable("ENGRAM_EMBEDDER", "the embedder: minilm, hashing, none or openai:MODEL (`--embedder`)",
-             "minilm (bundled all-MiniLM-L6-v2, offline)"),
-    Variable("ENGRAM_AGENT", "who writes: recorded on every new item (`--agent`)", '""'),
-    Variable("ENGRAM_RECENCY", "the weight of recency in recall", "0.01 (a tie-break)"),
-    Variable("ENGRAM_HALF_LIFE_DAYS", "the half-life of recency, in days", "30"),
-    Variable("ENGRAM_INSTRUCTION_FILTER", "refuse instruction-shaped writes (off/0/false to disable)", "on"),
-    Variable("ENGRAM_QUERY_CACHE", "query embeddings kept for repeated queries (0 turns it off)", "1024"),
-    Variable("ENGRAM_ACCESS_COUNTS", "recall counts what it returns, written in batches (off to record none)",
-             "on"),
-    Variable("ENGRAM_CACHE_MB", "megabytes of vector matrices each store keeps in memory", "256"),
-    Variable("ENGRAM_EMBED_THREADS", "threads of the bundled embedder (`serve --workers` sets it per worker)",
-             "the cores, up to 4"),
-    Variable("ENGRAM_EMBED_BASE_URL", "the server of the openai:MODEL embedder", "$OPENAI_BASE_URL, else the OpenAI API"),
-    Variable("ENGRAM_EMBED_API_KEY", "the key of the openai:MODEL embedder", "$OPENAI_API_KEY"),
-    Variable("ENGRAM_LLM", "the chat model of `engram chat` and the agent: NAME[:MODEL][@URL]",
-             "Anthropic if $ANTHROPIC_API_KEY, else OpenAI if $OPENAI_API_KEY, else none"),
-    Variable("ENGRAM_SUBJECT", "the default subject of `engram mcp` (`--subject`)", "none"),
-    Variable("ENGRAM_PG_POOL", "PostgreSQL connections per store and process", "10"),
-    Variable("ENGRAM_PG_CONNECT_TIMEOUT", "seconds to wait for PostgreSQL to answer a new connection", "5"),
-    Variable("ENGRAM_SERVE_MAX_BODY", "the largest request body `engram serve` accepts, in bytes", "65536"),
-)
+# One line per variable: name | what it sets | default.
+_TABLE = """
+ENGRAM_DB | the store: a SQLite file or a postgresql:// URL (`--db`) | $XDG_DATA_HOME/engram/memory.db (~/.local/share/engram/memory.db)
+ENGRAM_EMBEDDER | the embedder: minilm, hashing, none or openai:MODEL (`--embedder`) | minilm (bundled all-MiniLM-L6-v2, offline)
+ENGRAM_AGENT | who writes: recorded on every new item (`--agent`) | ""
+ENGRAM_RECENCY | the weight of recency in recall | 0.01 (a tie-break)
+ENGRAM_HALF_LIFE_DAYS | the half-life of recency, in days | 30
+ENGRAM_INSTRUCTION_FILTER | refuse instruction-shaped writes (off/0/false to disable) | on
+ENGRAM_QUERY_CACHE | query embeddings kept for repeated queries (0 turns it off) | 1024
+ENGRAM_ACCESS_COUNTS | recall counts what it returns, written in batches (off to record none) | on
+ENGRAM_CACHE_MB | megabytes of vector matrices each store keeps in memory | 256
+ENGRAM_EMBED_THREADS | threads of the bundled embedder (`serve --workers` sets it per worker) | the cores, up to 4
+ENGRAM_EMBED_BASE_URL | the server of the openai:MODEL embedder | $OPENAI_BASE_URL, else the OpenAI API
+ENGRAM_EMBED_API_KEY | the key of the openai:MODEL embedder | $OPENAI_API_KEY
+ENGRAM_LLM | the chat model of `engram chat` and the agent: NAME[:MODEL][@URL] | Anthropic if $ANTHROPIC_API_KEY, else OpenAI if $OPENAI_API_KEY, else none
+ENGRAM_SUBJECT | the default subject of `engram mcp` (`--subject`) | none
+ENGRAM_PG_POOL | PostgreSQL connections per store and process | 10
+ENGRAM_PG_CONNECT_TIMEOUT | seconds to wait for PostgreSQL to answer a new connection | 5
+ENGRAM_SERVE_MAX_BODY | the largest request body `engram serve` accepts, in bytes | 65536
+"""
+VARIABLES: tuple[Variable, ...] = tuple(Variable(*(cell.strip() for cell in line.split(" | ")))
+                                        for line in _TABLE.strip().splitlines())
 
 
 def settings_table() -> str:
