@@ -155,6 +155,12 @@ class Saved:
     def __bool__(self) -> bool:
         return self.saved
 
+    def __repr__(self) -> str:
+        # `redacted` shows only when something was: a fact's write (most writes) reads as before.
+        extra = f", redacted={self.redacted!r}" if self.redacted else ""
+        return (f"Saved(saved={self.saved!r}, id={self.id!r}, reason={self.reason!r}, "
+                f"superseded={self.superseded!r}{extra})")
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"saved": self.saved, "id": self.id, "reason": self.reason}
         if self.superseded:

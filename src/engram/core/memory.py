@@ -128,6 +128,7 @@ class Memory:
         self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
         # After a forget: copies the store could not scrub yet (another connection is reading), or None.
         self.leftovers: Leftovers | None = None
+        self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -287,6 +288,7 @@ class Memory:
             agent=self.settings.agent if agent is None else agent, redact=self.secret_filter,
             screen=self.instruction_filter)
         results: list[Saved] = []
+        self._with_passages.add(subject)
         for batch in conversations.chunks(planned):
             written = self._write([it for p in batch for it in p.items])
             at_message = 0
@@ -485,9 +487,17 @@ class Memory:
         steps = self._steps
         steps.lap("validate")
         min_score = None if min_score is None else validate.number(min_score, "min_score")
-        # Messages are searched by their passages, one hit per message (engram.core.collapse).
-        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), collapse.searched(where),
+        # Messages are searched by their passages, one hit per message (engram.core.collapse). A
+        # subject not yet seen with passages is searched for k hits first, exactly as without
+        # conversations; only when passages come back is it searched again, wider.
+        where = collapse.searched(where)
+        wide = subject in self._with_passages
+        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k) if wide else k, where,
                       weights, at, min_score, queries=self.query_cache, steps=steps)
+        if not wide and collapse.has_passages(hits):
+            self._with_passages.add(subject)
+            hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), where, weights, at,
+                          min_score, queries=self.query_cache, steps=steps)
         hits = collapse.collapse(self.store, hits, k)
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]
