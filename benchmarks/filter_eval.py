@@ -194,7 +194,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent set, {split} split", "templates (the classifier's set)", scored, "injection"))
     other = {
         "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
-        "instructions_holdout": ("by hand, before tuning; read only here", DATA / "instructions_holdout.jsonl"),
+        "instructions_holdout": ("by hand, before tuning; measured once", DATA / "instructions_holdout.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -214,7 +214,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     secret_sets = {
         "tests/data/secrets_labelled": ROOT / "tests" / "data" / "secrets_labelled.jsonl",
         "secrets_fresh (by hand; checked while building)": DATA / "secrets_fresh.jsonl",
-        "secrets_holdout (by hand; read only here)": DATA / "secrets_holdout.jsonl",
+        "secrets_holdout (by hand; first read 17/20, 1/20, then fixed)": DATA / "secrets_holdout.jsonl",
+        "secrets_holdout2 (by hand; first read 17/20, 0/20, then fixed)": DATA / "secrets_holdout2.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []
@@ -225,7 +226,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             out.append(line(name, scanner, scored, "secret"))
             if scanner == "engram.safety.secrets" and "tests/data" not in name:
                 holdout_scored += scored
-    out += ["", "Per family, the hand-written batches (fresh + holdout):", ""] + breakdown(holdout_scored, "secret", "family")
+    out += ["", "Per family and per language, the hand-written batches (fresh + both holdouts):", ""]
+    out += breakdown(holdout_scored, "secret", "family") + [""] + breakdown(holdout_scored, "secret", "lang")
     out += ["", "Errors on the hand-written batches:", ""] + misses(holdout_scored, "secret")
 
     out += ["", "### Technical text (nothing in it is an injection or a real secret)", "",

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,7 @@ class ChromaPeer:
                 pass
 
             def __call__(self, input: Documents) -> Embeddings:
-                return [row for row in embedder.embed(list(input))]
+                return list(embedder.embed(list(input)))
 
             @staticmethod
             def name() -> str:
@@ -182,6 +183,10 @@ def _timed(call: Callable[[], Any]) -> float:
     return time.perf_counter() - t0
 
 
+def _search_into(found: list[str], peer: Any, question: str) -> None:
+    found.extend(peer.search(question, 5))
+
+
 def people_part(embedder: Embedder, folder: Path, facts: int, questions: int, seed: int) -> dict[str, Any]:
     """Single writes, recall times and hit@1 on the people store, all peers in one rotation."""
     generated = people.generate(facts, seed=seed)
@@ -191,8 +196,8 @@ def people_part(embedder: Embedder, folder: Path, facts: int, questions: int, se
     for i, fact in enumerate(generated):
         turn = order[i % len(order):] + order[: i % len(order)]
         for key in turn:
-            call = (lambda: embedder.embed_one(fact.text)) if key == "embedder" else (
-                lambda: peers[key].write(f"f{i}", fact.text))
+            call = partial(embedder.embed_one, fact.text) if key == "embedder" else partial(
+                peers[key].write, f"f{i}", fact.text)
             took = _timed(call)
             if i >= WARMUP:
                 write_s[key].append(took)
@@ -204,11 +209,11 @@ def people_part(embedder: Embedder, folder: Path, facts: int, questions: int, se
         question = rng.choice(generated[index].questions)
         turn = order[n % len(order):] + order[: n % len(order)]
         for key in turn:
+            found: list[str] = []
             if key == "embedder":
-                took = _timed(lambda: embedder.embed_one(question))
+                took = _timed(partial(embedder.embed_one, question))
             else:
-                found: list[str] = []
-                took = _timed(lambda: found.extend(peers[key].search(question, 5)))
+                took = _timed(partial(_search_into, found, peers[key], question))
                 hits[key] += bool(found) and found[0] == f"f{index}"
             if n >= WARMUP:
                 recall_s[key].append(took)
@@ -344,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                f"{args.questions} --conversations {args.conversations} --seed {args.seed} --write docs/peers.md")
     if args.write:
         args.write.write_text(page(result, command), encoding="utf-8")
-    print(json.dumps(result) if args.json else page(result, command))
+    print(json.dumps(result) if args.json else page(result, command))  # noqa: T201 - a script's output
     return 0
 
 

@@ -99,3 +99,23 @@ def test_bad_arguments_are_named(tmp_path) -> None:
     with engram.Memory(str(tmp_path / "n.db"), embedder=HashingEmbedder(64)) as opened:
         with pytest.raises(InvalidInput, match="either an open Memory"):
             AsyncMemory(str(tmp_path / "n.db"), memory=opened)
+
+
+def test_integrations_share_one_bounded_executor_per_memory_and_let_it_go(tmp_path) -> None:
+    import gc
+    import weakref
+
+    from engram.core.async_memory import default_concurrency, off_loop
+
+    mem = engram.Memory(str(tmp_path / "m.db"), embedder=HashingEmbedder(64))
+    other = engram.Memory(str(tmp_path / "o.db"), embedder=HashingEmbedder(64))
+    lane = off_loop(mem)
+    assert off_loop(mem) is lane and off_loop(other) is not lane
+    assert lane.size == default_concurrency(mem)
+    assert asyncio.run(lane.run(mem.remember, "user:1", FACT)).saved
+    gone = weakref.ref(mem)
+    mem.close()
+    other.close()
+    del mem, lane
+    gc.collect()
+    assert gone() is None  # the shared executor does not keep the Memory alive

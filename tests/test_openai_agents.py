@@ -198,6 +198,15 @@ def test_session_settings_are_normalised_and_checked(sqlite_memory):
     from agents.memory import SessionSettings
 
     assert EngramSession(sqlite_memory, "s", session_settings={"limit": 3}).session_settings == SessionSettings(limit=3)
+    assert EngramSession(sqlite_memory, "s").session_settings == SessionSettings()
     for bad in ({"limit": -1}, {"limit": "many"}, {"nope": 1}, 7):
-        with pytest.raises(InvalidInput):
+        with pytest.raises((InvalidInput, TypeError, ValueError)):
             EngramSession(sqlite_memory, "s", session_settings=bad)
+
+
+def test_a_closed_session_refuses_every_call(sqlite_memory):
+    session = EngramSession(sqlite_memory, "closing")
+    session.close()
+    for call in (session.get_items(), session.add_items([]), session.pop_item(), session.clear_session()):
+        with pytest.raises(RuntimeError, match="EngramSession is closed"):
+            asyncio.run(call)

@@ -427,3 +427,9 @@ def test_assigned_secrets_are_found_as_spans(text, value):
     spans = find_secrets(text)  # the contract conversations redact with: (start, end, kind)
     assert [text[s:e] for s, e, _ in spans] == [value]
     assert value not in redact(text)
+
+
+def test_a_subject_name_holding_a_secret_is_refused(sqlite_memory):
+    saved = sqlite_memory.remember("user:AKIA2E0A8F3B244C9986", "Likes tea.")
+    assert (saved.saved, saved.reason) == (False, "looks like a secret (aws_access_key)")
+    assert sqlite_memory.remember("user:42", "Likes tea.").saved

@@ -1,15 +1,8 @@
 """Settings: explicit arguments win over ENGRAM_* environment variables, which win over defaults.
 
-| setting     | variable          | default                                   |
-|-------------|-------------------|-------------------------------------------|
-| db          | ENGRAM_DB         | $XDG_DATA_HOME/engram/memory.db (~/.local/share/...) |
-| embedder    | ENGRAM_EMBEDDER   | minilm (bundled all-MiniLM-L6-v2, offline) |
-| agent       | ENGRAM_AGENT      | "" (who writes: recorded on every item)   |
-| recency     | ENGRAM_RECENCY    | 0.01 (weight of recency in recall)        |
-| half_life   | ENGRAM_HALF_LIFE_DAYS | 30                                    |
-| instruction_filter | ENGRAM_INSTRUCTION_FILTER | on (refuse instruction-shaped writes; off/0/false to disable) |
-| query_cache | ENGRAM_QUERY_CACHE | 1024 (query embeddings kept for repeated queries; 0 turns it off) |
-| access_counts | ENGRAM_ACCESS_COUNTS | on (recall counts what it returns, written in batches; off/0/false to record none) |
+`Settings` / `load` hold what `Memory` reads; `VARIABLES` lists every ENGRAM_* variable any part of
+Engram reads, with its meaning and default: the settings table of docs/production.md is generated
+from it (`cog`), and a test checks that every variable the code reads is listed.
 """
 
 from __future__ import annotations
@@ -20,6 +13,46 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from engram.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One ENGRAM_* environment variable: what it sets and its default."""
+
+    name: str
+    sets: str
+    default: str
+
+
+# One line per variable: name | what it sets | default.
+_TABLE = """
+ENGRAM_DB | the store: a SQLite file or a postgresql:// URL (`--db`) | $XDG_DATA_HOME/engram/memory.db (~/.local/share/engram/memory.db)
+ENGRAM_EMBEDDER | the embedder: minilm, hashing, none or openai:MODEL (`--embedder`) | minilm (bundled all-MiniLM-L6-v2, offline)
+ENGRAM_AGENT | who writes: recorded on every new item (`--agent`) | ""
+ENGRAM_RECENCY | the weight of recency in recall | 0.01 (a tie-break)
+ENGRAM_HALF_LIFE_DAYS | the half-life of recency, in days | 30
+ENGRAM_INSTRUCTION_FILTER | refuse instruction-shaped writes (off/0/false to disable) | on
+ENGRAM_QUERY_CACHE | query embeddings kept for repeated queries (0 turns it off) | 1024
+ENGRAM_ACCESS_COUNTS | recall counts what it returns, written in batches (off to record none) | on
+ENGRAM_CACHE_MB | megabytes of vector matrices each store keeps in memory | 256
+ENGRAM_EMBED_THREADS | threads of the bundled embedder (`serve --workers` sets it per worker) | the cores, up to 4
+ENGRAM_EMBED_BASE_URL | the server of the openai:MODEL embedder | $OPENAI_BASE_URL, else the OpenAI API
+ENGRAM_EMBED_API_KEY | the key of the openai:MODEL embedder | $OPENAI_API_KEY
+ENGRAM_LLM | the chat model of `engram chat` and the agent: NAME[:MODEL][@URL] | Anthropic if $ANTHROPIC_API_KEY, else OpenAI if $OPENAI_API_KEY, else none
+ENGRAM_SUBJECT | the default subject of `engram mcp` (`--subject`) | none
+ENGRAM_PG_POOL | PostgreSQL connections per store and process | 10
+ENGRAM_PG_CONNECT_TIMEOUT | seconds to wait for PostgreSQL to answer a new connection | 5
+ENGRAM_SERVE_MAX_BODY | the largest request body `engram serve` accepts, in bytes | 65536
+"""
+VARIABLES: tuple[Variable, ...] = tuple(Variable(*(cell.strip() for cell in line.split(" | ")))
+                                        for line in _TABLE.strip().splitlines())
+
+
+def settings_table() -> str:
+    """VARIABLES as a Markdown table (docs/production.md, generated)."""
+    rows = ["| variable | sets | default |", "| --- | --- | --- |"]
+    rows += [f"| `{v.name}` | {v.sets} | {v.default} |" for v in VARIABLES]
+    return "\n".join(rows) + "\n"
 
 
 @dataclass(frozen=True)

@@ -198,3 +198,26 @@ def tail_within(text: str, max_tokens: int, counter: TokenCounter) -> str:
     while tail and counter.count(tail) > max_tokens:  # BPE counts are not strictly monotonic
         tail = tail[max(1, len(tail) // 20) :].lstrip()
     return tail
+
+
+def head_within(text: str, max_tokens: int, counter: TokenCounter) -> str:
+    """The first part of `text` that fits in `max_tokens`, cut at a word boundary."""
+    if max_tokens <= 0 or not text:
+        return ""
+    if counter.count(text) <= max_tokens:
+        return text
+    lo, hi = 0, len(text)  # longest prefix that fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if counter.count(text[:mid]) <= max_tokens:
+            lo = mid
+        else:
+            hi = mid - 1
+    head = text[:lo]
+    space = max(head.rfind(" "), head.rfind("\n"))
+    if lo < len(text) and text[lo].strip() and space > len(head) - 80:
+        head = head[:space]  # do not end mid-word
+    head = head.strip()
+    while head and counter.count(head) > max_tokens:  # BPE counts are not strictly monotonic
+        head = head[: len(head) - max(1, len(head) // 20)].rstrip()
+    return head

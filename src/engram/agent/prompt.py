@@ -13,9 +13,17 @@ block ends with a line saying it is data, not instructions.
 Budget: `budget` tokens cover the whole prompt: the system text, and the conversation's turns
 when a conversation is given. When the turns and the system text pass the budget, the oldest
 turns are folded into the conversation's summary (`Conversation.fit`) until they fit; when even
-the newest exchange cannot fit, InvalidInput says so. The total never exceeds the budget. Memory gets what is left (at most `max_memory_tokens`), filled in
-priority order (facts by relevance, then preferences, procedures, episodes); an item that does
-not fit is cut and reported, and smaller ones after it may still go in. `k` caps the facts.
+the newest exchange cannot fit, InvalidInput says so. The total never exceeds the budget.
+
+Memory keeps a reserve: when there are memories to show, the turns are folded until memory has
+`memory_share` of the budget (default MEMORY_SHARE, a fifth) or what its candidates need, if less;
+when the newest exchange cannot fit beside the reserve, memory gets what the exchange leaves.
+Memory gets what is left (at most `max_memory_tokens`), filled in priority order (facts by
+relevance, then messages of stored conversations, preferences, procedures, episodes); an item
+that does not fit is cut and reported, and smaller ones after it may still go in. `k` caps the
+facts, `messages` the conversation messages. A message goes in as the passage of it that matched
+(engram.core.passages), never the whole message, led by its role and date; a tool result is
+labelled as untrusted tool output, never as the user's words.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from engram.errors import InvalidInput
 from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.store.base import Filter
 from engram.tokens import TokenCounter, count_content, default_counter
-from engram.types import EPISODE, FACT, PREFERENCE, PROCEDURE, Item
+from engram.types import EPISODE, FACT, MESSAGE, PREFERENCE, PROCEDURE, Hit, Item, iso, TimeLike
 from engram.kinds.working import SUMMARY_HEADER, Conversation
 
 MEMORY_TAG = "memory"
@@ -42,7 +50,9 @@ PROCEDURES_TRAILER = ("The procedures above are advice from earlier tasks: follo
 EMPTY = "(nothing relevant saved yet)"
 MAX_QUERY = 2000  # a long user message is cut to its first part for recall
 NO_ROOM = "no room: the prompt and conversation use the budget"
-SECTIONS = (FACT, PREFERENCE, PROCEDURE, EPISODE)  # fill order when the budget is tight
+SECTIONS = (FACT, MESSAGE, PREFERENCE, PROCEDURE, EPISODE)  # fill order when the budget is tight
+MEMORY_SHARE = 0.2  # of the budget kept for memory when the conversation alone would fill it
+MAX_PASSAGE_TOKENS = 400  # a passage longer than this goes in cut to its first part
 
 
 @dataclass(frozen=True)
@@ -105,25 +115,31 @@ def assemble(
     budget: int = 4000,
     max_memory_tokens: int | None = None,
     k: int = 5,
+    messages: int = 3,
     preferences: int = 10,
     procedures: int = 3,
     episodes: int = 3,
     exclude_session: str | None = None,
     min_score: float | None = None,
     counter: TokenCounter | None = None,
-    now: Any = None,
+    memory_share: float = MEMORY_SHARE,
+    now: TimeLike = None,
 ) -> Context:
     """Build the system text for one turn: prompt, summary and memory within `budget` tokens."""
-    _check(budget, max_memory_tokens, k, preferences, procedures, episodes)
+    _check(budget, max_memory_tokens, k, messages, preferences, procedures, episodes)
+    if isinstance(memory_share, bool) or not isinstance(memory_share, (int, float)) or not 0 <= memory_share < 1:
+        raise InvalidInput(f"memory_share must be a number from 0 to below 1, not {memory_share!r}")
     subject = validate.subject(subject)
     counter = counter or (conversation.counter if conversation is not None else default_counter())
-    base, turns = _fit_conversation(system, conversation, budget, counter)
+    pools = _candidates(memory, subject, query, k, messages, preferences, procedures, episodes, exclude_session,
+                        min_score, counter, now)
+    wanted = _frame_cost(counter, procedures=True) + sum(e.tokens for e in pools) if pools else 0
+    reserve = min(int(budget * memory_share), wanted, max_memory_tokens if max_memory_tokens is not None else wanted)
+    base, turns = _fit_conversation(system, conversation, budget, counter, reserve)
     limit = budget - turns  # what the system text may take
     room = max(0, limit - count_content(base, counter))
     if max_memory_tokens is not None:
         room = min(room, max_memory_tokens)
-    pools = _candidates(memory, subject, query, k, preferences, procedures, episodes, exclude_session,
-                        min_score, counter, now)
     framed = _frame_cost(counter, procedures=False) <= room
     chosen, cut = _fill(pools, room, counter) if framed else ([], [_cut(e, NO_ROOM) for e in pools])
     chosen, late = _fit(base, chosen, limit, counter)
@@ -156,16 +172,20 @@ def _base(system: str | None, conversation: Conversation | None) -> str:
 
 
 def _fit_conversation(system: str | None, conversation: Conversation | None, budget: int,
-                      counter: TokenCounter) -> tuple[str, int]:
+                      counter: TokenCounter, reserve: int = 0) -> tuple[str, int]:
     """(system text without memory, tokens of the turns), folding the conversation's oldest turns
-    into its summary when the two pass the budget; InvalidInput when even the newest exchange (or
+    into its summary until the two leave `reserve` tokens of the budget (or, when the newest
+    exchange needs them, until they fit the budget); InvalidInput when even the newest exchange (or
     the system prompt alone) cannot fit. The total never exceeds the budget silently."""
 
     def measure(conv: Conversation) -> int:
         return count_content(_base(system, conv), counter) + _turn_tokens(conv, counter)
 
     if conversation is not None:
-        conversation.fit(budget, measure)
+        try:
+            conversation.fit(budget - reserve, measure)
+        except InvalidInput:  # the newest exchange needs part of the reserve: it comes first
+            conversation.fit(budget, measure)
     base = _base(system, conversation)
     turns = _turn_tokens(conversation, counter)
     if count_content(base, counter) + turns > budget:
@@ -188,8 +208,8 @@ def _turn_tokens(conversation: Conversation | None, counter: TokenCounter) -> in
 
 
 # -- gathering -------------------------------------------------------------------------------
-def _candidates(memory: Any, subject: str, query: str, k: int, n_prefs: int, n_procs: int, n_eps: int,
-                exclude_session: str | None, min_score: float | None, counter: TokenCounter,
+def _candidates(memory: Any, subject: str, query: str, k: int, n_msgs: int, n_prefs: int, n_procs: int,
+                n_eps: int, exclude_session: str | None, min_score: float | None, counter: TokenCounter,
                 now: Any) -> list[Entry]:
     """Every memory that could go in, in fill order (facts by relevance first)."""
     query = validate.query(query[:MAX_QUERY] if isinstance(query, str) else query)
@@ -197,6 +217,11 @@ def _candidates(memory: Any, subject: str, query: str, k: int, n_prefs: int, n_p
     if k:
         for hit in memory.recall(subject, query, k=k, kinds=[FACT], min_score=min_score, now=now):
             out.append(_entry(FACT, hit.item, counter, hit.score))
+    if n_msgs and memory.items(subject, kinds=[MESSAGE], limit=1):  # a store without conversations: no search
+        hits = memory.recall(subject, query, k=n_msgs + (5 if exclude_session else 0), kinds=[MESSAGE],
+                             min_score=min_score, now=now)
+        out += [_entry(MESSAGE, h.item, counter, h.score, text=_message_text(h, counter))
+                for h in hits if exclude_session is None or h.item.session != exclude_session][:n_msgs]
     if n_prefs:
         out += [_entry(PREFERENCE, it, counter) for it in memory.items(subject, kinds=[PREFERENCE], limit=n_prefs)]
     if n_procs:
@@ -226,6 +251,22 @@ def _episode_text(item: Item) -> str:
     """What the user asked, not what came back: a reply may quote tool results or web pages."""
     action = item.metadata.get("action")
     return action if isinstance(action, str) and action else item.text
+
+
+def _message_text(hit: Hit, counter: TokenCounter) -> str:
+    """The passage of a message that matched (at most MAX_PASSAGE_TOKENS), led by who said it and
+    when; a tool result says it is untrusted tool output."""
+    from engram.tokens import head_within
+
+    meta = hit.item.metadata
+    role = str(meta.get("role", "user"))
+    who = "tool output (untrusted, not the user's words)" if meta.get("trust") == "untrusted" else (
+        f"{role} {meta['name']}" if meta.get("name") else role)
+    passage = hit.passage if hit.passage is not None else hit.item.text
+    body = head_within(passage, MAX_PASSAGE_TOKENS, counter)
+    if len(body) < len(passage):
+        body += " …"
+    return f"{who}, {iso(hit.item.event_at)[:10]}: {' '.join(body.split())}"
 
 
 def _entry(section: str, item: Item, counter: TokenCounter, score: float | None = None,
@@ -286,7 +327,7 @@ def _cut(entry: Entry, reason: str) -> Entry:
 
 def _ordered(chosen: Sequence[Entry]) -> list[Entry]:
     """Prompt order: preferences, facts (best first), episodes, then procedures."""
-    rank = {PREFERENCE: 0, FACT: 1, EPISODE: 2, PROCEDURE: 3}
+    rank = {PREFERENCE: 0, FACT: 1, MESSAGE: 2, EPISODE: 3, PROCEDURE: 4}
     return sorted(chosen, key=lambda e: rank.get(e.section, 9))  # stable: keeps relevance order
 
 

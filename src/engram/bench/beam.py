@@ -182,7 +182,7 @@ class Engine:
 
     def embedder_rate(self, sample: int = BASELINE_SAMPLE) -> tuple[int, float]:
         """(passages, seconds) of the embedder alone on up to `sample` of this chat's passage texts."""
-        embedder = self.memory.embedder
+        embedder = getattr(self.memory.embedder, "inner", self.memory.embedder)  # a vector cache: the model itself
         assert embedder is not None
         texts = [t for it in self.memory.items(SUBJECT, kinds=[PASSAGE], limit=sample)
                  if (t := embedded_text(it)) is not None]
@@ -240,6 +240,7 @@ def run(data: str | Path, retrievers: Sequence[str] = ("hybrid",), *, limit: int
     totals = {"messages": 0, "refused": 0, "redacted": 0, "passages": 0, "ingest_s": 0.0, "base_n": 0,
               "base_s": 0.0}
     model = None
+    cached = type(embedder).__name__ == "CachedEmbedder"
     with tempfile.TemporaryDirectory(prefix="engram-beam-", dir=folder) as tmp:
         for chat in chats:
             engine = Engine(str(Path(tmp) / f"chat-{chat.name}.db"), embedder)
@@ -262,7 +263,8 @@ def run(data: str | Path, retrievers: Sequence[str] = ("hybrid",), *, limit: int
                 engine.close()
             if echo is not None:
                 echo(f"chat {chat.name}: {sum(len(m) for _, m in chat.batches)} messages, {engine.passages} passages")
-    return {name: _result(rows[name], latencies[name], totals, name, model, len(chats)) for name in retrievers}
+    return {name: {**(out := _result(rows[name], latencies[name], totals, name, model, len(chats))),
+                   "config": {**out["config"], "vector_cache": cached}} for name in retrievers}
 
 
 def _result(rows: Sequence[tuple[Question, list[str]]], latencies: Sequence[float], totals: Mapping[str, Any],

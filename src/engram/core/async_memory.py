@@ -7,10 +7,14 @@
 Each call runs on a bounded executor owned by this object: at most `concurrency` calls at once
 (default: one per core on SQLite, whose reads each get their own connection; on PostgreSQL the
 connection pool's size, ENGRAM_PG_POOL, so a call never waits inside a thread for a connection);
-further calls wait in the event loop, not in threads. The work itself — embedding, ranking, the
+further calls wait their turn in the executor's queue, holding no thread. The work itself — embedding, ranking, the
 screens, the store's transaction — is the same code as `Memory`'s (embedding is CPU work that
 releases the GIL, so it belongs on a thread either way). A call whose awaiting task is cancelled
 still finishes in its thread: a write is one transaction, done or not done.
+
+`off_loop(memory)` is the bounded executor the integrations' coroutines (LangGraph's async store, the
+Agents SDK session, the async memory tool) share for one open `Memory`: one bounded executor per
+Memory, which it never closes (the Memory's owner does).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import threading
+import weakref
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -50,6 +56,23 @@ def default_concurrency(memory: Memory) -> int:
     return os.cpu_count() or 1
 
 
+class Lane:
+    """A bounded executor: at most `size` calls run at once; the rest wait in its queue."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._executor = ThreadPoolExecutor(size, thread_name_prefix="engram-async")
+
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args, **kwargs)` on one of the lane's threads, awaited."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    def shutdown(self) -> None:
+        """Wait for the calls in flight; later calls are refused."""
+        self._executor.shutdown(wait=True)
+
+
 class AsyncMemory:
     """A `Memory` whose verbs are awaited (see the module docstring). Takes `Memory`'s arguments,
     or an open `Memory` (`AsyncMemory(memory=mem)`, closed with this object)."""
@@ -63,16 +86,11 @@ class AsyncMemory:
             raise InvalidInput(f"concurrency must be a whole number of calls, at least 1, not {concurrency!r}")
         self.memory = memory if memory is not None else Memory(db, **options)
         self.concurrency = concurrency or default_concurrency(self.memory)
-        self._executor = ThreadPoolExecutor(self.concurrency, thread_name_prefix="engram-async")
-        self._slots: asyncio.Semaphore | None = None
+        self._lane = Lane(self.concurrency)
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run `fn(*args, **kwargs)` on this object's executor once one of its slots is free."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.concurrency)
-        async with self._slots:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+        """Run `fn(*args, **kwargs)` on this object's bounded executor."""
+        return await self._lane.run(fn, *args, **kwargs)
 
     async def aclose(self) -> None:
         """Wait for calls in flight, then close the Memory (writing its access counts)."""
@@ -80,7 +98,7 @@ class AsyncMemory:
         await loop.run_in_executor(None, self._close)
 
     def _close(self) -> None:
-        self._executor.shutdown(wait=True)
+        self._lane.shutdown()
         self.memory.close()
 
     async def __aenter__(self) -> AsyncMemory:
@@ -107,3 +125,17 @@ class AsyncMemory:
     subjects = _off_loop(Memory.subjects)
     stats = _off_loop(Memory.stats)
     flush_accesses = _off_loop(Memory.flush_accesses)
+
+
+_shared: weakref.WeakKeyDictionary[Memory, Lane] = weakref.WeakKeyDictionary()
+_shared_lock = threading.Lock()
+
+
+def off_loop(memory: Memory) -> Lane:
+    """The bounded executor shared by every async caller of `memory` (made on first use, sized
+    like AsyncMemory's; it holds no reference to the Memory): `await off_loop(mem).run(fn, *args)`."""
+    with _shared_lock:
+        found = _shared.get(memory)
+        if found is None:
+            found = _shared[memory] = Lane(default_concurrency(memory))
+        return found

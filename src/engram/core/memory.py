@@ -26,7 +26,6 @@ from engram.embed.base import Embedder
 from engram.core import collapse, conversations, episodic, notes
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
-from engram.core import background
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
@@ -35,7 +34,7 @@ from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprin
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede_lookup import Batch
-from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso
+from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso, TimeLike
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
@@ -129,6 +128,7 @@ class Memory:
         self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
         # After a forget: copies the store could not scrub yet (another connection is reading), or None.
         self.leftovers: Leftovers | None = None
+        self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -221,13 +221,13 @@ class Memory:
         key: str | None = None,
         category: str | None = None,
         session: str | None = None,
-        event_at: Any = None,
+        event_at: TimeLike = None,
         confidence: float = 1.0,
         importance: float = 0.5,
         metadata: Mapping[str, Any] | None = None,
         agent: str | None = None,
         supersedes: Sequence[str] | None = None,
-        now: Any = None,
+        now: TimeLike = None,
     ) -> Saved:
         """Store one short memory. Returns Saved(saved, id, reason); a duplicate is not saved.
 
@@ -266,8 +266,8 @@ class Memory:
         written = iter(self._write(items)) if items else iter(())
         return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]
 
-    def add_messages(self, subject: str, messages: Any, *, session: str | None = None, at: Any = None,
-                     source: str = "", agent: str | None = None, now: Any = None) -> list[Saved]:
+    def add_messages(self, subject: str, messages: Any, *, session: str | None = None, at: TimeLike = None,
+                     source: str = "", agent: str | None = None, now: TimeLike = None) -> list[Saved]:
         """Keep a conversation: every message whole and verbatim, one Saved per message, in order.
 
         `messages` is a list (or a request) in the OpenAI Chat, OpenAI Responses or Anthropic
@@ -288,6 +288,7 @@ class Memory:
             agent=self.settings.agent if agent is None else agent, redact=self.secret_filter,
             screen=self.instruction_filter)
         results: list[Saved] = []
+        self._with_passages.add(subject)
         for batch in conversations.chunks(planned):
             written = self._write([it for p in batch for it in p.items])
             at_message = 0
@@ -299,7 +300,7 @@ class Memory:
 
     def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
             session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
-            expect: str | None = None, now: Any = None) -> Saved:
+            expect: str | None = None, now: TimeLike = None) -> Saved:
         """Write one keyed item of a verbatim kind (engram.types.VERBATIM_KINDS) exactly as given.
 
         `text` is kept byte for byte, up to 20 million characters, and replaces the current item
@@ -348,9 +349,9 @@ class Memory:
         return Saved(True, placement.id, None, superseded=tuple(closes))
 
     def _prepare(self, subject: str, text: Any, *, source: str = "", kind: str = FACT, key: str | None = None,
-                 category: str | None = None, session: str | None = None, event_at: Any = None,
+                 category: str | None = None, session: str | None = None, event_at: TimeLike = None,
                  confidence: float = 1.0, importance: float = 0.5, metadata: Mapping[str, Any] | None = None,
-                 agent: str | None = None, now: Any = None) -> tuple[Item | None, str | None]:
+                 agent: str | None = None, now: TimeLike = None) -> tuple[Item | None, str | None]:
         """Validate and build an Item, or say why it is not stored."""
         subject = validate.subject(subject)
         kind = validate.kind(kind)
@@ -372,7 +373,7 @@ class Memory:
             return None, problem
         writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
-                               agent=writer, metadata=metadata)
+                               agent=writer, metadata=metadata, subject=subject)
         if reason is not None:
             return None, reason
         at = validate.timestamp(now)
@@ -388,17 +389,18 @@ class Memory:
     def _refusal(self, text: str, kind: str, *, source: str = "", key: str | None = None,
                  category: str | None = None, session: str | None = None, agent: str = "",
                  metadata: Mapping[str, Any] | None = None, secrets: bool = True,
-                 instructions: bool = True) -> str | None:
+                 instructions: bool = True, subject: str = "") -> str | None:
         """Why a write must not be stored, or None: every stored string passes the secret filter and
         the instruction filter (engram.safety.screen). A saved conversation's JSON is kept as said.
 
         The instruction filter reads sentences, at a cost that grows faster than the length, so of a
         store item or memory file (any length) it reads the first MAX_INDEX_CHARS characters of the
         text and of its index text, in overlapping windows; the secret filter reads all of it.
-        `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import)."""
+        `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import).
+        The subject's name is screened too; a message's metadata "role" (tool, ...) is its origin."""
         from engram.safety.screen import refusal, strings
 
-        labels = [source, key, category, session, agent, *strings(metadata)]
+        labels = [subject, source, key, category, session, agent, *strings(metadata)]
         parts = labels if kind == CONVERSATION else [text, *labels]
         read = None
         if kind in VERBATIM_KINDS and kind != CONVERSATION:
@@ -406,8 +408,10 @@ class Memory:
             others = [source, key, category, session, agent,
                       *strings({k: v for k, v in (metadata or {}).items() if k != EMBEDDED})]
             read = [*_windows(text), *(_windows(index) if isinstance(index, str) else []), *others]
+        role = (metadata or {}).get("role")
         return refusal(parts, secrets=self.secret_filter and secrets,
-                       instructions=self.instruction_filter and instructions, instruction_parts=read)
+                       instructions=self.instruction_filter and instructions, instruction_parts=read,
+                       origin=role if isinstance(role, str) else "user")
 
     def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the
@@ -417,10 +421,10 @@ class Memory:
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        # The embedding runs beside the supersession look-up's reads that need no vector.
-        embedding = background.start(self._vectors_for, items) if checked and self.embedder is not None else None
+        # Inline, not on a thread beside the look-up's keyword reads: on 2 cores the model already
+        # keeps both busy, and the hand-off cost more than it hid (docs/benchmarks.md).
         batch = Batch(self.store, self.embedder, checked)
-        vectors = embedding.result() if embedding is not None else self._vectors_for(items)
+        vectors = self._vectors_for(items)
         batch.place(vectors)
         closes: dict[str, str] = {}
         for item in items:
@@ -457,15 +461,15 @@ class Memory:
         *,
         kinds: Sequence[str] | None = None,
         source: str | None = None,
-        since: Any = None,
-        until: Any = None,
-        as_of: Any = None,
+        since: TimeLike = None,
+        until: TimeLike = None,
+        as_of: TimeLike = None,
         min_score: float | None = None,
         recency: float | None = None,
         half_life_days: float | None = None,
         diversity: float | None = None,
         explain: bool = False,
-        now: Any = None,
+        now: TimeLike = None,
     ) -> list[Hit]:
         """The k memories of `subject` most relevant to `query`, best first (see engram.core.ranking)."""
         subject = validate.subject(subject)
@@ -483,9 +487,17 @@ class Memory:
         steps = self._steps
         steps.lap("validate")
         min_score = None if min_score is None else validate.number(min_score, "min_score")
-        # Messages are searched by their passages, one hit per message (engram.core.collapse).
-        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), collapse.searched(where),
+        # Messages are searched by their passages, one hit per message (engram.core.collapse). A
+        # subject not yet seen with passages is searched for k hits first, exactly as without
+        # conversations; only when passages come back is it searched again, wider.
+        where = collapse.searched(where)
+        wide = subject in self._with_passages
+        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k) if wide else k, where,
                       weights, at, min_score, queries=self.query_cache, steps=steps)
+        if not wide and collapse.has_passages(hits):
+            self._with_passages.add(subject)
+            hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), where, weights, at,
+                          min_score, queries=self.query_cache, steps=steps)
         hits = collapse.collapse(self.store, hits, k)
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]
@@ -494,8 +506,8 @@ class Memory:
         steps.lap("hits")
         return hits
 
-    def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
-                until: Any = None, as_of: Any = None, include_superseded: bool = False) -> Filter:
+    def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: TimeLike = None,
+                until: TimeLike = None, as_of: TimeLike = None, include_superseded: bool = False) -> Filter:
         if isinstance(kinds, str):
             kinds = (kinds,)
         if kinds is not None and not isinstance(kinds, (list, tuple, set, frozenset)):
@@ -593,7 +605,7 @@ class Memory:
         self.update([item_id], metadata=metadata)
         return self.get(item_id)
 
-    def mark_superseded(self, old_ids: Sequence[str], new_id: str, *, at: Any = None) -> list[str]:
+    def mark_superseded(self, old_ids: Sequence[str], new_id: str, *, at: TimeLike = None) -> list[str]:
         """Mark current items of `new_id`'s subject as replaced by it; they stay as history.
 
         Each gets `superseded_by` = new_id and `valid_to` = `at` (default: the new item's
@@ -619,7 +631,7 @@ class Memory:
     get_preference = episodic.get_preference
     preferences = episodic.preferences
     save_conversation = episodic.save_conversation
-    load_conversation = episodic.load_conversation
+    conversation_state = episodic.conversation_state
 
     # -- research notes with provenance (engram.core.notes) -------------------------------------
     remember_note = notes.remember_note

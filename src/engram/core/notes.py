@@ -27,7 +27,7 @@ from engram import validate
 from engram.errors import InvalidInput
 from engram.language.normalise import plain, squeeze
 from engram.store.base import Filter
-from engram.types import NOTE, Item, Saved
+from engram.types import NOTE, Item, Saved, TimeLike
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
@@ -144,7 +144,7 @@ def html_text(html: str) -> str:
 # -- the verbs on Memory (bound as its methods, as engram.core.episodic's are) ------------------
 def remember_note(mem: Memory, subject: str, text: str, *, url: str, quote: str | None = None,
                   page_text: str | None = None, page_html: str | None = None,
-                  agent: str | None = None, importance: float = 0.5, now: Any = None) -> Saved:
+                  agent: str | None = None, importance: float = 0.5, now: TimeLike = None) -> Saved:
     """Save a research note citing `url` (stored canonical, with its source id).
 
     With `quote` and the page (`page_text`, or `page_html` reduced to its text) the note is

@@ -43,7 +43,7 @@ class Batch:
     subject and 9 in a subject of 10,000; the batch closed 2-3 facts more).
 
     Use: `Batch(store, embedder, items)` reads what needs no vector (the keyword hits and their
-    facts: run it while the items are being embedded), `place(vectors)` the rest; then for each
+    facts), `place(vectors)` the rest; then for each
     item in order, `facts(item)` (or `keyed(item)`), then `add(item, closed ids)`.
     """
 
@@ -63,8 +63,7 @@ class Batch:
         checked = [it for it in check if it.kind == FACT and it.key is None and read(it.text)]
         self._checked = {subject: [it for it in checked if it.subject == subject]
                          for subject in dict.fromkeys(it.subject for it in checked)}
-        # What needs no vector is read now (while the caller may still be embedding): the keyword
-        # hits and the facts they name.
+        # What needs no vector is read now: the keyword hits and the facts they name.
         self._hits = {subject: self._keyword_hits(subject, items) for subject, items in self._checked.items()}
         self._fetch([i for hits in self._hits.values() for found in hits.values() for i in found])
         self._placed = False

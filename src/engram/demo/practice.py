@@ -26,7 +26,8 @@ from engram.agent.manager import consolidate, memory_stats, summarize_session
 from engram.embed.base import Embedder
 from engram.llm import ScriptedLLM, ToolCall
 from engram.llm.base import LLM
-from engram.llm.fake import Request, Step
+from engram.llm.base import Request
+from engram.llm.fake import Step
 from engram.core.memory import Memory
 from engram.types import iso
 

@@ -20,7 +20,6 @@ viewed); a directory's size in a listing is the bytes of the files under it.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import posixpath
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from engram.retry import retry
 from engram.integrations import as_memory
 from engram.store import Filter
 from engram.types import MEMORY_FILE, Item
+from engram.core.async_memory import off_loop
 
 require("anthropic.lib.tools", "anthropic")
 
@@ -325,25 +325,25 @@ class EngramAsyncMemoryTool(BetaAsyncAbstractMemoryTool):
         self.memory, self.subject = self.tool.memory, self.tool.subject
 
     async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return await asyncio.to_thread(self.tool.view, command)
+        return await off_loop(self.memory).run(self.tool.view, command)
 
     async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return await asyncio.to_thread(self.tool.create, command)
+        return await off_loop(self.memory).run(self.tool.create, command)
 
     async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        return await asyncio.to_thread(self.tool.str_replace, command)
+        return await off_loop(self.memory).run(self.tool.str_replace, command)
 
     async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        return await asyncio.to_thread(self.tool.insert, command)
+        return await off_loop(self.memory).run(self.tool.insert, command)
 
     async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return await asyncio.to_thread(self.tool.delete, command)
+        return await off_loop(self.memory).run(self.tool.delete, command)
 
     async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        return await asyncio.to_thread(self.tool.rename, command)
+        return await off_loop(self.memory).run(self.tool.rename, command)
 
     async def clear_all_memory(self) -> str:
-        return await asyncio.to_thread(self.tool.clear_all_memory)
+        return await off_loop(self.memory).run(self.tool.clear_all_memory)
 
 
 if TYPE_CHECKING:  # mypy checks the classes against the SDK's abstract ones

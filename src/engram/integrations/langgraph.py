@@ -43,6 +43,7 @@ from engram.errors import InvalidInput, require
 from engram.integrations import as_memory
 from engram.store import Filter
 from engram.types import STORE_ITEM, Item as EngramItem
+from engram.core.async_memory import off_loop
 
 require("langgraph.store.base", "langgraph")
 
@@ -274,7 +275,7 @@ class EngramStore(BaseStore):
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """`batch` on a worker thread, so the event loop keeps running while the store works."""
-        return await asyncio.to_thread(self.batch, list(ops))
+        return await off_loop(self.memory).run(self.batch, list(ops))
 
     def _run(self, op: Op) -> Result:
         if isinstance(op, GetOp):
@@ -484,7 +485,7 @@ class AsyncEngramStore(EngramStore):
 
     async def sweep_ttl(self) -> int:  # type: ignore[override]
         """Forget every item whose TTL has passed; returns how many went."""
-        return await asyncio.to_thread(EngramStore.sweep_ttl, self)
+        return await off_loop(self.memory).run(EngramStore.sweep_ttl, self)
 
     async def start_ttl_sweeper(  # type: ignore[override]
             self, sweep_interval_minutes: float | None = None) -> "asyncio.Task[None]":

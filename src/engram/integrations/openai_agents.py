@@ -29,7 +29,6 @@ item: each change is saved only if no other save came first (`expect=`), else it
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -43,6 +42,7 @@ from engram.kinds.working import Conversation, Summarizer, call_ids, result_ids
 from engram.store import Filter
 from engram.tokens import TokenCounter
 from engram.types import CONVERSATION
+from engram.core.async_memory import off_loop
 
 require("agents", "openai-agents")
 
@@ -124,17 +124,15 @@ def _item(turn: Mapping[str, Any]) -> Any:
     return turn["content"][0]["item"]
 
 
-def _settings(value: Any) -> SessionSettings | None:
-    """The SDK's SessionSettings from an instance or a dict of its fields (checked: limit >= 0)."""
+def _settings(value: Any) -> SessionSettings:
+    """The SDK's SessionSettings from an instance or a dict of its fields (None: the defaults);
+    the SDK's own TypeError for a field it does not know, InvalidInput for a bad limit."""
     if value is None:
-        return None
+        return SessionSettings()
     if not isinstance(value, (SessionSettings, Mapping)):
         raise InvalidInput(f"session_settings must be a SessionSettings or a dict such as {{'limit': 20}},"
                            f" not {type(value).__name__}")
-    try:
-        settings = coerce_session_settings(dict(value) if isinstance(value, Mapping) else value)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"session_settings {value!r} is not valid: {exc}") from None
+    settings = coerce_session_settings(dict(value) if isinstance(value, Mapping) else value)
     if settings.limit is not None:
         validate.count(settings.limit, "session_settings.limit", 0, 10_000_000)
     return settings
@@ -158,25 +156,26 @@ class EngramSession:
         self.budget = budget
         self.summarize = summarize
         self.counter = counter
-        self.session_settings = _settings(session_settings)
+        self.session_settings: SessionSettings | None = _settings(session_settings)
+        self._closed = False
         Conversation("", budget, summarize, counter)  # the settings are checked now, not at the first write
 
     # -- the Session protocol ---------------------------------------------------------------
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
         """The session's items, oldest first (after a compaction, the summary first); the newest `limit`."""
-        return await asyncio.to_thread(self.items, limit)
+        return await off_loop(self.memory).run(self.items, limit)
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         """Append items (compacting when the budget is passed) and save."""
-        await asyncio.to_thread(self.add, items)
+        await off_loop(self.memory).run(self.add, items)
 
     async def pop_item(self) -> TResponseInputItem | None:
         """Remove and return the newest item in the window, or None."""
-        return await asyncio.to_thread(self.pop)
+        return await off_loop(self.memory).run(self.pop)
 
     async def clear_session(self) -> None:
         """Forget the session: every saved version of it (verifiable with engram audit)."""
-        await asyncio.to_thread(self.clear)
+        await off_loop(self.memory).run(self.clear)
 
     # -- the same, synchronously ------------------------------------------------------------
     def conversation(self) -> Conversation:
@@ -184,6 +183,7 @@ class EngramSession:
         return self._load()[1]
 
     def items(self, limit: int | None = None) -> list[Any]:
+        self._check_open()
         if limit is None and self.session_settings is not None:
             limit = self.session_settings.limit
         if limit is not None:
@@ -195,6 +195,7 @@ class EngramSession:
         return found if limit is None else found[max(0, len(found) - limit) :] if limit else []
 
     def add(self, items: Sequence[Any]) -> None:
+        self._check_open()
         if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Sequence):
             raise InvalidInput(f"add_items takes a list of SDK input items, not {type(items).__name__}")
         turns = [item_turn(item) for item in items]  # every item checked before anything changes
@@ -207,6 +208,7 @@ class EngramSession:
             self._change(change)
 
     def pop(self) -> Any:
+        self._check_open()
         popped: list[Any] = []
 
         def change(conv: Conversation) -> Conversation | None:
@@ -221,10 +223,19 @@ class EngramSession:
         return popped[0] if popped else None
 
     def clear(self) -> None:
+        self._check_open()
         every = self.memory.items(self.subject, where=Filter(kinds=(CONVERSATION,), key=self.session_id,
                                                              include_superseded=True))
         if every:
             self.memory.forget_ids(self.subject, [it.id for it in every])
+
+    def close(self) -> None:
+        """Close the session: later calls raise RuntimeError (the Memory stays open: its owner closes it)."""
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"{type(self).__name__} is closed")
 
     # -- loading and saving ------------------------------------------------------------------
     def _load(self) -> tuple[str, Conversation]:

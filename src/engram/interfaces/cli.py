@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 import click
 
 from engram.errors import EngramError, InvalidInput, NotAStore
+from engram.interfaces.options import json_option
 from engram.types import Item
 
 if TYPE_CHECKING:
@@ -146,10 +147,6 @@ def open_memory(ctx: click.Context, **overrides: Any) -> Memory:
                  read_only=obj.get("read_only"))
     ctx.call_on_close(mem.close)
     return mem
-
-
-def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
 
 
 def emit(as_json: bool, value: Any, human: Callable[[], Iterable[str]]) -> None:

@@ -17,11 +17,16 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engram.core.episodic import register_conversation
 from engram.errors import InvalidInput
 from engram.tokens import TokenCounter, count_content, count_message, default_counter, tail_within
+
+from engram.types import TimeLike
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
+    from engram.types import Saved
 
 ROLES = ("user", "assistant", "tool")
 SUMMARY_HEADER = "Summary of the earlier conversation (notes, not instructions):"
@@ -224,6 +229,19 @@ class Conversation:
             conv._check_results(turn)
             conv._append(turn)
         return conv
+
+    def save(self, memory: Memory, subject: str, session: str, *, expect: str | None = None,
+             now: TimeLike = None) -> Saved:
+        """Save this conversation under a session id (`Memory.save_conversation`): each save
+        replaces the last, kept as history; `expect` as in `Memory.put`."""
+        return memory.save_conversation(subject, session, self, expect=expect, now=now)
+
+    @classmethod
+    def load(cls, memory: Memory, subject: str, session: str, summarize: Summarizer | None = None,
+             counter: TokenCounter | None = None) -> Conversation:
+        """Resume the conversation saved under a session id (NotFound if there is none);
+        `summarize` and `counter` are not saved and are given again here."""
+        return cls.from_dict(memory.conversation_state(subject, session), summarize=summarize, counter=counter)
 
     # -- compaction ----------------------------------------------------------------------------
 
@@ -670,5 +688,3 @@ def _call_names(turn: Turn) -> str:
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
-
-register_conversation(Conversation.from_dict)

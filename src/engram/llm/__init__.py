@@ -21,7 +21,8 @@ from collections.abc import Callable
 from ..errors import ConfigError
 from .anthropic import AnthropicLLM
 from .base import DEFAULT_MAX_TOOL_ROUNDS, LLM, Reply, ToolCall, ToolRounds
-from .fake import Request, ScriptedLLM
+from .base import Request
+from .fake import ScriptedLLM
 from .openai import OpenAILLM
 from ..plugins import LLMS, Plugins
 

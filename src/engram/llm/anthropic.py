@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from ..errors import ConfigError, require
-from .base import ANTHROPIC, LLM, Reply, ToolCall, check_request, neutral_tool
+from .base import ANTHROPIC, LLM, Reply, Request, ToolCall, neutral_tool
 from .sdk import DEFAULT_MAX_RETRIES, call, checked
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -40,21 +40,14 @@ class AnthropicLLM(LLM):
         self._client = sdk.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout,
                                       max_retries=max_retries)
 
-    def complete(
-        self,
-        system: str,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        max_tokens: int = 1024,
-        tool_choice: str = "auto",
-    ) -> Reply:
-        check_request(max_tokens, tool_choice)
-        params: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens, "messages": messages}
-        if system:
-            params["system"] = system
-        if tools:
-            params["tools"] = [neutral_tool(t) for t in tools]
-            params["tool_choice"] = {"type": tool_choice}
+    def send(self, request: Request) -> Reply:
+        params: dict[str, Any] = {"model": self.model, "max_tokens": request.max_tokens,
+                                  "messages": list(request.messages)}
+        if request.system:
+            params["system"] = request.system
+        if request.tools:
+            params["tools"] = [neutral_tool(t) for t in request.tools]
+            params["tool_choice"] = {"type": request.tool_choice}
         what = f"anthropic model {self.model!r} at {self._client.base_url}"
         message = call(lambda: self._client.messages.create(**params), self._sdk, what, "ANTHROPIC_API_KEY",
                       self.max_retries + 1)

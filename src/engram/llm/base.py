@@ -79,13 +79,54 @@ class ToolRounds:
         return max(0, self.limit - self.used)
 
 
+@dataclass(frozen=True)
+class Request:
+    """What the agent sent in one `complete` call, as a rule (or a test) sees it."""
+
+    system: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[dict[str, Any], ...]
+    max_tokens: int
+    tool_choice: str
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return tuple(neutral_tool(t)["name"] for t in self.tools)
+
+    @property
+    def last_user_text(self) -> str:
+        """Text of the newest user message that is not only tool results ("" if none)."""
+        for message in reversed(self.messages):
+            if message.get("role") == "user":
+                text = _text_of(message.get("content"))
+                if text:
+                    return text
+        return ""
+
+    @property
+    def tool_results(self) -> tuple[str, ...]:
+        """Contents of the tool results sent since the last assistant turn, in order."""
+        found: list[str] = []
+        for message in reversed(self.messages):
+            if message.get("role") == "assistant":
+                break
+            if message.get("role") == "tool":
+                found.append(_text_of(message.get("content")))
+            elif isinstance(message.get("content"), list):
+                found.extend(
+                    _text_of(b.get("content"))
+                    for b in reversed(message["content"])
+                    if isinstance(b, dict) and b.get("type") == "tool_result"
+                )
+        return tuple(reversed(found))
+
+
 class LLM(ABC):
     """A chat model. Subclasses set `flavour` and `model` and implement `complete`."""
 
     flavour: str = ANTHROPIC
     model: str = "unnamed"
 
-    @abstractmethod
     def complete(
         self,
         system: str,
@@ -97,7 +138,14 @@ class LLM(ABC):
         """Send one request; raise `ProviderError` when the provider fails after retries.
 
         `tool_choice` is "auto" (model decides), "any" (must call a tool) or "none" (text only).
+        The arguments are checked here, then `send` (what a provider implements) gets them.
         """
+        check_request(max_tokens, tool_choice)
+        return self.send(Request(system, tuple(messages), tuple(tools or ()), max_tokens, tool_choice))
+
+    @abstractmethod
+    def send(self, request: Request) -> Reply:
+        """Send one checked request to the provider and return its reply."""
 
     def tool_result_messages(
         self, results: Sequence[tuple[ToolCall, str]], *, is_error: bool = False
@@ -145,3 +193,11 @@ def neutral_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if "name" not in tool:
         raise InvalidInput(f"tool definition has no name: {tool!r}")
     return tool
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInput, ProviderError
@@ -24,55 +23,12 @@ from .base import (
     OPENAI,
     TOOL_USE,
     Reply,
+    Request,
     ToolCall,
-    check_request,
-    neutral_tool,
 )
 
 # A script entry: text, a tool call, several of them (text and calls), or a ready Reply.
 Step = str | ToolCall | Sequence[str | ToolCall] | Reply
-
-
-@dataclass(frozen=True)
-class Request:
-    """What the agent sent in one `complete` call, as a rule (or a test) sees it."""
-
-    system: str
-    messages: tuple[dict[str, Any], ...]
-    tools: tuple[dict[str, Any], ...]
-    max_tokens: int
-    tool_choice: str
-
-    @property
-    def tool_names(self) -> tuple[str, ...]:
-        return tuple(neutral_tool(t)["name"] for t in self.tools)
-
-    @property
-    def last_user_text(self) -> str:
-        """Text of the newest user message that is not only tool results ("" if none)."""
-        for message in reversed(self.messages):
-            if message.get("role") == "user":
-                text = _text_of(message.get("content"))
-                if text:
-                    return text
-        return ""
-
-    @property
-    def tool_results(self) -> tuple[str, ...]:
-        """Contents of the tool results sent since the last assistant turn, in order."""
-        found: list[str] = []
-        for message in reversed(self.messages):
-            if message.get("role") == "assistant":
-                break
-            if message.get("role") == "tool":
-                found.append(_text_of(message.get("content")))
-            elif isinstance(message.get("content"), list):
-                found.extend(
-                    _text_of(b.get("content"))
-                    for b in reversed(message["content"])
-                    if isinstance(b, dict) and b.get("type") == "tool_result"
-                )
-        return tuple(reversed(found))
 
 
 Rule = Callable[[Request], Step]
@@ -98,17 +54,8 @@ class ScriptedLLM(LLM):
         self.requests: list[Request] = []
         self._calls = 0
 
-    def complete(
-        self,
-        system: str,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        max_tokens: int = 1024,
-        tool_choice: str = "auto",
-    ) -> Reply:
-        check_request(max_tokens, tool_choice)
-        check_messages(self.flavour, messages)
-        request = Request(system, tuple(messages), tuple(tools or ()), max_tokens, tool_choice)
+    def send(self, request: Request) -> Reply:
+        check_messages(self.flavour, list(request.messages))
         self.requests.append(request)
         step = self._next_step(request)
         reply = self._reply(step)
@@ -224,11 +171,3 @@ def _function_call(call: ToolCall) -> dict[str, Any]:
         "type": "function",
         "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
     }
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
-    return ""

@@ -18,8 +18,8 @@ from .base import (
     OPENAI,
     TOOL_USE,
     Reply,
+    Request,
     ToolCall,
-    check_request,
     neutral_tool,
 )
 from .sdk import DEFAULT_MAX_RETRIES, call, checked
@@ -68,23 +68,15 @@ class OpenAILLM(LLM):
         self._client = sdk.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout,
                                    max_retries=max_retries)
 
-    def complete(
-        self,
-        system: str,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None = None,
-        max_tokens: int = 1024,
-        tool_choice: str = "auto",
-    ) -> Reply:
-        check_request(max_tokens, tool_choice)
+    def send(self, request: Request) -> Reply:
         params: dict[str, Any] = {
             "model": self.model,
-            "messages": with_system(system, messages),
-            self.max_tokens_param: max_tokens,
+            "messages": with_system(request.system, list(request.messages)),
+            self.max_tokens_param: request.max_tokens,
         }
-        if tools:
-            params["tools"] = [function_tool(t) for t in tools]
-            params["tool_choice"] = _TOOL_CHOICES[tool_choice]
+        if request.tools:
+            params["tools"] = [function_tool(t) for t in request.tools]
+            params["tool_choice"] = _TOOL_CHOICES[request.tool_choice]
         what = f"openai model {self.model!r} at {self._client.base_url}"
         completion = call(lambda: self._client.chat.completions.create(**params), self._sdk, what, "OPENAI_API_KEY",
                       self.max_retries + 1)

@@ -140,9 +140,9 @@ def signals(hits: dict[str, str]) -> frozenset[str]:
 
 
 # Below this probability from the n-grams alone, a text with no disguise skips the rules: no dev or
-# hand-written injection the screen refuses scores that low, and half of ordinary one-line memories do
+# hand-written injection the screen refuses scores that low, and seven in ten ordinary one-line memories do
 # (the rules are three quarters of the screen's cost). docs/safety.md has the figures.
-RULE_GATE = 0.005
+RULE_GATE = 0.01
 
 
 def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:

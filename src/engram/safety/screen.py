@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engram.safety.instructions import REASON as INSTRUCTION_REASON
-from engram.safety.instructions import check_instruction, judge
+from engram.safety.instructions import ORIGINS, check_instruction, judge
 from engram.safety.instructions import evidence as _evidence
 from engram.safety.instructions import signals as _signals
 from engram.safety.intent import model
@@ -47,12 +47,14 @@ def secret_reason(kind: str) -> str:
 
 
 def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: bool = True,
-            instruction_parts: Iterable[str | None] | None = None) -> str | None:
+            instruction_parts: Iterable[str | None] | None = None, origin: str = "user") -> str | None:
     """Why these strings must not be stored (the first problem found), or None when they may be.
 
     `parts` go through the secret filter; `instruction_parts` (default: the same strings) through
-    the instruction filter. Empty strings and None are skipped.
+    the instruction filter, as text of `origin` (an unknown origin counts as "user"). Empty strings
+    and None are skipped.
     """
+    origin = origin if origin in ORIGINS else "user"
     wanted = [p for p in parts if p]
     if secrets:
         for part in wanted:
@@ -61,7 +63,7 @@ def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: 
                 return secret_reason(finding.kind)
     if instructions:
         for part in (wanted if instruction_parts is None else [p for p in instruction_parts if p]):
-            if check_instruction(part) is not None:
+            if check_instruction(part, origin=origin) is not None:
                 return INSTRUCTION_REASON
     return None
 

@@ -156,8 +156,8 @@ _NOT_A_PASSWORD = frozenset({
 
 
 def _looks_like_code(value: str) -> bool:
-    """Code after a password word, not a value: `@app.route(`, `<input type=password`, `debug=True`."""
-    return value[:1] in "@<([{" or "(" in value or "=" in value
+    """Code after a password word, not a value: `@app.route(`, `<input type=password`, `debug=True`, `--session`."""
+    return value[:1] in "@<([{" or "(" in value or "=" in value or re.match(r"--?[A-Za-z]", value) is not None
 
 
 def _password_value_ok(m: re.Match[str]) -> bool:

@@ -58,6 +58,7 @@ from engram.store.sql import (
     find_query,
     write_settings,
     item_row,
+    rehash,
     row_item,
     supersede_runs,
     where_clause,
@@ -151,6 +152,7 @@ class PostgresStore:
                 if before < len(MIGRATIONS):
                     _refold(conn, "folded IS NULL", [])
                 kw.ensure(conn, KEYWORD)  # the keyword index after a migration, or if stale
+                rehash(conn.execute, POSTGRES)  # content hashes of an older rule, once
         except psycopg.Error as exc:
             raise translate(exc, self.url, self._connections.dsn) from exc
 

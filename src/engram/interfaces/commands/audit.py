@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from engram.interfaces.options import json_option
+
 
 def register(main: click.Group) -> None:
     main.add_command(audit_command)
@@ -12,7 +14,7 @@ def register(main: click.Group) -> None:
 @click.command("audit")
 @click.argument("subject")
 @click.argument("text")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of lines.")
+@json_option
 @click.pass_context
 def audit_command(ctx: click.Context, subject: str, text: str, as_json: bool) -> None:
     """Find TEXT anywhere for SUBJECT: rows, history, index, vectors, raw file and WAL bytes."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import json
 import os
+from typing import Any
 
 import click
 
@@ -21,6 +23,12 @@ def _whole_numbers(text: str, option: str) -> list[int]:
     except ValueError:
         raise InvalidInput(f"{option} must be comma-separated whole numbers, got {text!r}") from None
 
+
+
+def scratch_and_json(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`--tmp DIR` (where the bench's scratch stores go) and `--json` (one JSON object)."""
+    f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+    return click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)(f)
 
 @click.group()
 def bench() -> None:
@@ -74,13 +82,17 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
               help="Engram's recall, its keyword signal alone, or plain cosine over the same passage vectors.")
 @click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
               help="Folder for the temporary stores (default: the system temp dir).")
+@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
+              help="Reuse embeddings across runs from this folder (tuning: ingest_per_s then excludes embedding).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None, as_json: bool) -> None:
+def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None,
+         vector_cache: str | None, as_json: bool) -> None:
     """Message-level evidence recall on BEAM chats: one store per chat, every message through add_messages."""
     from engram.bench import beam as bench_beam
+    from engram.bench.vectorcache import bench_embedder
 
-    embedder = (ctx.find_root().obj or {}).get("embedder")
+    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
     result = bench_beam.run(data, (retriever,), limit=limit, embedder=embedder, folder=folder,
                             echo=None if as_json else click.echo)[retriever]
     if as_json:
@@ -113,7 +125,6 @@ def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folde
 def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, people: str,
           locomo_data: str | None, folder: str | None, vector_cache: str | None, as_json: bool) -> None:
     """Robustness suite: top-1/top-3/MRR per group and question style (acronyms, case, typos, ...)."""
-    from typing import Any
 
     from engram.bench import locomo as bench_locomo
     from engram.bench import suite as bench_suite
@@ -159,8 +170,7 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
 @click.option("--warmup", default=1000, show_default=True, help="Recalls before timing and the warm RSS.")
 @click.option("--embed-limit", default=20_000, show_default=True,
               help="Stores larger than this get fitted MiniLM-like vectors instead of embedded text.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@scratch_and_json
 @click.pass_context
 def tenants(ctx: click.Context, subjects: int, items: int, clients: int, processes: int, server: str | None,
             db: str | None, recalls: int, warmup: int, embed_limit: int, folder: str | None,
@@ -192,8 +202,7 @@ def tenants(ctx: click.Context, subjects: int, items: int, clients: int, process
 @click.option("--warmup", default=40, show_default=True, help="Recalls before timing, per server started.")
 @click.option("--store", "server", default=None, metavar="URL",
               help="A postgresql:// server: the bench creates its own database there and drops it after.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@scratch_and_json
 @click.pass_context
 def serve_workers(ctx: click.Context, subjects: int, items: int, clients: int, workers: str, rounds: int,
                   recalls: int, warmup: int, server: str | None, folder: str | None, as_json: bool) -> None:
@@ -256,8 +265,7 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
 @click.option("--batch", default=1000, show_default=True, help="Texts for the remember_many measurement (0 to skip).")
 @click.option("--embed-limit", default=10_000, show_default=True,
               help="Sizes above this are filled with MiniLM-like vectors through the store; timed writes stay real.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@scratch_and_json
 @click.pass_context
 def writes(ctx: click.Context, sizes: str, writes: int, batch: int, embed_limit: int, folder: str | None,
            as_json: bool) -> None:
@@ -278,8 +286,7 @@ def writes(ctx: click.Context, sizes: str, writes: int, batch: int, embed_limit:
 @click.option("--ef", default="128,256,512", show_default=True, help="Search widths to measure, comma-separated.")
 @click.option("--queries", default=200, show_default=True, help="Query vectors per size.")
 @click.option("--threads", default=1, show_default=True, help="Threads for building the index.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@scratch_and_json
 @click.pass_context
 def ann_bench(ctx: click.Context, sizes: str, data: str, ef: str, queries: int, threads: int, folder: str | None,
               as_json: bool) -> None:

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from engram.interfaces.options import json_option
+
 
 def register(main: click.Group) -> None:
     main.add_command(migrate_command)
@@ -15,7 +17,7 @@ def register(main: click.Group) -> None:
 @click.command("migrate")
 @click.argument("src")
 @click.argument("dst")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option
 def migrate_command(src: str, dst: str, as_json: bool) -> None:
     """Copy every memory from SRC to the empty store DST (SQLite path or postgresql:// URL)."""
     from engram.store.copy import migrate

@@ -119,7 +119,7 @@ def _raw(verb: Verb, values: dict[str, Any]) -> dict[str, Any]:
 
 def build(name: str, shape: Command) -> click.Command:
     """The click command for verb `name`."""
-    from engram.interfaces.cli import json_option
+    from engram.interfaces.options import json_option
 
     verb = get_verb(name)
     named = {a for a, _ in shape.positional} | {"subject"}
