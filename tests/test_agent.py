@@ -23,6 +23,7 @@ from engram.agent.agent import ACTION_CHARS
 from engram.errors import ConfigError, InvalidInput, ProviderError
 from engram.llm import Reply, ScriptedLLM, ToolCall
 from engram.core.memory import Memory
+from engram.kinds.working import Conversation
 from engram.types import EPISODE, FACT
 
 SUBJECT = "user:42"
@@ -267,7 +268,7 @@ def test_cli_chat_reads_lines_and_saves_the_session(tmp_path):
     assert result.exit_code == 0
     assert result.stdout.splitlines() == ["You said: Hello there", "You said: We use Postgres."]
     with Memory(db, embedder="hashing") as mem:
-        assert len(mem.load_conversation(SUBJECT, "s1")) == 4
+        assert len(Conversation.load(mem, SUBJECT, "s1")) == 4
         assert len(mem.recent_episodes(SUBJECT, session="s1")) == 2
 
 

@@ -256,3 +256,20 @@ def test_ingest_reads_json_and_jsonl_and_prints_the_result(tmp_path: Path):
     broken.write_text(json.dumps(CHAT[0]) + "\n{not json\n", encoding="utf-8")
     bad = runner.invoke(main, ["--db", db, "--embedder", "hashing", "ingest", str(broken), "--subject", "user:4"])
     assert bad.exit_code == 1 and "line 2 is not JSON" in bad.output
+
+
+def test_a_fresh_memory_finds_k_distinct_messages_and_facts_search_as_before(tmp_path: Path):
+    from engram.core.memory import Memory
+    from engram.embed.hashing import HashingEmbedder
+
+    db = str(tmp_path / "fresh.db")
+    with Memory(db, embedder=HashingEmbedder(256)) as mem:
+        mem.add_messages("user:1", [{"role": "assistant", "content": PLAN, "id": i} for i in range(4)])
+        mem.remember("user:2", "The team deploys the dashboard on Fridays.")
+    with Memory(db, embedder=HashingEmbedder(256)) as fresh:  # knows nothing of user:1's conversations yet
+        hits = fresh.recall("user:1", "caching layer migration Postgres", k=4)
+        assert len({h.id for h in hits}) == 4 and all(h.item.kind == MESSAGE for h in hits)
+        assert "user:2" not in fresh._with_passages
+        assert [h.text for h in fresh.recall("user:2", "dashboard deploys", k=3)] == [
+            "The team deploys the dashboard on Fridays."]
+        assert "user:2" not in fresh._with_passages  # a subject without passages is searched as before

@@ -88,10 +88,10 @@ def test_conversation_save_and_resume(memory):
     memory.save_conversation(U, "sess-1", conv)
     conv.add("user", "And Python 3.12.")
     memory.save_conversation(U, "sess-1", conv)
-    resumed = memory.load_conversation(U, "sess-1")
+    resumed = Conversation.load(memory, U, "sess-1")
     assert resumed.to_dict() == conv.to_dict()
     with pytest.raises(NotFound):
-        memory.load_conversation(U, "nope")
+        Conversation.load(memory, U, "nope")
     assert all(h.item.kind != "conversation" for h in memory.recall(U, "Postgres Python", k=10))
 
 
@@ -143,3 +143,13 @@ def test_mark_superseded_and_update_go_through_the_facade(memory):
         memory.update([new.id], importance=1.5)
     other = memory.remember("user:other", "Someone else's note here.")
     assert memory.mark_superseded([other.id], new.id) == []  # another subject is never closed
+
+
+def test_a_conversation_saves_and_loads_itself(memory):
+    conv = Conversation("You are helpful.", budget=2000)
+    conv.add("user", "I moved to Porto.")
+    first = conv.save(memory, U, "sess-2", expect="")
+    conv.add("assistant", "Noted.")
+    conv.save(memory, U, "sess-2", expect=first.id)
+    assert Conversation.load(memory, U, "sess-2").to_dict() == conv.to_dict()
+    assert memory.conversation_state(U, "sess-2") == conv.to_dict()

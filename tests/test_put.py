@@ -106,7 +106,7 @@ def test_save_conversation_with_expect_refuses_a_stale_save(memory):
     memory.save_conversation("user:1", "s1", conv, expect=first.id)
     with pytest.raises(WriteConflict):
         memory.save_conversation("user:1", "s1", conv, expect=first.id)
-    assert len(memory.load_conversation("user:1", "s1")) == 2
+    assert len(Conversation.load(memory, "user:1", "s1")) == 2
 
 
 @pytest.mark.parametrize("at", [0, 950, 5000])

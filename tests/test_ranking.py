@@ -341,3 +341,19 @@ def test_a_short_memory_keeps_a_share_of_its_keyword_evidence():
     assert hits["l"].components["keyword"] == pytest.approx(2.0 * Weights().keyword)
     assert hits["s"].components["keyword"] == pytest.approx(2.0 * Weights().keyword * 2 / 24)
     assert ranking.length_share("Uses Vim.", 0.0) == 1.0  # 0: every memory keeps all of it
+
+
+def test_newest_wins_among_near_equals_only():
+    old = Item(id="old", subject="user:1", text="Works at Acme as an engineer.", event_at=0.0)
+    new = Item(id="new", subject="user:1", text="Joined Globex as a manager.", event_at=60 * DAY)
+    stable = Item(id="stable", subject="user:1", text="Has worked remotely for years.", event_at=-300 * DAY)
+    signals = Signals(vector={"old": 2.0, "new": 1.8, "stable": 0.5},
+                      cosines={"old": 0.7, "new": 0.65, "stable": 0.6}, terms=("work",))
+    off = ranking.fuse([old, new, stable], signals, 90 * DAY, Weights(recency=0.0, session=0.0, newest=0.0))
+    on = ranking.fuse([old, new, stable], signals, 90 * DAY, Weights(recency=0.0, session=0.0, newest=0.5))
+    assert [h.id for h in off] == ["old", "new", "stable"]
+    assert [h.id for h in on] == ["new", "old", "stable"]  # stable is 1.5 behind: not a near-equal
+    for hit in on:
+        assert hit.rank == pytest.approx(sum(v for k, v in hit.components.items() if k in (*ranking.TERMS, "newest")))
+    far = dataclasses.replace(signals, vector={"old": 2.0, "new": 1.0, "stable": 0.5})
+    assert ranking.fuse([old, new, stable], far, 90 * DAY, Weights(recency=0.0, session=0.0, newest=0.5))[0].id == "old"

@@ -13,6 +13,10 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 # Kinds of memory item: the ones Engram uses (`engram.validate.kind` refuses any other).
+#: A time as every API takes it: UNIX seconds, a datetime (naive means UTC), ISO 8601 text, or
+#: None (the clock). engram.validate.timestamp reads it.
+TimeLike = float | int | datetime | str | None
+
 FACT = "fact"
 PREFERENCE = "preference"
 EPISODE = "episode"
@@ -150,6 +154,12 @@ class Saved:
 
     def __bool__(self) -> bool:
         return self.saved
+
+    def __repr__(self) -> str:
+        # `redacted` shows only when something was: a fact's write (most writes) reads as before.
+        extra = f", redacted={self.redacted!r}" if self.redacted else ""
+        return (f"Saved(saved={self.saved!r}, id={self.id!r}, reason={self.reason!r}, "
+                f"superseded={self.superseded!r}{extra})")
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"saved": self.saved, "id": self.id, "reason": self.reason}

@@ -179,8 +179,27 @@ def timestamp(value: Any, what: str = "now") -> float:
     raise InvalidInput(f"{what} must be UNIX seconds, a datetime or an ISO 8601 string, not {type(value).__name__}")
 
 
+#: Version of the rule below; stores rehash their rows once when it changes (engram.store.sql.rehash).
+HASH_RULE = "2"
+
+
 def content_hash(text: str) -> str:
-    """Hash of a text as deduplication sees it: whitespace and what `engram.language.normalise.fold` folds do not matter."""
+    """Hash of a text as deduplication sees it (rule HASH_RULE): what `engram.language.normalise.fold`
+    folds, whitespace, invisible format characters (zero-width space and joiners, soft hyphen, BOM)
+    and the punctuation that ends the text ("...services!" = "...services." = "...services") do not
+    matter. Punctuation inside the text does ("3.5k" is not "35k")."""
+    from engram.language.normalise import fold
+
+    visible = "".join(ch for ch in fold(text) if unicodedata.category(ch) != "Cf")
+    words = " ".join(visible.split())
+    end = len(words)
+    while end and (unicodedata.category(words[end - 1]).startswith("P") or words[end - 1].isspace()):
+        end -= 1
+    return hashlib.sha256((words[:end] or words).encode("utf-8")).hexdigest()[:32]
+
+
+def legacy_content_hash(text: str) -> str:
+    """The rule before HASH_RULE 2 (folded, whitespace-collapsed), to recognise rows made with it."""
     from engram.language.normalise import fold
 
     return hashlib.sha256(" ".join(fold(text).split()).encode("utf-8")).hexdigest()[:32]

@@ -32,7 +32,7 @@ from engram.llm.base import LLM, OPENAI, Reply, ToolCall, ToolRounds
 from engram.safety.secrets import redact
 from engram.store.base import Filter
 from engram.tokens import TokenCounter, default_counter
-from engram.types import EPISODE
+from engram.types import EPISODE, TimeLike
 from engram.kinds.working import Conversation
 
 DEFAULT_SYSTEM = (
@@ -86,7 +86,7 @@ class MemoryAgent:
         max_tokens: int = 1024,
         k: int = 5,
         counter: TokenCounter | None = None,
-        now: Any = None,
+        now: TimeLike = None,
     ) -> None:
         if llm is None:
             raise ConfigError(NO_LLM)
@@ -112,7 +112,7 @@ class MemoryAgent:
         """Resume the saved conversation of this session, or start a new one."""
         if resume:
             try:
-                conv: Conversation = self.memory.load_conversation(self.subject, self.session, counter=self.counter)
+                conv = Conversation.load(self.memory, self.subject, self.session, counter=self.counter)
                 conv.system = system
                 return conv
             except NotFound:

@@ -29,7 +29,7 @@ from engram import validate
 from engram.core import ranking
 from engram.errors import InvalidInput
 from engram.safety.escaping import escape_for_prompt, memory_block
-from engram.types import FACT, Hit
+from engram.types import FACT, Hit, TimeLike
 
 ACTIONS = ("add", "update", "supersede", "ignore")
 SIMILAR = 5
@@ -79,7 +79,7 @@ class Extraction:
 
 def extract_facts(memory: Any, subject: str, llm: Any, user_message: str, *, session: str, turn: int | str,
                   similar: int = SIMILAR, max_facts: int = MAX_FACTS, max_tokens: int = MAX_TOKENS,
-                  now: Any = None) -> Extraction:
+                  now: TimeLike = None) -> Extraction:
     """Propose facts from one user message with ONE LLM call and apply the valid decisions."""
     subject = validate.subject(subject)
     if not isinstance(user_message, str) or not user_message.strip():

@@ -31,7 +31,7 @@ from engram import validate
 from engram.errors import InvalidInput, NotFound, ProviderError
 from engram.safety.secrets import redact
 from engram.store.base import Filter
-from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, PROCEDURE, SUMMARY, Item, Saved  # fmt: skip
+from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, PROCEDURE, SUMMARY, Item, Saved, TimeLike  # fmt: skip
 
 if TYPE_CHECKING:
     from engram.llm.base import LLM
@@ -65,7 +65,7 @@ def importance(item: Item, now: float) -> float:
     return round(float(min(1.0, (prior + 0.20 * used + 0.15 * fresh + 0.15 * explicit) * trust)), 4)
 
 
-def score_importance(mem: "Memory", subject: str, *, now: Any = None) -> dict[str, float]:
+def score_importance(mem: "Memory", subject: str, *, now: TimeLike = None) -> dict[str, float]:
     """Recompute and store the importance of every current item of `subject`; returns id -> score."""
     at = validate.timestamp(now)
     scores = {it.id: importance(it, at) for it in _current(mem, subject)}
@@ -104,7 +104,7 @@ SUMMARY_SYSTEM = (
 
 
 def summarize_session(mem: "Memory", subject: str, session: str, *, llm: "LLM | None" = None,
-                      max_chars: int = SUMMARY_CHARS, now: Any = None) -> SessionSummary:
+                      max_chars: int = SUMMARY_CHARS, now: TimeLike = None) -> SessionSummary:
     """Summarise a session into one `summary` item (key `session:<id>`; a re-run supersedes it).
 
     Offline and extractive by default; with `llm`, one `complete` call writes the summary.
@@ -203,7 +203,7 @@ class Merge:
 
 
 def consolidate(mem: "Memory", subject: str, *, threshold: float = DEFAULT_THRESHOLD,
-                kinds: Sequence[str] = CONSOLIDATE_KINDS, dry_run: bool = True, now: Any = None) -> list[Merge]:
+                kinds: Sequence[str] = CONSOLIDATE_KINDS, dry_run: bool = True, now: TimeLike = None) -> list[Merge]:
     """Find near-duplicates (same kind and key, cosine >= threshold); unless dry_run, supersede all but the best.
 
     The best is the newest (a later restatement is most often a correction), then the most recalled,
@@ -297,7 +297,7 @@ class PrunePlan:
 def prune(mem: "Memory", subject: str, *, older_than_days: float | None = None,
           below_importance: float | None = None, unused_days: float | None = None,
           kinds: Sequence[str] = PRUNE_KINDS, include_superseded: bool = False,
-          dry_run: bool = True, now: Any = None) -> PrunePlan:
+          dry_run: bool = True, now: TimeLike = None) -> PrunePlan:
     """Items matching every given criterion (age, importance, days since last recalled), deleted unless dry_run.
 
     Importance is computed with `importance()` at `now`. Pinned items are never pruned; by default

@@ -37,7 +37,7 @@ from engram.errors import InvalidInput
 from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.store.base import Filter
 from engram.tokens import TokenCounter, count_content, default_counter
-from engram.types import EPISODE, FACT, MESSAGE, PREFERENCE, PROCEDURE, Hit, Item, iso
+from engram.types import EPISODE, FACT, MESSAGE, PREFERENCE, PROCEDURE, Hit, Item, iso, TimeLike
 from engram.kinds.working import SUMMARY_HEADER, Conversation
 
 MEMORY_TAG = "memory"
@@ -123,7 +123,7 @@ def assemble(
     min_score: float | None = None,
     counter: TokenCounter | None = None,
     memory_share: float = MEMORY_SHARE,
-    now: Any = None,
+    now: TimeLike = None,
 ) -> Context:
     """Build the system text for one turn: prompt, summary and memory within `budget` tokens."""
     _check(budget, max_memory_tokens, k, messages, preferences, procedures, episodes)

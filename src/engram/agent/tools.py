@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engram.types import TimeLike
 from engram import validate
 from engram.errors import EngramError, InvalidInput
 from engram.safety.escaping import memory_block
@@ -79,7 +80,7 @@ class MemoryTools:
 
     def __init__(self, memory: Any, subject: str, *, source: str = "", session: str | None = None,
                  untrusted_input: bool = False, write: bool = True, metadata: Mapping[str, Any] | None = None,
-                 now: Any = None) -> None:
+                 now: TimeLike = None) -> None:
         self.memory = memory
         self.subject = validate.subject(subject)
         self.source = source  # where saved facts came from, e.g. "chat:<session>:<turn>"

@@ -23,6 +23,11 @@ def wide(k: int) -> int:
     return min(MAX_WIDE, max(k * WIDEN, k + 20))
 
 
+def has_passages(hits: Sequence[Hit]) -> bool:
+    """True when some hits are passages: the subject holds conversations, so recall asks wider."""
+    return any(h.item.kind == PASSAGE for h in hits)
+
+
 def searched(where: Filter) -> Filter:
     """The filter recall searches with: messages are found through their passages, so a message
     is never a candidate itself and asking for kind "message" searches its passages."""

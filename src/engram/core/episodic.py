@@ -13,39 +13,28 @@ reads over item kinds the core's own types define (`engram.types`); they need no
 core, and `Memory` must expose them (`mem.store_fact(...)`) while core may not import kinds. They
 are plain functions over the `Memory` facade (its verbs only, never its store), bound on `Memory`
 as methods: composition by delegation, no mixin. Working memory's `Conversation` lives in
-`engram.kinds.working`; it registers itself here (`register_conversation`) so `load_conversation`
-can rebuild one without core importing kinds.
+`engram.kinds.working` and saves and loads itself through `save_conversation` and
+`conversation_state` (its state as a dict), so core never imports kinds.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engram import validate
 from engram.errors import InvalidInput, NotFound
 from engram.store.base import Filter
-from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, Episode, Item, Saved
+from engram.types import CONVERSATION, EPISODE, FACT, PREFERENCE, Episode, Item, Saved, TimeLike
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
-    from engram.kinds.working import Conversation
 
 
 class Saveable(Protocol):
     """What `save_conversation` needs of a conversation: its state as a JSON-ready dict."""
 
     def to_dict(self) -> dict[str, Any]: ...
-
-
-_conversation_from_dict: Callable[..., Conversation] | None = None
-
-
-def register_conversation(from_dict: Callable[..., Conversation]) -> None:
-    """Called by engram.kinds.working on import: how to rebuild a Conversation from its saved dict."""
-    global _conversation_from_dict
-    _conversation_from_dict = from_dict
 
 
 def _key(value: Any, what: str = "key") -> str:
@@ -56,7 +45,7 @@ def _key(value: Any, what: str = "key") -> str:
 
 # -- categorised facts ------------------------------------------------------------------------
 def store_fact(mem: Memory, subject: str, key: str, value: str, *, category: str = "general",
-               confidence: float = 1.0, source: str = "", now: Any = None) -> Saved:
+               confidence: float = 1.0, source: str = "", now: TimeLike = None) -> Saved:
     """Set the fact `key` of a subject (e.g. key 'db_technology', value 'PostgreSQL')."""
     key = _key(key)
     value = validate.clean_text(value, "value")
@@ -80,7 +69,7 @@ def facts_by_category(mem: Memory, subject: str, category: str) -> list[Item]:
 # -- episodes ---------------------------------------------------------------------------------
 def log_episode(mem: Memory, subject: str, action: str, result: str = "", *, success: bool = True,
                 context: str = "", session: str | None = None, category: str | None = None,
-                source: str = "", now: Any = None) -> Saved:
+                source: str = "", now: TimeLike = None) -> Saved:
     """Record what the agent did and how it went."""
     action = validate.clean_text(action, "action")
     result = validate.clean_text(result, "result")
@@ -106,7 +95,7 @@ def recent_episodes(mem: Memory, subject: str, n: int = 10, *, success_only: boo
 
 # -- preferences ------------------------------------------------------------------------------
 def set_preference(mem: Memory, subject: str, key: str, value: str, *, source: str = "",
-                   now: Any = None) -> Saved:
+                   now: TimeLike = None) -> Saved:
     """Set a preference; a new value supersedes the old one."""
     key = _key(key)
     value = validate.clean_text(value, "value")
@@ -130,7 +119,7 @@ def preferences(mem: Memory, subject: str) -> dict[str, str]:
 
 # -- conversations ----------------------------------------------------------------------------
 def save_conversation(mem: Memory, subject: str, session: str, conversation: Saveable, *,
-                      expect: str | None = None, now: Any = None) -> Saved:
+                      expect: str | None = None, now: TimeLike = None) -> Saved:
     """Store a working-memory Conversation under a session id (replacing an earlier save, kept as
     history). `expect`: the id of the save it was loaded from ("" for a new session); if another
     save is current now, WriteConflict and nothing is written (see `Memory.put`)."""
@@ -139,11 +128,11 @@ def save_conversation(mem: Memory, subject: str, session: str, conversation: Sav
                    now=now)
 
 
-def load_conversation(mem: Memory, subject: str, session: str, **options: Any) -> Conversation:
-    """Resume a saved Conversation; `options` (summarize=, counter=) are not saved and pass through."""
+def conversation_state(mem: Memory, subject: str, session: str) -> dict[str, Any]:
+    """The state saved under a session id, as `to_dict` gave it (`Conversation.load` rebuilds the
+    conversation from it); NotFound when nothing is saved there."""
     found = mem.current(subject, CONVERSATION, _key(session, "session"))
     if found is None:
         raise NotFound(f"no saved conversation {session!r} for {subject}")
-    if _conversation_from_dict is None:  # only when engram.kinds.working was never imported
-        raise NotFound("working memory is not loaded: import engram (or engram.kinds.working) first")
-    return _conversation_from_dict(json.loads(found.text), **options)
+    state: dict[str, Any] = json.loads(found.text)
+    return state

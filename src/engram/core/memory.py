@@ -34,7 +34,7 @@ from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprin
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede_lookup import Batch
-from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso
+from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso, TimeLike
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
@@ -128,6 +128,7 @@ class Memory:
         self._steps: Steps = UNTIMED  # `engram bench latency --steps` sets a Steps to time one recall
         # After a forget: copies the store could not scrub yet (another connection is reading), or None.
         self.leftovers: Leftovers | None = None
+        self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._check_embedder()
 
     # -- set-up ---------------------------------------------------------------------------
@@ -220,13 +221,13 @@ class Memory:
         key: str | None = None,
         category: str | None = None,
         session: str | None = None,
-        event_at: Any = None,
+        event_at: TimeLike = None,
         confidence: float = 1.0,
         importance: float = 0.5,
         metadata: Mapping[str, Any] | None = None,
         agent: str | None = None,
         supersedes: Sequence[str] | None = None,
-        now: Any = None,
+        now: TimeLike = None,
     ) -> Saved:
         """Store one short memory. Returns Saved(saved, id, reason); a duplicate is not saved.
 
@@ -265,8 +266,8 @@ class Memory:
         written = iter(self._write(items)) if items else iter(())
         return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]
 
-    def add_messages(self, subject: str, messages: Any, *, session: str | None = None, at: Any = None,
-                     source: str = "", agent: str | None = None, now: Any = None) -> list[Saved]:
+    def add_messages(self, subject: str, messages: Any, *, session: str | None = None, at: TimeLike = None,
+                     source: str = "", agent: str | None = None, now: TimeLike = None) -> list[Saved]:
         """Keep a conversation: every message whole and verbatim, one Saved per message, in order.
 
         `messages` is a list (or a request) in the OpenAI Chat, OpenAI Responses or Anthropic
@@ -287,6 +288,7 @@ class Memory:
             agent=self.settings.agent if agent is None else agent, redact=self.secret_filter,
             screen=self.instruction_filter)
         results: list[Saved] = []
+        self._with_passages.add(subject)
         for batch in conversations.chunks(planned):
             written = self._write([it for p in batch for it in p.items])
             at_message = 0
@@ -298,7 +300,7 @@ class Memory:
 
     def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
             session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
-            expect: str | None = None, now: Any = None) -> Saved:
+            expect: str | None = None, now: TimeLike = None) -> Saved:
         """Write one keyed item of a verbatim kind (engram.types.VERBATIM_KINDS) exactly as given.
 
         `text` is kept byte for byte, up to 20 million characters, and replaces the current item
@@ -347,9 +349,9 @@ class Memory:
         return Saved(True, placement.id, None, superseded=tuple(closes))
 
     def _prepare(self, subject: str, text: Any, *, source: str = "", kind: str = FACT, key: str | None = None,
-                 category: str | None = None, session: str | None = None, event_at: Any = None,
+                 category: str | None = None, session: str | None = None, event_at: TimeLike = None,
                  confidence: float = 1.0, importance: float = 0.5, metadata: Mapping[str, Any] | None = None,
-                 agent: str | None = None, now: Any = None) -> tuple[Item | None, str | None]:
+                 agent: str | None = None, now: TimeLike = None) -> tuple[Item | None, str | None]:
         """Validate and build an Item, or say why it is not stored."""
         subject = validate.subject(subject)
         kind = validate.kind(kind)
@@ -459,15 +461,15 @@ class Memory:
         *,
         kinds: Sequence[str] | None = None,
         source: str | None = None,
-        since: Any = None,
-        until: Any = None,
-        as_of: Any = None,
+        since: TimeLike = None,
+        until: TimeLike = None,
+        as_of: TimeLike = None,
         min_score: float | None = None,
         recency: float | None = None,
         half_life_days: float | None = None,
         diversity: float | None = None,
         explain: bool = False,
-        now: Any = None,
+        now: TimeLike = None,
     ) -> list[Hit]:
         """The k memories of `subject` most relevant to `query`, best first (see engram.core.ranking)."""
         subject = validate.subject(subject)
@@ -485,9 +487,17 @@ class Memory:
         steps = self._steps
         steps.lap("validate")
         min_score = None if min_score is None else validate.number(min_score, "min_score")
-        # Messages are searched by their passages, one hit per message (engram.core.collapse).
-        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), collapse.searched(where),
+        # Messages are searched by their passages, one hit per message (engram.core.collapse). A
+        # subject not yet seen with passages is searched for k hits first, exactly as without
+        # conversations; only when passages come back is it searched again, wider.
+        where = collapse.searched(where)
+        wide = subject in self._with_passages
+        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k) if wide else k, where,
                       weights, at, min_score, queries=self.query_cache, steps=steps)
+        if not wide and collapse.has_passages(hits):
+            self._with_passages.add(subject)
+            hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), where, weights, at,
+                          min_score, queries=self.query_cache, steps=steps)
         hits = collapse.collapse(self.store, hits, k)
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]
@@ -496,8 +506,8 @@ class Memory:
         steps.lap("hits")
         return hits
 
-    def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: Any = None,
-                until: Any = None, as_of: Any = None, include_superseded: bool = False) -> Filter:
+    def _filter(self, *, kinds: Sequence[str] | None = None, source: str | None = None, since: TimeLike = None,
+                until: TimeLike = None, as_of: TimeLike = None, include_superseded: bool = False) -> Filter:
         if isinstance(kinds, str):
             kinds = (kinds,)
         if kinds is not None and not isinstance(kinds, (list, tuple, set, frozenset)):
@@ -595,7 +605,7 @@ class Memory:
         self.update([item_id], metadata=metadata)
         return self.get(item_id)
 
-    def mark_superseded(self, old_ids: Sequence[str], new_id: str, *, at: Any = None) -> list[str]:
+    def mark_superseded(self, old_ids: Sequence[str], new_id: str, *, at: TimeLike = None) -> list[str]:
         """Mark current items of `new_id`'s subject as replaced by it; they stay as history.
 
         Each gets `superseded_by` = new_id and `valid_to` = `at` (default: the new item's
@@ -621,7 +631,7 @@ class Memory:
     get_preference = episodic.get_preference
     preferences = episodic.preferences
     save_conversation = episodic.save_conversation
-    load_conversation = episodic.load_conversation
+    conversation_state = episodic.conversation_state
 
     # -- research notes with provenance (engram.core.notes) -------------------------------------
     remember_note = notes.remember_note

@@ -19,75 +19,27 @@ from __future__ import annotations
 
 import hashlib
 import re
-from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from engram import validate
 from engram.errors import InvalidInput
 from engram.language.normalise import plain, squeeze
 from engram.store.base import Filter
-from engram.types import NOTE, Item, Saved
+from engram.types import NOTE, Item, Saved, TimeLike
+from engram.web import canonical_url, html_text
 
 if TYPE_CHECKING:
     from engram.core.memory import Memory
 
 SOURCE_ID_PREFIX = "src:"
-DEFAULT_PORTS = {"http": 80, "https": 443}
-# Query parameters that say how a reader arrived, not which page it is.
-TRACKING = re.compile(
-    r"^(utm_[a-z0-9_]+|fbclid|gclid|gclsrc|dclid|gbraid|wbraid|msclkid|yclid|twclid|ttclid|igshid|"
-    r"mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|mkt_tok|oly_anon_id|oly_enc_id|vero_id|spm|ref_src)$",
-    re.IGNORECASE,
-)
-_UNRESERVED = re.compile(r"%([0-9A-Fa-f]{2})")
+__all__ = ["SOURCE_ID_PREFIX", "canonical_url", "forget_source", "html_text", "normalise_text", "notes",
+           "quote_found", "remember_note", "source_id"]
 
 
-# -- URLs --------------------------------------------------------------------------------------
-def canonical_url(url: str) -> str:
-    """The canonical form of an http(s) URL: scheme and host lower-cased, default port, user
-    info, fragment and tracking parameters dropped, dot segments resolved, percent-escapes
-    normalised, remaining parameters sorted by name, no trailing slash except the root's."""
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidInput(f"url must be an http(s) URL such as https://example.org/page, not {url!r}")
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    if scheme not in DEFAULT_PORTS or not parts.hostname:
-        raise InvalidInput(f"url must be an http(s) URL such as https://example.org/page, not {url!r}")
-    host = _host(parts.hostname)
-    try:
-        port = parts.port
-    except ValueError:
-        raise InvalidInput(f"url {url!r} has an invalid port") from None
-    netloc = host if port in (None, DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    path = _path(parts.path)
-    pairs = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not TRACKING.match(k)]
-    query = urlencode(sorted(pairs, key=lambda kv: kv[0]), quote_via=quote, safe="-._~")
-    return urlunsplit((scheme, netloc, path, query, ""))
-
-
+# -- sources -------------------------------------------------------------------------------------
 def source_id(url: str) -> str:
     """The stable id of a page: `src:` + 16 hex digits of BLAKE2b over its canonical URL."""
     return SOURCE_ID_PREFIX + hashlib.blake2b(canonical_url(url).encode("utf-8"), digest_size=8).hexdigest()
-
-
-def _host(hostname: str) -> str:
-    host = hostname.lower().rstrip(".")
-    try:
-        return host.encode("idna").decode("ascii")  # bücher.example -> xn--bcher-kva.example
-    except UnicodeError:
-        return host
-
-
-def _path(path: str) -> str:
-    segments: list[str] = []
-    for segment in path.split("/"):
-        if segment == "..":
-            if segments:
-                segments.pop()
-        elif segment not in (".", ""):
-            segments.append(quote(unquote(segment), safe="!$&'()*+,;=:@-._~"))
-    return "/" + "/".join(segments)
 
 
 # -- quotes ------------------------------------------------------------------------------------
@@ -103,48 +55,10 @@ def quote_found(quote_text: str, page_text: str) -> bool:
     return bool(needle) and needle in normalise_text(page_text)
 
 
-class _TextOfHtml(HTMLParser):
-    """Visible text of an HTML page: script, style and template content left out; blocks on new lines."""
-
-    SKIP = frozenset({"script", "style", "template", "noscript", "head", "svg"})
-    BLOCKS = frozenset({"p", "div", "br", "hr", "li", "tr", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4",
-                        "h5", "h6", "section", "article", "main", "nav", "aside", "blockquote", "pre", "table",
-                        "ul", "ol", "dl", "header", "footer", "figure", "figcaption", "caption", "title"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._skipping = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.SKIP:
-            self._skipping += 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIP:
-            self._skipping = max(0, self._skipping - 1)
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._skipping:
-            self.parts.append(data)
-
-
-def html_text(html: str) -> str:
-    """The visible text of an HTML page (entities decoded, markup, scripts and styles removed)."""
-    parser = _TextOfHtml()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)
-
-
 # -- the verbs on Memory (bound as its methods, as engram.core.episodic's are) ------------------
 def remember_note(mem: Memory, subject: str, text: str, *, url: str, quote: str | None = None,
                   page_text: str | None = None, page_html: str | None = None,
-                  agent: str | None = None, importance: float = 0.5, now: Any = None) -> Saved:
+                  agent: str | None = None, importance: float = 0.5, now: TimeLike = None) -> Saved:
     """Save a research note citing `url` (stored canonical, with its source id).
 
     With `quote` and the page (`page_text`, or `page_html` reduced to its text) the note is

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 
 import numpy as np
+from cachetools import LRUCache
 
 from engram.embed.base import Embedder
 
@@ -24,7 +24,7 @@ class QueryCache:
 
     def __init__(self, size: int) -> None:
         self.size = max(0, int(size))
-        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._vectors: LRUCache[tuple[str, str], np.ndarray] = LRUCache(maxsize=max(self.size, 1))
         self._owner: weakref.ref[Embedder] | None = None
         self._lock = threading.Lock()
         self.hits = 0
@@ -39,9 +39,8 @@ class QueryCache:
             if self._owner is None or self._owner() is not embedder:
                 self._vectors.clear()
                 self._owner = weakref.ref(embedder)
-            found = self._vectors.get(key)
+            found = self._vectors.get(key)  # refreshes its place
             if found is not None:
-                self._vectors.move_to_end(key)
                 self.hits += 1
                 return found
             self.misses += 1
@@ -49,9 +48,7 @@ class QueryCache:
         vector.flags.writeable = False
         with self._lock:
             if self._owner is not None and self._owner() is embedder:
-                self._vectors[key] = vector
-                while len(self._vectors) > self.size:
-                    self._vectors.popitem(last=False)
+                self._vectors[key] = vector  # the least recently used goes past `size`
         return vector
 
     def clear(self) -> None:

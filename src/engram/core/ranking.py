@@ -3,9 +3,9 @@
 No I/O here: `engram.core.recall` gathers candidates from the store and the embedder, and this
 module turns their raw signals into one score per item.
 
-Score contract (a float, higher is better, comparable within one recall call only):
+Rank contract (a float, higher is better, comparable within one recall call only):
 
-    score = vector + keyword + context + entity + time + date + question + session + focus + recency
+    rank = vector + keyword + context + entity + time + date + question + session + focus + recency
             + diversity
 
 - vector  = w_vector  * z(cosine):  the item's cosine similarity to the query, as a z-score over
@@ -37,10 +37,15 @@ Score contract (a float, higher is better, comparable within one recall call onl
   fused order, the rest prefer the named person's memories (lists: "What books has Alice read?");
 - recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1);
 - diversity = -w_diversity * (how many better-placed candidates of the same session precede the
-  item): off by default (0); when raised, the order spreads across sessions (MMR-style).
+  item): off by default (0); when raised, the order spreads across sessions (MMR-style);
+- newest  = the lift that puts the on-topic near-equals of the best hit (rank within w_newest, off by default,
+  relevance >= ON_TOPIC) first, newest first (`newest_lifts`); only on the hits it lifts.
 
-So a score is in "standard deviations above an average memory", roughly 0 to 10 for a strong
-match; `min_score=2` keeps clear matches only. By default w_recency (0.01) is far below any
+This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calibrated relevance
+(`relevance`, 0..1, from the hit's own cosine and word overlap), comparable across recalls.
+
+So a rank is in "standard deviations above an average memory", roughly 0 to 10 for a strong
+match; `min_score` filters on the relevance instead (0.5: on-topic). By default w_recency (0.01) is far below any
 signal, so recency only breaks near-ties; raise it (1 to prefer, 3-5 to let recent memories win).
 `explain=True` returns the eleven terms, which sum to the score. The weights were tuned on the
 LoCoMo development split (docs/benchmarks.md), for the method, not for that data.
@@ -97,6 +102,7 @@ class Weights:
     diversity: float = 0.0
     keyword_cap: float = 0.0
     keyword_words: float = 24.0
+    newest: float = 0.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
@@ -391,11 +397,15 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
     if weights.focus and signals.names:
         for i in focus_tail(items, [sum(p.values()) for p in parts], signals.names):
             parts[i]["focus"] = -weights.focus
-    hits = []
-    for item, part in zip(items, parts):
-        cosine, share = signals.cosines.get(item.id, 0.0), overlap(signals.terms, item.text)
-        hits.append(Hit(item=item, score=relevance(cosine, share), rank=sum(part.values()),
-                        components={**part, "cosine": cosine, "overlap": share}))
+    evidence = [(signals.cosines.get(item.id, 0.0), overlap(signals.terms, item.text)) for item in items]
+    scores = [relevance(cosine, share) for cosine, share in evidence]
+    if weights.newest:
+        lifts = newest_lifts(items, [sum(p.values()) for p in parts], scores, weights.newest,
+                             [p["entity"] for p in parts])
+        for i, lift in lifts.items():
+            parts[i]["newest"] = lift
+    hits = [Hit(item=item, score=score, rank=sum(part.values()), components={**part, "cosine": c, "overlap": o})
+            for item, part, score, (c, o) in zip(items, parts, scores, evidence)]
     return sorted(hits, key=lambda h: _placing(h.rank, h.item))
 
 
@@ -437,6 +447,29 @@ def _same_word(a: str, b: str) -> bool:
 @functools.lru_cache(maxsize=65536)
 def _word_set(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in WORD.findall(text))
+
+
+def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence[float],
+                 margin: float, about: Sequence[float] | None = None) -> dict[int, float]:
+    """Newest wins among near-equals: the on-topic hits (relevance >= ON_TOPIC) whose rank is
+    within `margin` of the best hit's are placed first, newest first (by event time), each lifted
+    to just above the best rank; every other hit keeps its rank. With `about` (each hit's entity
+    term), only hits about the same person as the best one are near-equals. Time decides only between
+    memories the evidence cannot tell apart, so a stable fact far ahead is never buried."""
+    if not items:
+        return {}
+    best = max(range(len(items)), key=lambda i: ranks[i])
+    group = [i for i in range(len(items)) if ranks[i] >= ranks[best] - margin and scores[i] >= ON_TOPIC
+             and (about is None or about[i] == about[best])]
+    if len(group) < 2 or best not in group:
+        return {}
+    group.sort(key=lambda i: (-items[i].event_at, items[i].id))
+    top = ranks[best]
+    return {i: top + NEWEST_STEP * (len(group) - place) - ranks[i] for place, i in enumerate(group)}
+
+
+#: How far apart newest_lifts places the near-equals it reorders (in rank units).
+NEWEST_STEP = 1e-3
 
 
 def length_share(text: str, words: float) -> float:

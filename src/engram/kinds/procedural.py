@@ -26,7 +26,7 @@ from engram import validate
 from engram.errors import InvalidInput, NotFound, ProviderError
 from engram.safety.secrets import looks_secret, redact
 from engram.store.base import Filter
-from engram.types import EPISODE, PROCEDURE, Item, Saved
+from engram.types import EPISODE, PROCEDURE, Item, Saved, TimeLike
 
 if TYPE_CHECKING:
     from engram.llm.base import LLM
@@ -68,7 +68,7 @@ def _name(value: Any) -> str:
 
 # -- procedures by hand ------------------------------------------------------------------------
 def set_procedure(mem: "Memory", subject: str, name: str, instructions: str, *, source: str = "manual",
-                  category: str | None = None, learned_from: Sequence[str] = (), now: Any = None) -> Saved:
+                  category: str | None = None, learned_from: Sequence[str] = (), now: TimeLike = None) -> Saved:
     """Set the procedure `name` of a subject; a new text supersedes the old one (kept as history)."""
     name = _name(name)
     instructions = validate.clean_text(instructions, "instructions")
@@ -132,7 +132,7 @@ STRATEGY_SYSTEM = (
 
 def learn_procedures(mem: "Memory", subject: str, *, llm: "LLM | None" = None, min_successes: int = 2,
                      categories: Sequence[str] | None = None, dry_run: bool = False,
-                     now: Any = None) -> list[Proposal]:
+                     now: TimeLike = None) -> list[Proposal]:
     """Propose a strategy per episode category with at least `min_successes` successes; save unless dry_run.
 
     The procedure is named `<category>-strategy`. Offline the strategy lists what worked (most

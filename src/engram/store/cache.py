@@ -1,5 +1,8 @@
 """One bounded, thread-safe cache for per-subject data (both backends use it for vector matrices).
 
+The eviction is `cachetools.LRUCache` (sized in bytes); this class adds the entry bound, the lock,
+per-subject invalidation and the hit counts.
+
 Entries are keyed by `(subject, name)` and carry a size in bytes; the least recently used are
 dropped first once either bound (entries or bytes) is passed. `invalidate(subject)` drops every
 entry of one subject. A writer that changed an entry in place (engram.store.rows) puts it again
@@ -10,8 +13,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from typing import Generic, TypeVar
+
+from cachetools import Cache, LRUCache
 
 V = TypeVar("V")
 
@@ -36,8 +40,8 @@ class BoundedCache(Generic[V]):
     def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int | None = None) -> None:
         self.max_entries = max_entries
         self.max_bytes = default_bytes() if max_bytes is None else max_bytes
-        self._entries: OrderedDict[tuple[str, str], tuple[V, int]] = OrderedDict()
-        self._bytes = 0
+        self._entries: LRUCache[tuple[str, str], tuple[V, int]] = LRUCache(
+            maxsize=max(self.max_bytes, 1), getsizeof=lambda entry: entry[1])
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -49,47 +53,41 @@ class BoundedCache(Generic[V]):
             if found is None:
                 self.misses += 1
                 return None
-            self._entries.move_to_end((subject, name))
-            self.hits += 1
+            self.hits += 1  # `get` refreshed its place
             return found[0]
 
     def peek(self, subject: str, name: str) -> V | None:
         """The value or None, without counting a lookup or refreshing its place (for writers)."""
         with self._lock:
-            found = self._entries.get((subject, name))
-            return None if found is None else found[0]
+            if (subject, name) not in self._entries:
+                return None
+            return Cache.__getitem__(self._entries, (subject, name))[0]  # Cache's own: no LRU refresh
 
     def drop(self, subject: str, name: str) -> None:
         """Drop one entry, if held."""
         with self._lock:
-            old = self._entries.pop((subject, name), None)
-            if old is not None:
-                self._bytes -= old[1]
+            self._entries.pop((subject, name), None)
 
     def put(self, subject: str, name: str, value: V, size: int) -> None:
         """Keep `value` (of `size` bytes); one larger than the whole bound is not kept."""
         with self._lock:
-            old = self._entries.pop((subject, name), None)
-            if old is not None:
-                self._bytes -= old[1]
+            self._entries.pop((subject, name), None)
             if size > self.max_bytes or self.max_entries <= 0:
                 return
-            self._entries[(subject, name)] = (value, size)
-            self._bytes += size
-            while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self._bytes -= dropped
+            self._entries[(subject, name)] = (value, size)  # evicts by bytes
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem()  # the least recently used
 
     def invalidate(self, subject: str | None = None) -> None:
         """Drop every entry of `subject` (of every subject when None)."""
         with self._lock:
             for key in [k for k in self._entries if subject is None or k[0] == subject]:
-                self._bytes -= self._entries.pop(key)[1]
+                del self._entries[key]
 
     def stats(self) -> dict[str, float | int]:
         """Entries, bytes, bounds and hit rate (hits / lookups; 0 before the first lookup)."""
         with self._lock:
             lookups = self.hits + self.misses
-            return {"entries": len(self._entries), "bytes": self._bytes, "max_entries": self.max_entries,
+            return {"entries": len(self._entries), "bytes": int(self._entries.currsize), "max_entries": self.max_entries,
                     "max_bytes": self.max_bytes, "hits": self.hits, "misses": self.misses,
                     "hit_rate": round(self.hits / lookups, 4) if lookups else 0.0}

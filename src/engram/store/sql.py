@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from engram import validate
 from engram.errors import StoreError
 from engram.store.base import Filter
 from engram.store.conditions import SEARCHED_COLUMNS, folded_copy
@@ -166,6 +167,40 @@ def row_item(row: Sequence[Any]) -> Item:
     item: Item = object.__new__(Item)
     item.__dict__.update(zip(_FIELDS, values))
     return item
+
+
+HASH_RULE_SETTING = "content_hash.rule"
+
+
+def rehash(execute: Callable[..., Any], d: Dialect) -> int:
+    """Bring every row's content hash (and dedupe key) to the current rule, inside the caller's
+    transaction; once per store and rule. Only rows whose hash the previous rule made from their
+    text change. Two current items that now hash alike both stay: the later one loses its dedupe
+    key (a true fact is never dropped by a new rule). Returns how many rows changed."""
+    found = execute(f"SELECT value FROM settings WHERE key = {d.ph}", (HASH_RULE_SETTING,)).fetchone()
+    if found is not None and found[0] == validate.HASH_RULE:
+        return 0
+    rows = execute(f"SELECT {d.row_order}, i.subject, i.kind, i.text, i.content_hash, i.valid_to FROM items i"
+                   f" ORDER BY {d.row_order}").fetchall()
+    taken = {(s, k, h) for _, s, k, _, h, v in rows if v is None and dedupe_key(k, h) is not None}
+    changes = []
+    for key, subject, kind, text, old, valid_to in rows:
+        new = validate.content_hash(text)
+        if new == old or old != validate.legacy_content_hash(text):
+            continue
+        dedupe = dedupe_key(kind, new)
+        if valid_to is None and dedupe is not None:
+            if (subject, kind, new) in taken:
+                dedupe = None  # another current item already holds this text: keep both
+            taken.add((subject, kind, new))
+        changes.append((new, dedupe, key))
+    column = d.row_order.removeprefix("i.")
+    for _, _, key in changes:  # cleared first: a new key may be another row's old one
+        execute(f"UPDATE items SET dedupe = NULL WHERE {column} = {d.ph}", (key,))
+    for new, dedupe, key in changes:
+        execute(f"UPDATE items SET content_hash = {d.ph}, dedupe = {d.ph} WHERE {column} = {d.ph}", (new, dedupe, key))
+    write_settings(execute, {HASH_RULE_SETTING: validate.HASH_RULE}, d)
+    return len(changes)
 
 
 def write_settings(execute: Callable[..., Any], settings: Mapping[str, str | None], d: Dialect) -> None:

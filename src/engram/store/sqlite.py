@@ -57,6 +57,7 @@ from engram.store.sql import (
     coverage_query,
     find_query,
     item_row,
+    rehash,
     row_item,
     sqlite_folded,
     supersede_runs,
@@ -108,6 +109,7 @@ class SQLiteStore:
                     self._db.execute("PRAGMA journal_mode = WAL")  # after the check: a foreign file stays as it was
                     with self.transaction() as db:  # the keyword index after a migration, or if stale
                         kw.ensure(db, KEYWORD)
+                        rehash(db.execute, SQLITE)  # content hashes of an older rule, once
         except BaseException:
             self._db.close()
             raise
