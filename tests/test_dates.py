@@ -89,8 +89,8 @@ def test_last_weekday_is_that_weekday_in_the_seven_days_before_today(now: float,
 
 
 PLAIN = ["what", "did", "i", "eat", "the", "team", "may", "march", "will", "can", "you", "tell", "me", "about",
-         "dinner", "project", "deploy", "postgres", "alice", "went", "hiking", "with", "bob", "ago", "days",
-         "weeks", "a", "many", "and", "is", "a", "mayor", "monthly", "16", "3.12"]
+         "dinner", "project", "deploy", "postgres", "alice", "went", "hiking", "with", "bob", "days",
+         "weeks", "a", "many", "and", "is", "a", "mayor", "monthly"]
 
 
 @given(st.lists(st.sampled_from(PLAIN), max_size=12), nows)
