@@ -27,10 +27,15 @@ from engram.safety.intent import DIM, SIGNALS, features  # noqa: E402
 DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 WIDTH = DIM + len(SIGNALS)
-L2_GRID = (1e-6, 3e-6, 1e-5, 3e-5)
-BENIGN_WEIGHT = 4.0
+L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets); was 1e-6..3e-5
+BENIGN_WEIGHT = 1.5
 MAX_DEV_FALSE = 0.01  # the user threshold: the lowest that refuses at most 1% of benign dev rows
 MAX_DEV_FALSE_UNTRUSTED = 0.05  # text from tools and pages: up to 5% of benign dev rows refused
+# The classifier alone must be confident: without a strong rule hit a text is refused only at or over
+# MIN_THRESHOLD (MIN_THRESHOLD_UNTRUSTED for tools and pages), whatever the dev rows would allow.
+MIN_THRESHOLD = 0.5
+MIN_THRESHOLD_UNTRUSTED = 0.4
+RULE_FLOOR = 0.1  # a rule hit alone never refuses: the classifier must lean that way too
 
 
 STDLIB_ROWS = 2000  # benign technical English: first sentences of the interpreter's own stdlib docstrings
@@ -74,8 +79,20 @@ def stdlib_sentences() -> list[dict[str, str]]:
     return out
 
 
+def fact_shapes() -> list[dict[str, str]]:
+    """Benign memories composed from this machine's vocabulary (benchmarks/safety_data/benign_facts.py), split per shape."""
+    sys.path.insert(0, str(DATA.parent))
+    from benign_facts import benign_facts
+
+    out = benign_facts()
+    for r in out:
+        h = int(hashlib.sha256(r["template"].encode()).hexdigest()[:8], 16) % 100
+        r["split"] = "train" if h < 70 else "dev" if h < 85 else "test"
+    return out
+
+
 def load(split: str) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()] + stdlib_sentences()
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()] + stdlib_sentences() + fact_shapes()
     rows = [r for r in rows if r["split"] == split]
     feats, labels, ruled = [], [], []
     for r in rows:  # one training row per reading (a disguised text also as the rules decoded it)
@@ -165,6 +182,7 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="retrain and compare with the shipped weights")
     ap.add_argument("--calibrate", type=Path, metavar="BEAM_100K_DIR",
                     help="BEAM's 100K chats directory: the threshold also refuses at most 0.2%% of chats 1-10's messages")
+    ap.add_argument("--out", type=Path, default=OUT, help="where to write the weights (default: the package's)")
     args = ap.parse_args()
     calibration = calibration_messages(args.calibrate) if args.calibrate else []
     _, tr_f, tr_y = load("train")
@@ -176,16 +194,24 @@ def main() -> int:
         # Round through float16, as shipped, before judging.
         w16 = w.astype(np.float16).astype(np.float64)
         p = 1 / (1 + np.exp(-logits(w16, b, xdv, len(dv_y))))
-        t = pick_threshold(p, dv_y, MAX_DEV_FALSE)
+        # The classifier alone gets half of each budget; a strong rule hit plus the classifier, the rest.
+        t = max(MIN_THRESHOLD, pick_threshold(p, dv_y, MAX_DEV_FALSE / 2))
         if calibration:
             t = max(t, pick_threshold(message_probabilities(w16, b, calibration), np.zeros(len(calibration)),
-                                      MAX_CALIBRATION_FALSE))
-        # A rule hit lowers the bar: the lowest threshold, among texts where a rule fired, with the same limits.
-        t_rule = pick_threshold(p[dv_rule], dv_y[dv_rule], MAX_DEV_FALSE) if (dv_y[dv_rule] == 0).any() else 0.05
+                                      MAX_CALIBRATION_FALSE / 2))
+        # A strong rule hit is the second cue that lowers the bar: the lowest rule threshold at which the
+        # screen as a whole (classifier alone at t, or rule + classifier at t_rule) keeps within the same
+        # limits on all benign dev rows and all calibration messages (a joint budget, not a per-subset one).
+        t_rule = t
         if calibration:
-            t_rule = max(t_rule, pick_threshold(message_probabilities(w16, b, calibration, ruled=True),
-                                                np.zeros(len(calibration)), MAX_CALIBRATION_FALSE))
-        t_rule = min(t, t_rule)
+            cal_all = message_probabilities(w16, b, calibration)
+            cal_ruled = message_probabilities(w16, b, calibration, ruled=True)
+        for cand in np.arange(t, RULE_FLOOR - 1e-9, -0.01):
+            dev_false = float(((p >= t) | (dv_rule & (p >= cand)))[dv_y == 0].mean())
+            cal_false = float(((cal_all >= t) | (cal_ruled >= cand)).mean()) if calibration else 0.0
+            if dev_false > MAX_DEV_FALSE or cal_false > MAX_CALIBRATION_FALSE:
+                break
+            t_rule = float(cand)
         refused = (p >= t) | (dv_rule & (p >= t_rule))
         recall = float(refused[dv_y == 1].mean())
         print(f"l2={l2:g}: dev recall {recall:.3f} at threshold {t:.3f}, {t_rule:.3f} with a rule hit (<= 1% of benign dev rows refused"
@@ -196,7 +222,7 @@ def main() -> int:
     recall, l2, w16, b, t, t_untrusted, p, t_rule, refused = best
     ptr = 1 / (1 + np.exp(-logits(w16, b, xtr, len(tr_y))))
     meta = {
-        "l2": l2, "threshold": round(t, 3), "threshold_untrusted": round(min(t, max(t / 2, t_untrusted)), 3),
+        "l2": l2, "threshold": round(t, 3), "threshold_untrusted": round(min(t, max(MIN_THRESHOLD_UNTRUSTED, t_untrusted)), 3),
         "threshold_rule": round(t_rule, 3),
         "train_rows": len(tr_y), "dev_rows": len(dv_y),
         "train_recall": round(float((ptr[tr_y == 1] >= t).mean()), 3),
@@ -213,8 +239,8 @@ def main() -> int:
             same = np.array_equal(shipped["weights"], w16.astype(np.float16))
         print("shipped weights reproduced" if same else "shipped weights DIFFER from a fresh training run")
         return 0 if same else 1
-    np.savez_compressed(OUT, weights=w16.astype(np.float16), bias=np.float64(b), meta=np.str_(json.dumps(meta)))
-    print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1024:.0f} KiB)")
+    np.savez_compressed(args.out, weights=w16.astype(np.float16), bias=np.float64(b), meta=np.str_(json.dumps(meta)))
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
     return 0
 
 

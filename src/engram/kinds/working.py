@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engram.errors import InvalidInput
+from engram.kinds.formats import anthropic_messages, openai_messages, result_text, turn_blocks
 from engram.tokens import TokenCounter, count_content, count_message, default_counter, tail_within
 
 from engram.types import TimeLike
@@ -111,12 +112,11 @@ class Conversation:
 
     def to_anthropic(self) -> tuple[str, list[Turn]]:
         """(system, messages) for the Anthropic Messages API; roles alternate, results follow calls."""
-        return self.system_text(), _merge_anthropic([_to_anthropic(t) for t in self._turns])
+        return self.system_text(), anthropic_messages(self._turns)
 
     def to_openai(self) -> list[Turn]:
         """Chat Completions messages: system first, tool messages right after their tool_calls."""
-        out = [m for t in self._turns for m in _to_openai(t)]
-        return [{"role": "system", "content": self.system_text()}, *_merge_openai(out)]
+        return [{"role": "system", "content": self.system_text()}, *openai_messages(self._turns)]
 
     def __len__(self) -> int:
         return len(self._turns)
@@ -440,14 +440,9 @@ def _check_tool_calls(calls: Any) -> None:
             )
 
 
-def _blocks(turn: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    content = turn.get("content")
-    return [b for b in content if isinstance(b, Mapping)] if isinstance(content, list) else []
-
-
 def call_ids(turn: Mapping[str, Any]) -> list[str]:
     """Ids of the tool calls a turn makes (Anthropic tool_use blocks or OpenAI tool_calls)."""
-    ids = [b["id"] for b in _blocks(turn) if b.get("type") == "tool_use"]
+    ids = [b["id"] for b in turn_blocks(turn) if b.get("type") == "tool_use"]
     return ids + [c["id"] for c in turn.get("tool_calls") or ()]
 
 
@@ -455,7 +450,7 @@ def result_ids(turn: Mapping[str, Any]) -> list[str]:
     """Ids of the tool calls a turn answers (tool_result blocks or a role 'tool' message)."""
     if turn.get("role") == "tool":
         return [turn["tool_call_id"]]
-    return [b["tool_use_id"] for b in _blocks(turn) if b.get("type") == "tool_result"]
+    return [b["tool_use_id"] for b in turn_blocks(turn) if b.get("type") == "tool_result"]
 
 
 def is_tool_result(turn: Mapping[str, Any]) -> bool:
@@ -473,7 +468,7 @@ def text_of(turn: Mapping[str, Any]) -> str:
     content = turn.get("content")
     if isinstance(content, str):
         parts.append(content)
-    for block in _blocks(turn):
+    for block in turn_blocks(turn):
         kind = block.get("type")
         if kind == "text":
             parts.append(str(block.get("text", "")))
@@ -482,7 +477,7 @@ def text_of(turn: Mapping[str, Any]) -> str:
                 f"{block.get('name')}({json.dumps(block.get('input', {}), ensure_ascii=False)})"
             )
         elif kind == "tool_result":
-            parts.append(_result_text(block.get("content")))
+            parts.append(result_text(block.get("content")))
     for call in turn.get("tool_calls") or ():
         parts.append(f"{call['function']['name']}({call['function'].get('arguments', '')})")
     return "\n".join(p for p in parts if p)
@@ -499,144 +494,6 @@ def _speaker(turn: Mapping[str, Any]) -> str:
     if call_ids(turn):
         return "assistant (tool call)"
     return str(turn.get("role"))
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, Mapping))
-    return "" if content is None else json.dumps(content, ensure_ascii=False)
-
-
-# -- export: Anthropic -------------------------------------------------------------------------
-
-
-def _to_anthropic(turn: Turn) -> Turn:
-    role = turn["role"]
-    if role == "tool":
-        block = {
-            "type": "tool_result",
-            "tool_use_id": turn["tool_call_id"],
-            "content": turn["content"],
-        }
-        return {"role": "user", "content": [copy.deepcopy(block)]}
-    content = copy.deepcopy(turn.get("content"))
-    if role == "assistant" and turn.get("tool_calls"):
-        blocks = _as_blocks(content)
-        for call in turn["tool_calls"]:
-            fn = call["function"]
-            blocks.append(
-                {"type": "tool_use", "id": call["id"], "name": fn["name"], "input": _parse_args(fn)}
-            )
-        return {"role": "assistant", "content": blocks}
-    return {"role": role, "content": content}
-
-
-def _parse_args(fn: Mapping[str, Any]) -> dict[str, Any]:
-    raw = fn.get("arguments") or "{}"
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return {"arguments": raw}  # the model sent invalid JSON: keep it visible, not lost
-    return value if isinstance(value, dict) else {"arguments": value}
-
-
-def _as_blocks(content: Any) -> list[dict[str, Any]]:
-    if content is None or content == "":
-        return []
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return list(content)
-
-
-def _merge_anthropic(messages: list[Turn]) -> list[Turn]:
-    """Join consecutive same-role messages; tool results first in a user message, as the API wants."""
-    out: list[Turn] = []
-    for message in messages:
-        if out and out[-1]["role"] == message["role"]:
-            blocks = _as_blocks(out[-1]["content"]) + _as_blocks(message["content"])
-            if message["role"] == "user":
-                blocks.sort(key=lambda b: b.get("type") != "tool_result")  # stable
-            out[-1] = {"role": message["role"], "content": blocks}
-        else:
-            out.append(message)
-    return out
-
-
-# -- export: OpenAI ----------------------------------------------------------------------------
-
-
-def _to_openai(turn: Turn) -> list[Turn]:
-    role, content = turn["role"], turn.get("content")
-    if role == "tool" or turn.get("tool_calls") or not isinstance(content, list):
-        return [copy.deepcopy(turn)]
-    blocks = _blocks(turn)
-    if role == "assistant":
-        text = "\n".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
-        calls = [
-            {
-                "id": b["id"],
-                "type": "function",
-                "function": {
-                    "name": b["name"],
-                    "arguments": json.dumps(b.get("input", {}), ensure_ascii=False),
-                },
-            }
-            for b in blocks
-            if b.get("type") == "tool_use"
-        ]
-        message: Turn = {"role": "assistant", "content": text or None}
-        if calls:
-            message["tool_calls"] = calls
-        return [message] if text or calls else []
-    out: list[Turn] = [
-        {"role": "tool", "tool_call_id": b["tool_use_id"], "content": _tool_text(b)}
-        for b in blocks
-        if b.get("type") == "tool_result"
-    ]
-    parts = [p for p in (_openai_part(b) for b in blocks if b.get("type") != "tool_result") if p]
-    if parts:
-        out.append({"role": "user", "content": parts})
-    return out
-
-
-def _tool_text(block: Mapping[str, Any]) -> str:
-    text = _result_text(block.get("content"))
-    return f"Error: {text}" if block.get("is_error") else text
-
-
-def _openai_part(block: Mapping[str, Any]) -> dict[str, Any] | None:
-    kind = block.get("type")
-    if kind in ("text", "image_url"):
-        return copy.deepcopy(dict(block))
-    source = block.get("source") or {}
-    if kind == "image" and source.get("type") == "base64":
-        url = f"data:{source.get('media_type')};base64,{source.get('data')}"
-        return {"type": "image_url", "image_url": {"url": url}}
-    return None  # thinking and other provider-specific blocks have no OpenAI form
-
-
-def _merge_openai(messages: list[Turn]) -> list[Turn]:
-    """Join an assistant tool_calls message with the assistant messages right after it (parallel
-    calls recorded one by one), so its tool results follow it directly."""
-    out: list[Turn] = []
-    for message in messages:
-        prev = out[-1] if out else None
-        if prev is not None and prev.get("tool_calls") and message["role"] == "assistant":
-            texts = [c for c in (prev.get("content"), message.get("content")) if c]
-            merged: Turn = {"role": "assistant", "content": "\n".join(map(_plain, texts)) or None}
-            calls = (prev.get("tool_calls") or []) + (message.get("tool_calls") or [])
-            if calls:
-                merged["tool_calls"] = calls
-            out[-1] = merged
-        else:
-            out.append(message)
-    return out
-
-
-def _plain(content: Any) -> str:
-    return content if isinstance(content, str) else _result_text(content)
 
 
 # -- the offline summariser --------------------------------------------------------------------
@@ -680,7 +537,7 @@ def _text_only(turn: Turn) -> Any:
 
 
 def _call_names(turn: Turn) -> str:
-    names = [b.get("name") for b in _blocks(turn) if b.get("type") == "tool_use"]
+    names = [b.get("name") for b in turn_blocks(turn) if b.get("type") == "tool_use"]
     names += [c["function"]["name"] for c in turn.get("tool_calls") or ()]
     return "Assistant called: " + ", ".join(str(n) for n in names)
 

@@ -65,6 +65,7 @@ def is_secret_name(name: str) -> bool:
 _PLACEHOLDER_WORDS = re.compile(r"your|example|sample|dummy|placeholder|changeme|change[_-]?me|redacted|replace|"
                                 r"here|xxx|todo|fixme|secret|password|passwd|token|test|fake|demo|default|insert|"
                                 r"enter|none|null|empty|lorem", re.IGNORECASE)
+_FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|pass|pw|pwd|db|user", re.IGNORECASE)
 _TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|!\w+.*|"
                        r"[*x•.#?_-]{3,}|\w+-\.\.\.|\w*\.\.\.)$", re.IGNORECASE)
 _HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|scrypt:|sha(?:1|256|384|512)[:$-]|"
@@ -85,7 +86,16 @@ def is_placeholder_or_hash(value: str) -> bool:
     if _TEMPLATE.match(value) or _HASH_OUTPUT.match(value):
         return True
     letters_only = re.sub(r"[^A-Za-z]", "", value)
-    return bool(_PLACEHOLDER_WORDS.search(value)) and (letters_only.islower() or not any(c.isdigit() for c in value))
+    if not _PLACEHOLDER_WORDS.search(value):
+        return False
+    if not any(c.isdigit() for c in value):
+        return True  # words only: `wrongpassword`, `your-token-here`
+    if not letters_only.islower():
+        return False
+    # With digits, only when made of placeholder words (and fillers such as "api", "my"): `password123`,
+    # `test-token-1`. A placeholder word inside a real value (`hunter2-secret`) leaves other letters behind.
+    rest = _FILLER_WORDS.sub("", _PLACEHOLDER_WORDS.sub("", letters_only.lower()))
+    return len(rest) < 3
 
 
 def is_secret_value(value: str, *, quoted: bool) -> bool:

@@ -65,9 +65,9 @@ def reading(text: str) -> str:
 
 
 def features(text: str, signals: frozenset[str] = frozenset()) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Sparse features of a normalised text: (indices, values); n-gram counts L2-normalised, signals 1."""
-    ids, counts = np.unique(_ngram_ids(reading(text)), return_counts=True)
-    values = counts.astype(np.float64)
+    """Sparse features of a normalised text: (indices, values); n-gram presence L2-normalised, signals 1."""
+    ids = np.unique(_ngram_ids(reading(text)))
+    values = np.ones(len(ids))  # binary: a repeated n-gram ("AAAAAAAA") counts once
     norm = float(np.sqrt(values @ values)) or 1.0
     extra = sorted(_SIGNAL_INDEX[s] for s in signals if s in _SIGNAL_INDEX)
     return (np.concatenate([ids, np.array(extra, dtype=np.int64)]),

@@ -185,19 +185,19 @@ def check(store: "SQLiteStore") -> int:
     if not _engram_tables(store):
         raise NotAStore(f"{store.path} is empty, not an Engram store: nothing to read")
     current = store.query("SELECT max(version) FROM migrations")[0][0] or 0
-    _refuse_newer(store, current)
-    if current < len(MIGRATIONS):
-        raise ReadOnlyStore(f"{store.path} has schema version {current}; this Engram reads version {len(MIGRATIONS)}:"
-                            " open it once where it can be written, to upgrade it")
+    check_version(current, len(MIGRATIONS), where=store.path, upgrade="pip install -U engramdb",
+                  reopen="open it once where it can be written, to upgrade it")
     return current
 
 
-def _refuse_newer(store: "SQLiteStore", current: int) -> None:
-    if current > len(MIGRATIONS):
-        raise SchemaTooNew(
-            f"{store.path} has schema version {current}, but this Engram knows only {len(MIGRATIONS)}:"
-            " upgrade with `pip install -U engramdb`"
-        )
+def check_version(current: int, known: int, *, where: str, upgrade: str, reopen: str | None = None) -> None:
+    """The one schema-version check: SchemaTooNew when the store is newer than this code; for a
+    store opened read-only (`reopen` says how to upgrade it), ReadOnlyStore when it is older."""
+    if current > known:
+        raise SchemaTooNew(f"{where} has schema version {current}, but this Engram knows only {known}:"
+                           f" upgrade with `{upgrade}`")
+    if reopen is not None and current < known:
+        raise ReadOnlyStore(f"{where} has schema version {current}; this Engram reads version {known}: {reopen}")
 
 
 def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgrade: str, ph: str,
@@ -211,9 +211,7 @@ def run(execute: Callable[..., Any], steps: Sequence[Step], *, where: str, upgra
         execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                 " applied_at DOUBLE PRECISION NOT NULL)")
     current = int(execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0])
-    if current > len(steps):
-        raise SchemaTooNew(f"{where} has schema version {current}, but this Engram knows only {len(steps)}:"
-                           f" upgrade with `{upgrade}`")
+    check_version(current, len(steps), where=where, upgrade=upgrade)
     for version in range(current + 1, len(steps) + 1):
         name, statements = steps[version - 1]
         for statement in statements:

@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from engram.errors import (
-    ReadOnlyStore,
-    SchemaTooNew,
     StoreError,
     StoreUnavailable,
     WriteConflict,
@@ -163,12 +161,8 @@ class PostgresStore:
             current = conn.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()[0] if found else 0
         except psycopg.Error as exc:
             raise translate(exc, self.url, self._connections.dsn) from exc
-        if current > len(MIGRATIONS):
-            raise SchemaTooNew(f"{self.url} has schema version {current}, but this Engram knows only"
-                               f" {len(MIGRATIONS)}: upgrade with `pip install -U 'engramdb[postgres]'`")
-        if current < len(MIGRATIONS):
-            raise ReadOnlyStore(f"{self.url} has schema version {current}; this Engram reads version"
-                                f" {len(MIGRATIONS)}: open it once without read_only, to create or upgrade it")
+        migrations.check_version(current, len(MIGRATIONS), where=self.url, upgrade="pip install -U 'engramdb[postgres]'",
+                                 reopen="open it once without read_only, to create or upgrade it")
 
     def _ensure_vector(self, conn: Any) -> None:
         if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
