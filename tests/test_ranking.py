@@ -224,16 +224,19 @@ def test_query_dates_read_a_day_a_month_or_a_year():
     def day(text: str) -> float:
         return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
 
-    assert ranking.query_dates("What did Gina find on 1 February, 2023?") == ((day("2023-02-01"), day("2023-02-02")),)
-    assert ranking.query_dates("Which painting, October 13th, 2023?") == ((day("2023-10-13"), day("2023-10-14")),)
-    assert ranking.query_dates("What happened in December 2023?") == ((day("2023-12-01"), day("2024-01-01")),)
-    assert ranking.query_dates("Beach trips in 2022?") == ((day("2022-01-01"), day("2023-01-01")),)
-    assert ranking.query_dates("On 31 February, 2023?") == ()  # no such day
-    assert ranking.query_dates("What did Melanie paint in May?") == ()  # no year: no anchor
+    now = day("2024-01-10")
+    assert ranking.query_dates("What did Gina find on 1 February, 2023?", now) == ((day("2023-02-01"), day("2023-02-02")),)
+    assert ranking.query_dates("Which painting, October 13th, 2023?", now) == ((day("2023-10-13"), day("2023-10-14")),)
+    assert ranking.query_dates("What happened in December 2023?", now) == ((day("2023-12-01"), day("2024-01-01")),)
+    assert ranking.query_dates("Beach trips in 2022?", now) == ((day("2022-01-01"), day("2023-01-01")),)
+    assert ranking.query_dates("On 31 February, 2023?", now) == ()  # no such day
+    # No year: the latest May by `now`.
+    assert ranking.query_dates("What did Melanie paint in May?", now) == ((day("2023-05-01"), day("2023-06-01")),)
+    assert ranking.query_dates("What did Melanie paint?", now) == ()
 
 
 def test_the_date_term_prefers_memories_from_the_named_date():
-    spans = ranking.query_dates("What did I cook on 3 July, 2023?")
+    spans = ranking.query_dates("What did I cook on 3 July, 2023?", 0.0)
     start = spans[0][0]
     assert ranking.date_match(start + 3600, spans) == 1.0
     assert ranking.date_match(start + DAY + ranking.DATE_HALF_LIFE_DAYS * DAY, spans) == pytest.approx(0.5)

@@ -126,6 +126,7 @@ def _term_costs(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> 
     around = _around(mem, subject)
     names_book = book(mem.store, subject, embedder.identity, ids)
     cases = []
+    now = time.time()
     for q in queries:
         hits = mem.recall(subject, q, k=40, explain=True)
         items = [h.item for h in hits]
@@ -133,10 +134,9 @@ def _term_costs(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> 
         names = names_book.mentioned(q)
         signals = ranking.Signals(
             keyword={h.id: h.components["keyword"] for h in hits}, vector={h.id: h.components["vector"] for h in hits},
-            names=names, asks_when=ranking.asks_when(q), dates=ranking.query_dates(q),
+            names=names, asks_when=ranking.asks_when(q), dates=ranking.query_dates(q, now),
             neighbours=neighbours([it.id for it in items], around, found))
         cases.append((items, signals))
-    now = time.time()
     weights = mem.weights
     variants = {"all": weights, **{t: dataclasses.replace(weights, **{t: 0.0}) for t in TERMS}}
     samples: dict[str, list[float]] = {name: [] for name in variants}

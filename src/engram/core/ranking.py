@@ -25,8 +25,9 @@ Rank contract (a float, higher is better, comparable within one recall call only
   that only mentions them usually is not, and a rare name says more than a common one;
 - time    = w_time when the query asks "When ..." and the item's text places something in time
   ("yesterday", "last week", "May", "2022": `states_time`, English), else 0;
-- date    = w_date * date_match: when the query names a date ("on 3 July, 2023", "in August 2023",
-  "in 2022"), 1 for an item whose event time falls in it, halving every 7 days outside; else 0;
+- date    = w_date * date_match: when the query names a date (engram.language.dates, relative to `now`:
+  "on 3 July, 2023", "2024-03-15", "15/03/2024", "last Tuesday", "two weeks ago", "in 2022"), 1 for an
+  item whose own event time (`event_at`) falls in it, halving every 7 days outside; else 0;
 - question = -w_question when the item's text ends with a question mark (`is_question`): a memory
   that asks rarely holds the answer (its neighbour after it does, and borrows its score as context);
 - session = w_session * z(best own + context + entity + time + date + question score among the
@@ -59,10 +60,10 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
+from engram.language import dates
 from engram.language.stem import name_key
 from engram.language.stopwords import STOP_WORDS
 from engram.types import Hit, Item
@@ -193,40 +194,15 @@ def states_time(text: str) -> bool:
     return not TIME_WORDS.isdisjoint(WORD.findall(text.lower())) or bool(YEAR.search(text))
 
 
-_MONTH = "|".join(MONTHS)
-# "3 July, 2023", "July 3rd, 2023", "July 2023", "2023" (a year is required: it anchors the date).
-DATE = re.compile(
-    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
-    rf"|(?P<m3>{_MONTH}))?,?\s*(?:of\s+)?(?P<y>(?:19|20)\d{{2}})\b",
-    re.IGNORECASE,
-)
-# How fast the date term fades for memories outside the named day / month / year.
+# How fast the date term fades for memories outside the named day / week / month / year.
 DATE_HALF_LIFE_DAYS = 7.0
 
 
-def query_dates(query: str) -> tuple[tuple[float, float], ...]:
-    """The calendar spans a query names, as UTC [start, end) seconds: "on 3 July, 2023" -> that day,
-    "in August 2023" -> that month, "in 2022" -> that year. Dates that do not exist are skipped."""
-    spans: list[tuple[float, float]] = []
-    if not YEAR.search(query):  # the cheap test first: most queries name no year
-        return ()
-    for match in DATE.finditer(query):
-        year, month_name, day = int(match["y"]), match["m1"] or match["m2"] or match["m3"], match["d1"] or match["d2"]
-        try:
-            if month_name is None:
-                start, end = datetime(year, 1, 1), datetime(year + 1, 1, 1)
-            else:
-                month = MONTHS.index(month_name.lower()) + 1
-                if day is None:
-                    start = datetime(year, month, 1)
-                    end = datetime(year + month // 12, month % 12 + 1, 1)
-                else:
-                    start = datetime(year, month, int(day))
-                    end = start + timedelta(days=1)
-        except ValueError:
-            continue
-        spans.append((start.replace(tzinfo=timezone.utc).timestamp(), end.replace(tzinfo=timezone.utc).timestamp()))
-    return tuple(spans)
+def query_dates(query: str, now: float) -> tuple[tuple[float, float], ...]:
+    """The time spans a query names, as UTC [start, end) seconds, read relative to `now`
+    (engram.language.dates: "2024-03-15", "15/03/2024", "in April", "last Tuesday", "two weeks ago",
+    "between March 3 and March 10" ...); () when it names none."""
+    return dates.spans(query, now)
 
 
 def date_match(event_at: float, spans: Sequence[tuple[float, float]]) -> float:

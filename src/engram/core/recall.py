@@ -133,7 +133,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor, vector=vectors.vector,
                               vector_floor=vectors.floor, names=mentions.names, name_weights=mentions.weights,
                               led=mentions.led, asks_when=bool(weights.time) and ranking.asks_when(query),
-                              dates=ranking.query_dates(query) if weights.date else ())
+                              dates=ranking.query_dates(query, now) if weights.date else ())
     signals = dataclasses.replace(signals, terms=ranking.keyword_terms(query))
     pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
     ranked = prerank(pool, signals, vectors, weights)

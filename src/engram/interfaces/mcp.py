@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from engram.errors import EngramError, require
-from engram.verbs import Call, Verb, verb_specs
+from engram.verbs import Call, Verb, reply_schema, verb_specs
 
 require("mcp", "mcp")
 
@@ -46,6 +46,17 @@ def _reply() -> dict[str, Any]:
 
 
 REPLY = func_metadata(_reply)
+NOTE = {"type": "string", "description": "What the server changed in the call (e.g. 'k capped at 10')."}
+
+
+def output_schema(verb: Verb) -> dict[str, Any]:
+    """The JSON schema of a verb tool's structured result: the verb's reply on MCP, a list wrapped as
+    {"memories": [...]} (see `run_verb`), and the optional `note`."""
+    reply = reply_schema(verb, "mcp")
+    if reply.get("type") == "array":
+        return {"type": "object", "properties": {"memories": reply, "note": NOTE}, "required": ["memories"],
+                "additionalProperties": False}
+    return {**reply, "properties": {**reply["properties"], "note": NOTE}}
 
 
 class VerbTool(Tool):
@@ -85,7 +96,8 @@ def verb_tool(verb: Verb) -> VerbTool:
     hints = ToolAnnotations(read_only_hint=verb.read_only, destructive_hint=verb.destructive,
                             idempotent_hint=verb.idempotent, open_world_hint=False)
     return VerbTool(fn=functools.partial(run_verb, verb), name=verb.name, title=verb.title,
-                    description=verb.description, parameters=verb.schema("mcp"), fn_metadata=REPLY,
+                    description=verb.description, parameters=verb.schema("mcp"),
+                    fn_metadata=REPLY.model_copy(update={"output_schema": output_schema(verb)}),
                     is_async=False, context_kwarg=None, annotations=hints)
 
 

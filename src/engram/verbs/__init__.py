@@ -17,7 +17,7 @@ import copy
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.verbs.replies import BRIEF_FIELDS, SCHEMAS, item_json
+from engram.verbs.replies import BRIEF_FIELDS, SCHEMAS, inline, item_json
 from engram.verbs.spec import (
     LENIENT,
     NO_DEFAULT,
@@ -34,7 +34,7 @@ from engram.verbs.table import VERBS
 SHAPES = ("anthropic", "openai", "responses")
 
 __all__ = ["BRIEF_FIELDS", "LENIENT", "NO_DEFAULT", "SCHEMAS", "SHAPES", "SURFACES", "VERBS", "Arg", "Call",
-           "Narrowing", "Route", "Surface", "Verb", "get_verb", "item_json", "json_schema", "shaped",
+           "Narrowing", "Route", "Surface", "Verb", "get_verb", "item_json", "json_schema", "reply_schema", "shaped",
            "tool_definition", "verb_specs"]
 
 
@@ -74,3 +74,16 @@ def tool_definition(verb: str | Verb, shape: str = "anthropic", surface: Surface
     """A verb as a model's tool definition in `shape`, with the arguments `surface` exposes."""
     found = get_verb(verb) if isinstance(verb, str) else verb
     return shaped(found.name, found.description, found.schema(surface), shape)
+
+
+def reply_schema(verb: str | Verb, surface: Surface) -> dict[str, Any]:
+    """The self-contained JSON schema of what a verb's handler returns on `surface` (the one its
+    REST route documents; items in the brief shape on model-facing surfaces)."""
+    found = get_verb(verb) if isinstance(verb, str) else verb
+    found.schema(surface)  # refuses a surface the verb is not on
+    if found.route is None:
+        raise InvalidInput(f"{found.name} has no reply schema")
+    shapes = list(found.route.reply.values())
+    assert all(s == shapes[0] for s in shapes), f"{found.name}: one reply shape for every status"
+    result: dict[str, Any] = inline(shapes[0], brief=surface in LENIENT)
+    return result

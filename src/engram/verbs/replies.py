@@ -31,22 +31,25 @@ def item_json(found: Item | Hit, *, brief: bool = False) -> dict[str, Any]:
 
 
 NULLABLE_STR = {"type": ["string", "null"]}
-ITEM = {"type": "object", "required": ["id", "subject", "text", "kind", "source", "created_at"], "properties": {
+ITEM: dict[str, Any] = {"type": "object", "properties": {
     "id": {"type": "string"}, "subject": {"type": "string"}, "text": {"type": "string"}, "kind": {"type": "string"},
     "source": {"type": "string"}, "agent": {"type": "string"}, "key": NULLABLE_STR, "category": NULLABLE_STR,
     "session": NULLABLE_STR, "created_at": {"type": "string"}, "event_at": {"type": "string"},
     "valid_from": {"type": "string"}, "valid_to": NULLABLE_STR, "superseded_by": NULLABLE_STR,
     "confidence": {"type": "number"}, "importance": {"type": "number"}, "access_count": {"type": "integer"},
-    "last_accessed": NULLABLE_STR, "content_hash": {"type": "string"}, "metadata": {"type": "object"}}}
-HIT = {"allOf": [{"$ref": "#/components/schemas/Item"}, {"type": "object", "required": ["score"], "properties": {
+    "last_accessed": NULLABLE_STR, "content_hash": {"type": "string"}, "metadata": {"type": "object"}},
+    "additionalProperties": False}
+ITEM["required"] = list(ITEM["properties"])  # Item.to_dict writes every field
+HIT: dict[str, Any] = {**ITEM, "required": [*ITEM["required"], "score"], "properties": {**ITEM["properties"],
     "score": {"type": "number"}, "explain": {"type": "object", "additionalProperties": {"type": "number"}},
     "passage": {"type": "string", "description": "A message's passage that matched (its text is the whole message)."},
-    "passage_id": {"type": "string"}}}]}
+    "passage_id": {"type": "string"}}}
 SAVED = {"type": "object", "required": ["saved", "id", "reason"], "properties": {
     "saved": {"type": "boolean"}, "id": NULLABLE_STR, "reason": NULLABLE_STR,
     "superseded": {"type": "array", "items": {"type": "string"}},
     "redacted": {"type": "array", "items": {"type": "string"},
-                 "description": "Kinds of secret replaced in place by [redacted: kind] (a message)."}}}
+                 "description": "Kinds of secret replaced in place by [redacted: kind] (a message)."}},
+    "additionalProperties": False}
 KEY = {"type": "object", "required": ["id", "subjects", "admin"], "properties": {
     "id": {"type": "string"}, "name": {"type": "string"}, "subjects": {"type": "array", "items": {"type": "string"}},
     "admin": {"type": "boolean"}, "created_at": {"type": "number"},
@@ -56,7 +59,7 @@ KEY = {"type": "object", "required": ["id", "subjects", "admin"], "properties": 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
     "type": "object", "required": ["type", "message"],
     "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}
-SCHEMAS = {"Item": ITEM, "Hit": HIT, "Saved": SAVED, "Key": KEY, "Error": ERROR}
+SCHEMAS: dict[str, dict[str, Any]] = {"Item": ITEM, "Hit": HIT, "Saved": SAVED, "Key": KEY, "Error": ERROR}
 
 
 def ref(name: str) -> dict[str, str]:
@@ -66,3 +69,30 @@ def ref(name: str) -> dict[str, str]:
 
 def array_of(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "array", "items": schema}
+
+
+def _brief(schema: dict[str, Any]) -> dict[str, Any]:
+    """An item schema with only what `item_json(brief=True)` keeps: BRIEF_FIELDS (plus a hit's score
+    and passage; never `explain`)."""
+    keep = (*BRIEF_FIELDS, "score", "passage", "passage_id")
+    return {**schema, "required": [n for n in schema["required"] if n in keep],
+            "properties": {n: s for n, s in schema["properties"].items() if n in keep}}
+
+
+BRIEF = {"Item": _brief(ITEM), "Hit": _brief(HIT)}
+
+
+def inline(schema: Any, *, brief: bool = False) -> Any:
+    """`schema` with every reference to SCHEMAS replaced by the schema itself (a fresh copy), the
+    brief item shapes when `brief` (what model-facing surfaces get): a self-contained JSON schema."""
+    import copy
+
+    if isinstance(schema, list):
+        return [inline(s, brief=brief) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    target = schema.get("$ref")
+    if isinstance(target, str) and target.startswith("#/components/schemas/"):
+        name = target.rsplit("/", 1)[1]
+        return inline(copy.deepcopy((BRIEF if brief else {}).get(name, SCHEMAS[name])), brief=brief)
+    return {k: inline(v, brief=brief) for k, v in schema.items()}

@@ -64,6 +64,9 @@ class Arg:
     example: str = ""  # a whole call showing it, for "missing" errors
     narrowed: tuple[Narrowing, ...] = ()
     rest_in: Literal["body", "query", "path"] = "body"
+    # Limits that depend on another argument's value: (its name, {value: schema}), e.g. a fact's
+    # length by its kind. Published as if/then clauses, or folded in where that argument is absent.
+    limits_by: tuple[str, Mapping[str, Mapping[str, Any]]] | None = None
 
     def narrowing(self, surface: Surface) -> Narrowing | None:
         return next((n for n in self.narrowed if surface in n.surfaces), None)
@@ -163,9 +166,30 @@ class Verb:
         out: dict[str, Any] = {"type": "object",
                                "properties": {a.name: a.schema_on(surface, aliases=surface == "rest") for a in args},
                                "required": [a.name for a in args if a.required_on(surface)]}
+        clauses = [c for a in args for c in self._limits(a, surface, out["properties"][a.name])]
+        if clauses:
+            out["allOf"] = clauses
         if surface not in LENIENT:
             out["additionalProperties"] = False
         return out
+
+    def _limits(self, arg: Arg, surface: Surface, published: dict[str, Any]) -> list[dict[str, Any]]:
+        """`arg.limits_by` on `surface`: one if/then clause per value of the other argument, or (where
+        that argument is absent) the limits of its default folded into `published`."""
+        if arg.limits_by is None:
+            return []
+        other_name, table = arg.limits_by
+        other = self.arg(other_name)
+        if not other.on(surface):
+            published.update(copy.deepcopy(dict(table[other.default_on(surface)])))
+            return []
+        clauses = []
+        for value, limits in table.items():
+            when: dict[str, Any] = {"properties": {other_name: {"const": value}}}
+            if value != other.default_on(surface):
+                when["required"] = [other_name]
+            clauses.append({"if": when, "then": {"properties": {arg.name: copy.deepcopy(dict(limits))}}})
+        return clauses
 
     def arguments(self, surface: Surface, raw: Mapping[str, Any], notes: list[str] | None = None) -> dict[str, Any]:
         """`raw` with aliases renamed, checked against the schema and defaults filled in; InvalidInput
@@ -309,7 +333,7 @@ def _message(error: ValidationError, verb: Verb, surface: Surface) -> str:
         advice = f": {arg.too_long}" if arg and arg.too_long and len(path) == 1 else ""
         return f"{name!r} is {len(value)} characters, at most {limit}{advice}"
     if rule == "minLength":
-        return f"{name!r} is empty" if not value else f"{name!r} is too short: at least {limit} characters"
+        return f"{name!r} is empty" if not str(value).strip() else f"too short: {name!r} needs at least {limit} characters"
     if rule == "pattern":
         hint = arg.hint if arg and len(path) == 1 and arg.hint else "text without control characters"
         return f"{name!r} must be {hint}, not {str(value)[:80]!r}"

@@ -24,6 +24,9 @@ MIN_FORGET_CHARS = 3  # a shorter substring ("e") matches almost everything
 PLAIN = r"^[^\u0000-\u0008\u000e-\u001b\u007f-\u0084\u0086-\u009f]*$"
 KIND_HINT = "a short lowercase word such as 'fact' or 'preference'"
 REMEMBERED_KINDS = ["fact", "preference", "procedure"]
+# What Memory.remember stores per kind (engram.validate.length_problem), so the schemas refuse the same.
+LENGTHS = {kind: {"minLength": validate.MIN_FACT_CHARS if kind == "fact" else 1, "maxLength": validate.MAX_CHARS[kind]}
+           for kind in REMEMBERED_KINDS}
 
 
 def subject_arg(rest_in: Literal["body", "query", "path"] = "body") -> Arg:
@@ -184,8 +187,8 @@ REMEMBER = Verb(
          required=True, aliases=("text", "content", "memory", "note", "value", "statement", "information", "info"),
          too_long="send one sentence, not a whole message", example='{"fact": "Prefers type hints in examples."}',
          narrowed=(Narrowing(frozenset({"tool"}), "the tool saves facts only, and a fact is one sentence",
-                             schema={"maxLength": validate.MAX_CHARS["fact"],
-                                     "description": "One sentence, 10 to 300 characters."}),)),
+                             schema={**LENGTHS["fact"], "description": "One sentence, 10 to 300 characters."}),),
+         limits_by=("kind", LENGTHS)),
      Arg("source", {**_text(1000), "minLength": 0}, "Where it came from: a turn id, a URL, an agent.", default="",
          narrowed=(_not_for_the_tool("the agent records provenance (chat:<session>:<turn>) itself; a model must "
                                      "not be able to forge it"),)),
@@ -241,9 +244,11 @@ FORGET = Verb(
      CONFIRM),
     forget, EVERYWHERE, destructive=True,
     route=Route("POST", "/v1/forget", "Preview (default) or delete every memory containing a phrase",
-                {"200": {"type": "object", "properties": {
+                {"200": {"type": "object", "additionalProperties": False, "properties": {
                     "would_forget": {"type": "integer"}, "forgotten": {"type": "integer"}, "next": {"type": "string"},
-                    "memories": array_of(ref("Item"))}}}))
+                    "memories": array_of(ref("Item"))},
+                    "oneOf": [{"required": ["would_forget", "memories", "next"], "not": {"required": ["forgotten"]}},
+                              {"required": ["forgotten"], "not": {"required": ["would_forget"]}}]}}))
 
 ADD_MESSAGES = Verb(
     "add_messages", "Keep a conversation",
@@ -264,7 +269,8 @@ ADD_MESSAGES = Verb(
          default="")),
     add_messages, frozenset({"mcp", "rest"}), read_only=False, destructive=False, idempotent=False,
     route=Route("POST", "/v1/messages", "Keep a conversation's messages whole (201)",
-                {"201": {"type": "object", "required": ["saved", "refused", "redacted", "messages"], "properties": {
+                {"201": {"type": "object", "required": ["saved", "refused", "redacted", "messages"],
+                         "additionalProperties": False, "properties": {
                     "saved": {"type": "integer"}, "refused": {"type": "integer"}, "redacted": {"type": "integer"},
                     "messages": array_of(SAVED)}}}, status=lambda reply: 201),
     max_body=64 * 1024 * 1024)  # transcripts, not facts: a long chat with tool output is megabytes
