@@ -27,8 +27,8 @@ from engram.safety.intent import DIM, SIGNALS, features  # noqa: E402
 DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 WIDTH = DIM + len(SIGNALS)
-L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets); was 1e-6..3e-5
-BENIGN_WEIGHT = 1.5
+L2_GRID = (1e-5, 3e-5, 1e-4)  # picked on dev (recall within the benign budgets); was 1e-6..3e-5
+BENIGN_WEIGHT = 2.0
 MAX_DEV_FALSE = 0.01  # the user threshold: the lowest that refuses at most 1% of benign dev rows
 MAX_DEV_FALSE_UNTRUSTED = 0.05  # text from tools and pages: up to 5% of benign dev rows refused
 # The classifier alone must be confident: without a strong rule hit a text is refused only at or over
