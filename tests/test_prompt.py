@@ -55,7 +55,7 @@ def test_sections_in_order_and_marked_as_data(mem):
     assert not any("SAM" in line for line in lines)
     assert lines[end + 1] == MEMORY_TRAILER
     assert "<procedures>" in lines and lines[lines.index("</procedures>") + 1] == PROCEDURES_TRAILER
-    assert ctx.counts == {"fact": 4, "preference": 1, "procedure": 1, "episode": 1}
+    assert ctx.counts == {"fact": 4, "preference": 1, "procedure": 1, "episode": 1, "message": 0}
     assert ctx.memory in ctx.system and ctx.cut == ()
 
 

@@ -33,10 +33,7 @@ def _engram_store(request: pytest.FixtureRequest, engram_memories: Callable[[], 
 
 # Tests that fail for a reason outside the store's contract, each with the reason (strict: once the
 # reason is gone the test passes, the xfail fails, and the entry must go).
-KNOWN_FAILURES = {
-    "test_non_ascii": "Engram's instruction screen refuses the value 'Это русский' as an instruction"
-                      " (a false positive of engram.safety.instructions, not of the store)",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
