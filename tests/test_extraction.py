@@ -355,3 +355,25 @@ def test_rest_extracts_with_the_configured_provider_and_says_503_without(tmp_pat
             assert other.status_code == 403
     finally:
         wire.server.stop()
+
+
+def test_engram_extract_on_turns_on_the_background_with_the_configured_provider(tmp_path, monkeypatch):
+    db = str(tmp_path / "memory.db")
+    monkeypatch.setenv("ENGRAM_EXTRACT", "on")
+    with pytest.raises(ConfigError, match="ENGRAM_EXTRACT=on needs an LLM provider: set ENGRAM_LLM"):
+        Memory(db, embedder="hashing")
+    wire = Wire("openai")
+    try:
+        monkeypatch.setenv("ENGRAM_LLM", f"openai:gpt-test@{wire.server.base_url}")
+        monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+        wire.answer(json.dumps(GOOD))
+        runner = CliRunner()
+        chat = tmp_path / "chat.json"
+        chat.write_text(json.dumps(CHAT), encoding="utf-8")
+        ingest = runner.invoke(main, ["--db", db, "--embedder", "hashing", "ingest", str(chat), "--subject", SUBJECT])
+        assert ingest.exit_code == 0, ingest.output
+    finally:
+        wire.server.stop()
+    monkeypatch.setenv("ENGRAM_EXTRACT", "off")
+    with Memory(db, embedder="hashing") as mem:
+        assert mem.extraction is None and len(facts(mem)) == 2 and pending(mem, SUBJECT) == []

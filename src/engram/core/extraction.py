@@ -70,9 +70,10 @@ FACT: dict[str, Any] = {
                    "about": {"type": ["string", "null"], "maxLength": MAX_ABOUT_CHARS},
                    "messages": {"type": "array", "minItems": 1, "maxItems": MAX_BATCH_MESSAGES,
                                 "items": {"type": ["integer", "string"]}}}}
-NO_LLM = ("no LLM provider for extraction: set ENGRAM_LLM to NAME[:MODEL][@URL] (e.g. 'anthropic:claude-haiku-4-5'"
-          " or 'openai:llama3.2@http://localhost:11434/v1'), or an ANTHROPIC_API_KEY or OPENAI_API_KEY;"
-          " everything else works without one, and the messages stay pending")
+CONFIGURE = ("set ENGRAM_LLM to NAME[:MODEL][@URL] (e.g. 'anthropic:claude-haiku-4-5' or "
+             "'openai:llama3.2@http://localhost:11434/v1'), or an ANTHROPIC_API_KEY or OPENAI_API_KEY")
+NO_LLM = (f"no LLM provider for extraction: {CONFIGURE}; everything else works without one, and the messages "
+          "stay pending")
 
 
 @dataclass(frozen=True)
@@ -315,15 +316,27 @@ def mark(memory: Memory, batch: Sequence[Item], now: TimeLike = None) -> None:
         memory.update([item.id], metadata={**item.metadata, MARK: at})
 
 
+def provider(llm: LLM | None = None, *, background: bool = False) -> LLM:
+    """`llm`, else the configured one (engram.llm.get_llm: $ENGRAM_LLM, else an API key);
+    ConfigError saying how to configure one when there is none (`background`: for ENGRAM_EXTRACT)."""
+    from engram.llm import get_llm
+
+    found = llm if llm is not None else get_llm()
+    if found is None:
+        raise ConfigError(f"ENGRAM_EXTRACT=on needs an LLM provider: {CONFIGURE}; or set ENGRAM_EXTRACT=off"
+                          if background else NO_LLM)
+    return found
+
+
 def extract(memory: Memory, llm: LLM | None, subject: str | None = None, *, session: str | None = None,
             ids: Sequence[str] | None = None, max_batches: int | None = None, max_facts: int = MAX_FACTS,
             now: TimeLike = None) -> Report:
-    """Extract the pending messages of `subject` (None: every subject), batch by batch.
+    """Extract the pending messages of `subject` (None: every subject), batch by batch, with `llm`
+    (None: the configured provider).
 
     A batch the model answers badly twice is reported and the run goes on; a provider that fails
     (after the SDK's own retries) stops the run: `Report.error`, the rest stays pending."""
-    if llm is None:
-        raise ConfigError(NO_LLM)
+    llm = provider(llm)
     if max_batches is not None and (isinstance(max_batches, bool) or not isinstance(max_batches, int)
                                     or max_batches < 1):
         raise InvalidInput(f"max_batches must be a positive whole number, not {max_batches!r}")

@@ -104,8 +104,9 @@ class Memory:
         `query_cache` bounds the query embeddings kept for repeated queries (0: none; default 1024,
         ENGRAM_QUERY_CACHE). `access_counts=False` (ENGRAM_ACCESS_COUNTS=off) records no access
         counts: importance and pruning then see none, and a busy server skips their batched writes.
-        With `extract_llm`, the messages `add_messages` keeps are turned into facts on a thread
-        (`Memory.extraction`, engram.core.extraction_thread); `close()` waits for it."""
+        With `extract_llm` (or ENGRAM_EXTRACT=on: the configured provider), the messages
+        `add_messages` keeps are turned into facts on a thread (`Memory.extraction`,
+        engram.core.extraction_thread); `close()` waits for it."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -137,6 +138,8 @@ class Memory:
         self.leftovers: Leftovers | None = None
         self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._check_embedder()
+        if extract_llm is None and self.settings.extract and not self.read_only:  # ENGRAM_EXTRACT=on
+            extract_llm = extraction.provider(background=True)
         self.extraction: Background | None = Background(self, extract_llm) if extract_llm is not None else None
 
     # -- set-up ---------------------------------------------------------------------------
@@ -316,10 +319,8 @@ class Memory:
         batches of one bounded LLM call each (engram.core.extraction). `llm` defaults to
         `extract_llm`, else the configured provider ($ENGRAM_LLM, engram.llm.get_llm); ConfigError
         when there is none. Each fact is remembered with source "extract" and its messages' ids."""
-        from engram.llm import get_llm
-
-        if llm is None:
-            llm = self.extraction.llm if self.extraction is not None else get_llm()
+        if llm is None and self.extraction is not None:
+            llm = self.extraction.llm
         return extraction.extract(self, llm, subject, session=session, max_batches=max_batches, now=now)
 
     def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,

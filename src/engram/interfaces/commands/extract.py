@@ -53,14 +53,11 @@ def extract(ctx: click.Context, subject: str | None, session: str | None, spec: 
     message is extracted once. A batch the model answers badly twice fails: nothing of it is
     stored and its messages stay pending for the next run.
     """
-    from engram.core.extraction import NO_LLM
-    from engram.errors import ConfigError
+    from engram.core.extraction import provider
     from engram.interfaces.cli import emit, open_memory
     from engram.llm import get_llm
 
-    llm = get_llm(spec)
-    if llm is None:
-        raise ConfigError(NO_LLM)
+    llm = provider(get_llm(spec) if spec else None)  # before the store is opened: no provider, nothing done
     mem = open_memory(ctx)
     reply = mem.extract(subject, session=session, llm=llm, max_batches=max_batches).to_dict()
     emit(as_json, reply, lambda: report_lines(reply))
