@@ -86,7 +86,8 @@ def facts(memory: Memory) -> list[Any]:
     return memory.items(SUBJECT, kinds=[FACT])
 
 
-def test_a_good_batch_is_one_call_and_each_fact_links_to_its_messages(wire, mem):
+def test_a_good_batch_is_one_call_and_each_fact_links_to_its_messages(wire, memory):
+    mem = memory  # every backend
     saved = kept(mem)
     wire.answer(json.dumps(GOOD))
     report = mem.extract(SUBJECT, llm=wire.llm)
@@ -136,7 +137,8 @@ def test_bad_json_then_good_is_retried_once(wire, mem):
     assert report.batches[0].usage == {"input_tokens": 24, "output_tokens": 14}  # both calls counted
 
 
-def test_bad_twice_is_reported_stores_nothing_and_the_messages_stay_pending(wire, mem):
+def test_bad_twice_is_reported_stores_nothing_and_the_messages_stay_pending(wire, memory):
+    mem = memory  # every backend
     kept(mem)
     wire.answer('{"facts": {"text": "not a list"}}', "I found nothing to save.")
     report = mem.extract(SUBJECT, llm=wire.llm)
@@ -148,6 +150,21 @@ def test_bad_twice_is_reported_stores_nothing_and_the_messages_stay_pending(wire
     assert facts(mem) == [] and len(pending(mem, SUBJECT)) == 3
     wire.answer(json.dumps(GOOD))  # the next run takes them again
     assert mem.extract(SUBJECT, llm=wire.llm).to_dict()["saved"] == 2 and pending(mem, SUBJECT) == []
+
+
+def test_an_answer_cut_at_max_tokens_is_asked_again_for_fewer_facts(mem):
+    wire = Wire("anthropic")
+    try:
+        kept(mem)
+        cut = anthropic_message('{"facts": [{"text": "Is moving the orders', stop_reason="max_tokens")
+        wire.server.enqueue(Response(200, cut))
+        wire.answer(json.dumps(GOOD))
+        report = mem.extract(SUBJECT, llm=wire.llm)
+    finally:
+        wire.server.stop()
+    assert report.batches[0].attempts == 2 and len(facts(mem)) == 2
+    assert "it was cut off at 2000 tokens" in wire.prompts()[1] and "send fewer, shorter facts" in wire.prompts()[1]
+    assert wire.server.bodies()[0]["max_tokens"] == 2000
 
 
 def test_invalid_facts_are_rejected_and_screened_ones_refused_without_failing_the_batch(wire, mem):

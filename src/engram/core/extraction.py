@@ -259,6 +259,8 @@ def ask(llm: LLM, batch: Sequence[Item], result: Batch, *, max_facts: int = MAX_
         max_tokens: int = MAX_TOKENS) -> list[Any]:
     """The proposed facts for `batch`: one call, and one more when the answer is not the JSON asked
     for. BadAnswer after the second bad answer; a ProviderError propagates."""
+    from engram.llm.base import MAX_TOKENS as CUT  # the provider has loaded it by now
+
     prompt = render(batch)
     problem: str | None = None
     for attempt in (1, 2):
@@ -271,6 +273,8 @@ def ask(llm: LLM, batch: Sequence[Item], result: Batch, *, max_facts: int = MAX_
             return parse_facts(reply.text)
         except BadAnswer as exc:
             problem = str(exc)
+            if reply.stop_reason == CUT:
+                problem = f"it was cut off at {max_tokens} tokens ({problem}): send fewer, shorter facts"
     raise BadAnswer(f"two answers in a row were not the JSON asked for; the last: {problem}")
 
 
