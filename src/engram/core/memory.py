@@ -13,7 +13,7 @@ import os
 import random
 import time
 import uuid
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -23,7 +23,8 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, embedding, episodic, notes
+from engram.core import collapse, conversations, embedding, episodic, extraction, notes
+from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
@@ -36,6 +37,9 @@ from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
 from engram.core.supersede_lookup import Batch
 from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso, TimeLike
+
+if TYPE_CHECKING:
+    from engram.llm.base import LLM
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
@@ -94,12 +98,16 @@ class Memory:
         read_only: bool | None = None,
         query_cache: int | None = None,
         access_counts: bool | None = None,
+        extract_llm: LLM | None = None,
     ) -> None:
         """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
         records no access counts); None (the default) does so when the SQLite file cannot be written.
         `query_cache` bounds the query embeddings kept for repeated queries (0: none; default 1024,
         ENGRAM_QUERY_CACHE). `access_counts=False` (ENGRAM_ACCESS_COUNTS=off) records no access
-        counts: importance and pruning then see none, and a busy server skips their batched writes."""
+        counts: importance and pruning then see none, and a busy server skips their batched writes.
+        With `extract_llm` (or ENGRAM_EXTRACT=on: the configured provider), the messages
+        `add_messages` keeps are turned into facts on a thread (`Memory.extraction`,
+        engram.core.extraction_thread); `close()` waits for it."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -132,6 +140,9 @@ class Memory:
         self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._screened = Screened()  # labels that passed the write screens (engram.core.screened)
         self._check_embedder()
+        if extract_llm is None and self.settings.extract and not self.read_only:  # ENGRAM_EXTRACT=on
+            extract_llm = extraction.provider(background=True)
+        self.extraction: Background | None = Background(self, extract_llm) if extract_llm is not None else None
 
     # -- set-up ---------------------------------------------------------------------------
     def _make_embedder(self, embedder: Embedder | str | None) -> Embedder | None:
@@ -194,8 +205,10 @@ class Memory:
     def close(self) -> None:
         """Write buffered access counts, close the store (and scrub the SQLite write-ahead log),
         drop its in-memory ANN indexes. If the counts cannot be written the store is still
-        closed, and the error is raised."""
+        closed, and the error is raised. Background extraction (`extract_llm`) is flushed first."""
         try:
+            if self.extraction is not None:
+                self.extraction.close()
             self._accesses.close()
         finally:
             nearest.forget_store(self.store)
@@ -300,7 +313,19 @@ class Memory:
                 saved = written[at_message]
                 results.append(dataclasses.replace(saved, redacted=p.redacted))
                 at_message += len(p.items)
+        if self.extraction is not None:  # queued, never waited for
+            self.extraction.submit(subject, [s.id for s in results if s.saved and s.id])
         return results
+
+    def extract(self, subject: str | None = None, *, session: str | None = None, llm: LLM | None = None,
+                max_batches: int | None = None, now: TimeLike = None) -> extraction.Report:
+        """Turn the messages of `subject` (None: every subject) not yet extracted into facts, in
+        batches of one bounded LLM call each (engram.core.extraction). `llm` defaults to
+        `extract_llm`, else the configured provider ($ENGRAM_LLM, engram.llm.get_llm); ConfigError
+        when there is none. Each fact is remembered with source "extract" and its messages' ids."""
+        if llm is None and self.extraction is not None:
+            llm = self.extraction.llm
+        return extraction.extract(self, llm, subject, session=session, max_batches=max_batches, now=now)
 
     def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
             session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
