@@ -16,16 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, Ty
 
 import numpy as np
 
-from engram.errors import (
-    NotAStore,
-    ReadOnlyStore,
-    StoreBusy,
-    StoreCorrupt,
-    StoreError,
-    StoreFull,
-    StoreUnavailable,
-    WriteConflict,
-)
+from engram.errors import (NotAStore, ReadOnlyStore, StoreBusy, StoreCorrupt, StoreError,
+                           StoreFull, StoreUnavailable, WriteConflict)
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
