@@ -127,3 +127,29 @@ def test_the_write_waits_for_its_vectors(tmp_path: Path):
         saved = mem.remember(U, "Lives in Berlin with two cats.")
         ids, matrix = mem.vectors(U)
         assert list(ids) == [saved.id] and matrix.shape == (1, 8)
+
+
+def test_supersession_sees_what_another_writer_changed_since(tmp_path: Path):
+    """`Known` remembers slots, never whether a fact is current: another Memory's write is seen."""
+    path = str(tmp_path / "m.db")
+    with Memory(path, embedder=HashingEmbedder(256)) as a, Memory(path, embedder=HashingEmbedder(256)) as b:
+        berlin = a.remember(U, "Lives in Berlin.")
+        porto = b.remember(U, "Moved to Porto.")
+        assert porto.superseded == (berlin.id,)
+        lisbon = a.remember(U, "Moved to Lisbon.")  # a knows Berlin's slot, not that it was closed
+        assert lisbon.superseded == (porto.id,)
+        assert [it.text for it in a.items(U)] == ["Moved to Lisbon."]
+
+
+def test_known_skips_only_what_can_never_be_superseded():
+    from engram.core.supersede_lookup import Known
+
+    known = Known(limit=10)
+    known.note(Item(id="f", subject=U, text="Lives in Berlin."))
+    known.note(Item(id="k", subject=U, text="Lives in Berlin.", key="home"))
+    known.note(Item(id="m", subject=U, text="Lives in Berlin.", kind="episode"))
+    location, employer = frozenset({"location"}), frozenset({"employer"})
+    assert known.may_close("f", location) and not known.may_close("f", employer)
+    assert known.may_close("f", None)  # a negation may close any unkeyed fact
+    assert not known.may_close("k", location) and not known.may_close("m", None)
+    assert known.may_close("unknown", employer)  # not known yet: fetched and checked

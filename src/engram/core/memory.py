@@ -35,7 +35,7 @@ from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprint, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
-from engram.core.supersede_lookup import Batch
+from engram.core.supersede_lookup import Batch, Known
 from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso, TimeLike
 
 if TYPE_CHECKING:
@@ -139,6 +139,7 @@ class Memory:
         self.leftovers: Leftovers | None = None
         self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._screened = Screened()  # labels that passed the write screens (engram.core.screened)
+        self._known = Known()  # stored items' slots, for supersession (engram.core.supersede_lookup)
         self._check_embedder()
         if extract_llm is None and self.settings.extract and not self.read_only:  # ENGRAM_EXTRACT=on
             extract_llm = extraction.provider(background=True)
@@ -470,7 +471,7 @@ class Memory:
         self._accesses.flush_quietly()  # recorded access counts go with the next write
         pending = embedding.start(self.embedder, items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self.store, self.embedder, checked)
+        batch = Batch(self.store, self.embedder, checked, known=self._known)
         refused = {it.id: reason for it in items if screen and (reason := self._screen(it)) is not None}
         if len(refused) == len(items):
             pending.drop()
