@@ -40,15 +40,18 @@ def reference_stores(engram_url: Callable[[str], str], *, refresh_on_read: bool 
     """A sync and an async EngramStore class taking the references' constructor; `refresh_on_read`:
     the reference's default when its TTLConfig leaves it unset."""
 
-    class ReferenceStore(EngramStore):
-        """EngramStore over the store a connection string names (SqliteStore, PostgresStore)."""
+    class Opened:
+        """The references' constructor: the Engram store the connection string names."""
 
         MIGRATIONS: ClassVar[list[str]] = []  # the references' schema steps: an Engram store has its own
 
         def __init__(self, conn: Any = ":memory:", *, index: Any = None, ttl: Any = None, **_options: Any) -> None:
             self.conn_string = str(conn)
-            super().__init__(Memory(engram_url(self.conn_string), embedder="none"), index=_index(index),
-                             ttl=_ttl(ttl, refresh_on_read))
+            super().__init__(Memory(engram_url(self.conn_string), embedder="none"),  # type: ignore[call-arg]
+                             index=_index(index), ttl=_ttl(ttl, refresh_on_read))
+
+    class ReferenceStore(Opened, EngramStore):
+        """EngramStore over the store a connection string names (SqliteStore, PostgresStore)."""
 
         @classmethod
         @contextmanager
@@ -76,15 +79,8 @@ def reference_stores(engram_url: Callable[[str], str], *, refresh_on_read: bool 
             with psycopg.connect(self.conn_string, autocommit=True) as conn, conn.cursor() as cur:
                 yield cur
 
-    class AsyncReferenceStore(AsyncEngramStore):
+    class AsyncReferenceStore(Opened, AsyncEngramStore):
         """AsyncEngramStore over the store a connection string names (AsyncSqliteStore, AsyncPostgresStore)."""
-
-        MIGRATIONS: ClassVar[list[str]] = []
-
-        def __init__(self, conn: Any = ":memory:", *, index: Any = None, ttl: Any = None, **_options: Any) -> None:
-            self.conn_string = str(conn)
-            super().__init__(Memory(engram_url(self.conn_string), embedder="none"), index=_index(index),
-                             ttl=_ttl(ttl, refresh_on_read))
 
         @classmethod
         @asynccontextmanager

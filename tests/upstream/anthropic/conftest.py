@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from engram.core.memory import Memory
+from not_applicable import in_class, mark_not_applicable
 from engram.integrations.anthropic_memory import ROOT, EngramAsyncMemoryTool, EngramMemoryTool
 
 SUBJECT = "user:memory-tool"
@@ -103,20 +104,13 @@ NOT_APPLICABLE: dict[str, str] = {
     "test_symlink_validation_reject_creating_files_through_symlink_pointing_outside": _SYMLINK,
     "test_symlink_validation_reject_parent_directory_that_is_symlink_pointing_outside": _SYMLINK,
 }
-# The async class's CRLF tests turn memory_root into a path on disk; the sync class's run on Engram.
-ASYNC_NOT_APPLICABLE: dict[str, str] = {
-    "test_view_preserves_crlf_line_endings": _DISK,
-    "test_str_replace_preserves_crlf_line_endings": _DISK,
-    "test_insert_preserves_crlf_line_endings": _DISK,
+SYNC, ASYNC = "TestBetaLocalFilesystemMemoryTool", "TestBetaAsyncLocalFilesystemMemoryTool"
+NOT_APPLICABLE_IN_CLASS: dict[str, str] = {
+    **{f"{cls}::{name}": reason for name, reason in NOT_APPLICABLE.items() for cls in (SYNC, ASYNC)},
+    # The async class's CRLF tests turn memory_root into a path on disk; the sync class's run on Engram.
+    **{f"{ASYNC}::test_{command}_preserves_crlf_line_endings": _DISK for command in ("view", "str_replace", "insert")},
 }
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "upstream/anthropic" not in str(item.fspath).replace("\\", "/"):
-            continue
-        name = getattr(item, "originalname", item.name)
-        is_async = item.cls is not None and "Async" in item.cls.__name__
-        reason = NOT_APPLICABLE.get(name) or (ASYNC_NOT_APPLICABLE.get(name) if is_async else None)
-        if reason:
-            item.add_marker(pytest.mark.skip(reason=f"not applicable: {reason}"))
+    mark_not_applicable(items, "anthropic", NOT_APPLICABLE_IN_CLASS, key=in_class)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
+from not_applicable import in_file, mark_not_applicable
 from reference_stores import reference_stores
 
 from . import embed_test_utils
@@ -58,7 +59,4 @@ NOT_APPLICABLE: dict[str, str] = {
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        reason = NOT_APPLICABLE.get(f"{item.path.name}::{getattr(item, 'originalname', item.name)}")
-        if reason and item.path.parent.name == "langgraph_postgres":
-            item.add_marker(pytest.mark.skip(reason=f"not applicable: {reason}"))
+    mark_not_applicable(items, "langgraph_postgres", NOT_APPLICABLE, key=in_file)
