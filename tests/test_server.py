@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 from servers import spawned, uvicorn_thread
+from wire_servers import API_KEY, WireServer
 from starlette.testclient import TestClient
 
 from engram import __version__
@@ -25,6 +26,7 @@ from engram.interfaces.commands.serve import register
 from engram.safety.keys import KeyRing
 from engram.core.memory import Memory
 from engram.interfaces.rest import create_app, openapi_document
+from engram.llm.openai import OpenAILLM
 from engram.store import open_store
 
 FACT = "The team uses Postgres 16 for every service."
@@ -281,13 +283,17 @@ def test_inspector_page_and_assets(client):
 # -- OpenAPI + schemathesis ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def fuzz_target(tmp_path_factory):
-    """A real uvicorn on 127.0.0.1 with an admin key; yields (base URL, admin token)."""
+    """A real uvicorn on 127.0.0.1 with an admin key, extracting facts with a model at a local
+    OpenAI-wire server (which echoes: never the JSON asked for); yields (base URL, admin token)."""
     db = str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")
     store = open_store(db)
     token = KeyRing(store).create(admin=True)[0]
     store.close()
-    with uvicorn_thread(create_app(lambda: Memory(db, embedder="hashing"))) as base:
+    model = WireServer("openai").start()
+    llm = OpenAILLM("gpt-test", api_key=API_KEY, base_url=model.base_url, max_retries=0)
+    with uvicorn_thread(create_app(lambda: Memory(db, embedder="hashing", extract_llm=llm))) as base:
         yield base, token
+    model.stop()
 
 
 # The document is static, so it is loaded at collection time; the cases go to a real uvicorn.
@@ -316,7 +322,8 @@ def test_openapi_fuzz_finds_no_server_error(case, fuzz_target):
 def test_openapi_document_is_3_1_and_covers_every_route(client):
     doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.1")
-    assert set(doc["paths"]) == {"/v1/memories", "/v1/memories/{id}", "/v1/recall", "/v1/forget", "/v1/messages", "/v1/subjects",
+    assert set(doc["paths"]) == {"/v1/memories", "/v1/memories/{id}", "/v1/recall", "/v1/forget", "/v1/messages",
+                                 "/v1/extract", "/v1/subjects",
                                  "/v1/me", "/v1/keys", "/v1/keys/{id}"}
 
 

@@ -39,6 +39,7 @@ ENGRAM_EMBED_THREADS | threads of the bundled embedder (`serve --workers` sets i
 ENGRAM_EMBED_BASE_URL | the server of the openai:MODEL embedder | $OPENAI_BASE_URL, else the OpenAI API
 ENGRAM_EMBED_API_KEY | the key of the openai:MODEL embedder | $OPENAI_API_KEY
 ENGRAM_LLM | the chat model of `engram chat` and the agent: NAME[:MODEL][@URL] | Anthropic if $ANTHROPIC_API_KEY, else OpenAI if $OPENAI_API_KEY, else none
+ENGRAM_EXTRACT | turn the messages `add_messages` keeps into facts on a thread, with the ENGRAM_LLM provider (on/off) | off
 ENGRAM_SUBJECT | the default subject of `engram mcp` (`--subject`) | none
 ENGRAM_PG_POOL | PostgreSQL connections per store and process | 10
 ENGRAM_PG_CONNECT_TIMEOUT | seconds to wait for PostgreSQL to answer a new connection | 5
@@ -65,6 +66,7 @@ class Settings:
     instruction_filter: bool = True
     query_cache: int = 1024
     access_counts: bool = True
+    extract: bool = False
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -137,4 +139,5 @@ def load(env: Mapping[str, str] | None = None, **arguments: Any) -> Settings:
         instruction_filter=_switch(given, env, "instruction_filter", "ENGRAM_INSTRUCTION_FILTER"),
         access_counts=_switch(given, env, "access_counts", "ENGRAM_ACCESS_COUNTS"),
         query_cache=1024 if query_cache is None else int(query_cache),
+        extract=_flag("ENGRAM_EXTRACT", env["ENGRAM_EXTRACT"]) if env.get("ENGRAM_EXTRACT") else False,
     )

@@ -20,13 +20,11 @@ came from: source `extract:<session>:<turn>` and metadata `turns` (for update, t
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from engram import validate
-from engram.core import ranking
+from engram.core.extraction import grounded, json_answer
 from engram.errors import InvalidInput
 from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.types import FACT, Hit, TimeLike
@@ -109,20 +107,9 @@ def render_request(message: str, labels: dict[str, Hit]) -> str:
     return f"{block}\n<user_message>\n{escape_for_prompt(message)}\n</user_message>"
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
-
-
 def parse_decisions(text: str) -> list[Any]:
     """The `decisions` list from the model's JSON answer (code fences tolerated)."""
-    body = _FENCE.sub("", (text or "").strip())
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end < start:
-        raise InvalidInput(f"extraction answer is not a JSON object: {text[:120]!r}")
-    try:
-        data = json.loads(body[start : end + 1])
-    except ValueError as exc:
-        raise InvalidInput(f"extraction answer is not valid JSON ({exc}): {text[:120]!r}") from None
-    decisions = data.get("decisions") if isinstance(data, dict) else None
+    decisions = json_answer(text, "decisions")
     if not isinstance(decisions, list):
         raise InvalidInput('extraction answer must be {"decisions": [...]}')
     return decisions
@@ -133,9 +120,8 @@ def validate_decisions(proposed: list[Any], labels: dict[str, Hit], message: str
     """The decisions that pass every check; the others go to `result.rejected` with the reason."""
     valid: list[dict[str, Any]] = []
     used: set[str] = set()
-    words = set(ranking.keyword_terms(message, limit=1000))
     for raw in proposed:
-        problem = _problem(raw, labels, words, used)
+        problem = _problem(raw, labels, message, used)
         if problem is None and len(valid) >= max_facts:
             problem = f"more than {max_facts} decisions"
         if problem:
@@ -147,7 +133,7 @@ def validate_decisions(proposed: list[Any], labels: dict[str, Hit], message: str
     return valid
 
 
-def _problem(raw: Any, labels: dict[str, Hit], words: set[str], used: set[str]) -> str | None:
+def _problem(raw: Any, labels: dict[str, Hit], message: str, used: set[str]) -> str | None:
     if not isinstance(raw, dict):
         return "a decision must be an object"
     action = raw.get("action")
@@ -163,7 +149,7 @@ def _problem(raw: Any, labels: dict[str, Hit], words: set[str], used: set[str]) 
             return f"{action} needs an 'id' from the saved list ({', '.join(labels) or 'empty'}), not {old!r}"
         if old in used:
             return f"{old} already has a decision"
-    if not words.intersection(ranking.keyword_terms(fact, limit=1000)):
+    if not grounded(fact, message):
         return "the fact shares no word with the user's message: not something the user said"
     return None
 

@@ -8,7 +8,7 @@
 
 Full names come from first- and last-name lists, so many people share a first name ("Bruno
 Chen", "Bruno Sharma": two people). Each attribute (`ATTRIBUTES`) has several phrasings and
-several questions; it is *single-valued* (where someone lives, their employer, their editor)
+several questions (one line each of engram/bench/data/people_attributes.jsonl); it is *single-valued* (where someone lives, their employer, their editor)
 or *multi-valued* (languages being learned, planned trips, allergies, hobbies). Without
 updates every (person, attribute) pair is stated at most once, so a store of these facts has
 nothing to supersede. With `updates=n`, n extra facts each change a single-valued attribute
@@ -22,8 +22,10 @@ recall measurements (questions paraphrase the fact and name the person).
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from dataclasses import dataclass
+from importlib import resources
 
 __all__ = ["ATTRIBUTES", "Attribute", "PersonFact", "generate", "names"]
 
@@ -33,6 +35,9 @@ FIRST = ("Bruno Hiro Kofi Omar Aisha Lena Mateo Priya Sven Yuki Amara Diego Elif
 LAST = ("Chen Sharma Haddad Tanaka Silva Okafor Novak Garcia Kowalski Nguyen Rossi Schmidt Petrov Mensah "
         "Larsen Dubois Yilmaz Costa Ivanova Kim Patel Moreau Jensen Santos Fischer Ali Tran Popescu Berg "
         "Hoffmann Nakamura Osei Ruiz Lindqvist Weber Murphy Abe Castro Horvat Bianchi").split()
+
+
+ATTRIBUTES_FILE = "people_attributes.jsonl"
 
 
 @dataclass(frozen=True)
@@ -48,120 +53,16 @@ class Attribute:
     update_phrasings: tuple[str, ...] = ()
 
 
-def _a(name: str, single: bool, values: str, phrasings: tuple[str, ...], questions: tuple[str, ...],
-       updates: tuple[str, ...] = ()) -> Attribute:
-    return Attribute(name, single, tuple(v.strip() for v in values.split(",")), phrasings, questions, updates)
+def _attributes() -> tuple[Attribute, ...]:
+    """The attribute table, one JSON object a line (engram/bench/data/people_attributes.jsonl)."""
+    text = (resources.files("engram.bench") / "data" / ATTRIBUTES_FILE).read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return tuple(Attribute(r["name"], bool(r["single"]), tuple(r["values"]), tuple(r["phrasings"]),
+                           tuple(r["questions"]), tuple(r.get("update_phrasings", ()))) for r in rows)
 
 
-CITIES = ("Oslo, Lisbon, Nairobi, Osaka, Lima, Toronto, Krakow, Accra, Hanoi, Porto, Munich, Seoul, Dublin, "
-          "Austin, Cairo, Bogota, Tallinn, Perth, Valencia, Montreal")
-COUNTRIES = ("Canada, Kenya, Japan, Peru, Norway, Vietnam, Morocco, Chile, Iceland, Greece, Portugal, Mexico, "
-             "India, Ghana, Scotland, Argentina, Egypt, Thailand, Finland, Brazil")
-LANGUAGES = ("Swahili, Finnish, Hindi, Japanese, Portuguese, Korean, Arabic, Turkish, Dutch, Polish, Greek, "
-             "Italian, Mandarin, Spanish, German, French, Norwegian, Vietnamese, Hungarian, Czech")
-
-ATTRIBUTES: tuple[Attribute, ...] = (
-    # -- single-valued: a new value replaces the old one --------------------------------
-    _a("home city", True, CITIES,
-       ("{name} lives in {value}.", "{name} is based in {value}.", "{name} resides in {value}."),
-       ("Where does {name} live?", "Which city is {name} based in?", "What is {name}'s home city?"),
-       ("{name} moved to {value}.", "{name} relocated from {old} to {value}.", "{name} now lives in {value}.")),
-    _a("employer", True, "Acme, Globex, Initech, Umbrella Health, Hooli, Stark Logistics, Wayne Foods, Cyberdyne, "
-       "Soylent Labs, Tyrell Energy, Vandelay Imports, Pied Piper, Oscorp, Aperture Science, Massive Dynamic",
-       ("{name} works at {value}.", "{name} is employed by {value}.", "{name} works for {value}."),
-       ("Where does {name} work?", "Which company employs {name}?", "Who is {name}'s employer?"),
-       ("{name} left {old} and joined {value}.", "{name} started a new job at {value}.",
-        "{name} now works at {value}.")),
-    _a("job title", True, "nurse, data engineer, architect, chef, pilot, accountant, teacher, pharmacist, "
-       "product manager, electrician, journalist, dentist, translator, carpenter, lawyer",
-       ("{name} works as a {value}.", "{name}'s job title is {value}.", "{name} is employed as a {value}."),
-       ("What does {name} do for a living?", "What is {name}'s job?", "What is {name}'s profession?"),
-       ("{name} was promoted to {value}.", "{name} now works as a {value}.")),
-    _a("code editor", True, "Emacs, Vim, VS Code, Neovim, Sublime Text, IntelliJ, PyCharm, Zed",
-       ("{name} uses {value} as a code editor.", "{name} writes code in {value}.",
-        "{name} prefers {value} for editing code."),
-       ("What text editor does {name} prefer?", "Which code editor does {name} use?",
-        "What does {name} write code in?"),
-       ("{name} switched from {old} to {value} for editing code.", "{name} now prefers {value} for editing code.")),
-    _a("favourite colour", True, "teal, crimson, ochre, navy, lilac, emerald, amber, charcoal, coral, indigo",
-       ("{name}'s favourite colour is {value}.", "{name}'s favorite color is {value}."),
-       ("What is {name}'s favourite colour?", "Which colour does {name} like best?"),
-       ("{name}'s favourite colour is now {value}.",)),
-    _a("morning drink", True, "coffee, green tea, black tea, matcha, hot chocolate, espresso",
-       ("{name} drinks {value} every morning.", "{name} starts the day with {value}."),
-       ("What does {name} drink in the morning?", "How does {name} start the day?"),
-       ("{name} switched from {old} to {value} in the mornings.",)),
-    _a("diet", True, "vegetarian, vegan, pescatarian, keto, halal, kosher",
-       ("{name} is {value}.", "{name} follows a {value} diet."),
-       ("What diet does {name} follow?", "Does {name} have any dietary rules?"),
-       ("{name} is no longer {old}; {name} is {value} now.",)),
-    _a("car", True, "Toyota Corolla, Tesla Model 3, Volvo XC40, Honda Civic, Ford Focus, Kia Niro, VW Golf",
-       ("{name} drives a {value}.", "{name}'s car is a {value}."),
-       ("What car does {name} drive?", "What kind of car does {name} have?"),
-       ("{name} sold the {old} and now drives a {value}.", "{name} now drives a {value}.")),
-    _a("commute", True, "bike, bus, train, tram, car, ferry, scooter",
-       ("{name} commutes to work by {value}.", "{name} gets to the office by {value}."),
-       ("How does {name} get to work?", "How does {name} commute?"),
-       ("{name} now commutes to work by {value}.",)),
-    _a("phone", True, "iPhone 15, Pixel 8, Galaxy S24, Fairphone 5, OnePlus 12",
-       ("{name} uses a {value} as a phone.", "{name}'s phone is a {value}."),
-       ("What phone does {name} use?", "Which phone does {name} have?"),
-       ("{name} switched to a {value}.",)),
-    _a("team", True, "payments, search, infrastructure, billing, onboarding, mobile, data platform, security",
-       ("{name} is on the {value} team.", "{name} belongs to the {value} team."),
-       ("Which team is {name} on?", "What team does {name} belong to?"),
-       ("{name} moved to the {value} team.",)),
-    _a("hometown", True, CITIES,
-       ("{name} grew up in {value}.", "{name} was raised in {value}."),
-       ("Where did {name} grow up?", "What is {name}'s hometown?")),
-    _a("birthday", True, "March 3, June 14, September 9, January 21, July 30, November 2, April 18",
-       ("{name}'s birthday is on {value}.", "{name} was born on {value}."),
-       ("When is {name}'s birthday?", "When was {name} born?")),
-    # -- multi-valued: values accumulate, none replaces another ----------------------------
-    _a("language being learned", False, LANGUAGES,
-       ("{name} is learning {value}.", "{name} is taking {value} lessons.", "{name} studies {value} in the evenings."),
-       ("Which language is {name} learning?", "What language does {name} study?")),
-    _a("language spoken", False, LANGUAGES,
-       ("{name} speaks {value} fluently.", "{name} is fluent in {value}."),
-       ("Which languages does {name} speak?", "What is {name} fluent in?")),
-    _a("planned trip", False, COUNTRIES,
-       ("{name} is planning a trip to {value} next spring.", "{name} wants to visit {value} this year.",
-        "{name} has booked a holiday in {value}."),
-       ("Where is {name} travelling next?", "Which country does {name} plan to visit?")),
-    _a("country visited", False, COUNTRIES,
-       ("{name} has been to {value}.", "{name} visited {value} a few years ago."),
-       ("Which countries has {name} visited?", "Has {name} been abroad?")),
-    _a("allergy", False, "gluten, peanuts, shellfish, pollen, cats, penicillin, dairy, eggs, latex, bee stings",
-       ("{name} is allergic to {value}.", "{name} has an allergy to {value}.",
-        "{name} cannot have {value} because of an allergy."),
-       ("What is {name} allergic to?", "Does {name} have any allergies?")),
-    _a("hobby", False, "pottery, rock climbing, birdwatching, chess, sailing, knitting, baking, photography, "
-       "gardening, salsa dancing",
-       ("{name} enjoys {value} in their free time.", "One of {name}'s hobbies is {value}.",
-        "{name} spends weekends on {value}."),
-       ("What does {name} do for fun?", "What are {name}'s hobbies?")),
-    _a("sport", False, "tennis, football, badminton, volleyball, cricket, squash, basketball, rugby",
-       ("{name} plays {value} on weekends.", "{name} is in a {value} club."),
-       ("Which sport does {name} play?", "Does {name} play any sport?")),
-    _a("instrument", False, "piano, violin, guitar, cello, drums, flute, trumpet, ukulele",
-       ("{name} plays the {value}.", "{name} is learning to play the {value}."),
-       ("Which instrument does {name} play?", "Does {name} play music?")),
-    _a("pet", False, "Biscuit, Luna, Pepper, Mochi, Rex, Ziggy, Olive, Nemo",
-       ("{name} has a dog named {value}.", "{name} has a cat called {value}."),
-       ("What is the name of {name}'s pet?", "Does {name} have a pet?")),
-    _a("favourite cuisine", False, "Thai, Ethiopian, Lebanese, Mexican, Korean, Georgian, Peruvian, Sicilian",
-       ("{name} loves {value} food.", "{name} enjoys eating {value} food."),
-       ("What food does {name} like?", "Which cuisine does {name} enjoy?")),
-    _a("book being read", False, "Dune, Middlemarch, The Hobbit, Beloved, Solaris, Emma, Ulysses, Kindred",
-       ("{name} is reading {value}.", "{name} is halfway through {value}."),
-       ("What book is {name} reading?", "What is {name} reading at the moment?")),
-    _a("course", False, "statistics, woodworking, first aid, French cooking, astronomy, public speaking",
-       ("{name} signed up for a {value} course.", "{name} is taking a course on {value}."),
-       ("Which course is {name} taking?", "What is {name} studying?")),
-    _a("volunteering", False, "a food bank, an animal shelter, a library, a hospice, a youth club",
-       ("{name} volunteers at {value}.", "{name} helps out at {value} on Saturdays."),
-       ("Where does {name} volunteer?", "Does {name} do any volunteering?")),
-)
+#: Single-valued ones first (a new value replaces the old), then multi-valued ones (values accumulate).
+ATTRIBUTES: tuple[Attribute, ...] = _attributes()
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import os
 import random
 import time
 import uuid
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -23,18 +23,23 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, episodic, notes
+from engram.core import collapse, conversations, embedding, episodic, extraction, notes
+from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
 from engram.core.queries import QueryCache
+from engram.core.screened import Screened
 from engram.core.steps import UNTIMED, Steps
 from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprint, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
-from engram.core.supersede_lookup import Batch
+from engram.core.supersede_lookup import Batch, Known
 from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso, TimeLike
+
+if TYPE_CHECKING:
+    from engram.llm.base import LLM
 
 PUT_TRIES = 10  # a put without `expect` retries this often when other writers replace its key first
 
@@ -93,12 +98,16 @@ class Memory:
         read_only: bool | None = None,
         query_cache: int | None = None,
         access_counts: bool | None = None,
+        extract_llm: LLM | None = None,
     ) -> None:
         """`read_only=True` opens the store for reading only (writes raise ReadOnlyStore, recall
         records no access counts); None (the default) does so when the SQLite file cannot be written.
         `query_cache` bounds the query embeddings kept for repeated queries (0: none; default 1024,
         ENGRAM_QUERY_CACHE). `access_counts=False` (ENGRAM_ACCESS_COUNTS=off) records no access
-        counts: importance and pruning then see none, and a busy server skips their batched writes."""
+        counts: importance and pruning then see none, and a busy server skips their batched writes.
+        With `extract_llm` (or ENGRAM_EXTRACT=on: the configured provider), the messages
+        `add_messages` keeps are turned into facts on a thread (`Memory.extraction`,
+        engram.core.extraction_thread); `close()` waits for it."""
         given, path = _store_or_path(db)
         self.settings: Settings = load(
             db=path,
@@ -129,7 +138,12 @@ class Memory:
         # After a forget: copies the store could not scrub yet (another connection is reading), or None.
         self.leftovers: Leftovers | None = None
         self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
+        self._screened = Screened()  # labels that passed the write screens (engram.core.screened)
+        self._known = Known()  # stored items' slots, for supersession (engram.core.supersede_lookup)
         self._check_embedder()
+        if extract_llm is None and self.settings.extract and not self.read_only:  # ENGRAM_EXTRACT=on
+            extract_llm = extraction.provider(background=True)
+        self.extraction: Background | None = Background(self, extract_llm) if extract_llm is not None else None
 
     # -- set-up ---------------------------------------------------------------------------
     def _make_embedder(self, embedder: Embedder | str | None) -> Embedder | None:
@@ -192,8 +206,10 @@ class Memory:
     def close(self) -> None:
         """Write buffered access counts, close the store (and scrub the SQLite write-ahead log),
         drop its in-memory ANN indexes. If the counts cannot be written the store is still
-        closed, and the error is raised."""
+        closed, and the error is raised. Background extraction (`extract_llm`) is flushed first."""
         try:
+            if self.extraction is not None:
+                self.extraction.close()
             self._accesses.close()
         finally:
             nearest.forget_store(self.store)
@@ -236,10 +252,11 @@ class Memory:
         """
         item, reason = self._prepare(subject, text, source=source, kind=kind, key=key, category=category,
                                      session=session, event_at=event_at, confidence=confidence,
-                                     importance=importance, metadata=metadata, agent=agent, now=now)
+                                     importance=importance, metadata=metadata, agent=agent, now=now,
+                                     instructions=False)
         if item is None:
             return Saved(False, None, reason)
-        return self._write([item], self._explicit_supersede(item, supersedes))[0]
+        return self._write([item], self._explicit_supersede(item, supersedes), screen=True)[0]
 
     def _explicit_supersede(self, item: Item, old_ids: Sequence[str] | None) -> dict[str, str]:
         if not old_ids:
@@ -261,9 +278,10 @@ class Memory:
         """
         if isinstance(texts, str):
             raise InvalidInput("remember_many takes a list of texts; use remember for one")
-        prepared = [self._prepare(subject, text, **opts) for text, opts in (_entry(e, options) for e in texts)]
+        prepared = [self._prepare(subject, text, **opts, instructions=False)
+                    for text, opts in (_entry(e, options) for e in texts)]
         items = [item for item, _ in prepared if item is not None]
-        written = iter(self._write(items)) if items else iter(())
+        written = iter(self._write(items, screen=True)) if items else iter(())
         return [next(written) if item is not None else Saved(False, None, reason) for item, reason in prepared]
 
     def add_messages(self, subject: str, messages: Any, *, session: str | None = None, at: TimeLike = None,
@@ -296,7 +314,19 @@ class Memory:
                 saved = written[at_message]
                 results.append(dataclasses.replace(saved, redacted=p.redacted))
                 at_message += len(p.items)
+        if self.extraction is not None:  # queued, never waited for
+            self.extraction.submit(subject, [s.id for s in results if s.saved and s.id])
         return results
+
+    def extract(self, subject: str | None = None, *, session: str | None = None, llm: LLM | None = None,
+                max_batches: int | None = None, now: TimeLike = None) -> extraction.Report:
+        """Turn the messages of `subject` (None: every subject) not yet extracted into facts, in
+        batches of one bounded LLM call each (engram.core.extraction). `llm` defaults to
+        `extract_llm`, else the configured provider ($ENGRAM_LLM, engram.llm.get_llm); ConfigError
+        when there is none. Each fact is remembered with source "extract" and its messages' ids."""
+        if llm is None and self.extraction is not None:
+            llm = self.extraction.llm
+        return extraction.extract(self, llm, subject, session=session, max_batches=max_batches, now=now)
 
     def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
             session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
@@ -319,11 +349,15 @@ class Memory:
         if index is not None:
             meta[EMBEDDED] = validate.raw_text(index, "index")[: validate.MAX_INDEX_CHARS]
         item, reason = self._prepare(subject, text, kind=kind, key=key, session=session, source=source,
-                                     metadata=meta, now=now)
+                                     metadata=meta, now=now, instructions=False)
         if item is None:
             return Saved(False, None, reason)
-        self.require_embedder()
-        vectors = self._vectors_for([item])
+        pending = embedding.start(self.require_embedder(), [item])  # the screen runs beside the model
+        reason = self._screen(item)
+        if reason is not None:
+            pending.drop()
+            return Saved(False, None, reason)
+        vectors = pending.vectors()
         tries = 0
         while True:
             try:
@@ -351,8 +385,10 @@ class Memory:
     def _prepare(self, subject: str, text: Any, *, source: str = "", kind: str = FACT, key: str | None = None,
                  category: str | None = None, session: str | None = None, event_at: TimeLike = None,
                  confidence: float = 1.0, importance: float = 0.5, metadata: Mapping[str, Any] | None = None,
-                 agent: str | None = None, now: TimeLike = None) -> tuple[Item | None, str | None]:
-        """Validate and build an Item, or say why it is not stored."""
+                 agent: str | None = None, now: TimeLike = None,
+                 instructions: bool = True) -> tuple[Item | None, str | None]:
+        """Validate and build an Item, or say why it is not stored. `instructions=False` leaves
+        the instruction screen to the caller (`_write(..., screen=True)` runs it beside the model)."""
         subject = validate.subject(subject)
         kind = validate.kind(kind)
         # A verbatim kind (a saved conversation, a store item, a memory file) is kept byte for byte;
@@ -373,7 +409,7 @@ class Memory:
             return None, problem
         writer = self.settings.agent if agent is None else validate.clean_text(agent, "agent")
         reason = self._refusal(text, kind, source=source, key=key, category=category, session=session,
-                               agent=writer, metadata=metadata, subject=subject)
+                               agent=writer, metadata=metadata, subject=subject, instructions=instructions)
         if reason is not None:
             return None, reason
         at = validate.timestamp(now)
@@ -397,35 +433,63 @@ class Memory:
         store item or memory file (any length) it reads the first MAX_INDEX_CHARS characters of the
         text and of its index text, in overlapping windows; the secret filter reads all of it.
         `secrets=False` / `instructions=False` skip a filter (a trusted restore: engram import).
-        The subject's name is screened too; a message's metadata "role" (tool, ...) is its origin."""
+        The subject's name is screened too; a message's metadata "role" (tool, ...) is its origin.
+        Labels that passed the same screens before are not read again (engram.core.screened)."""
         from engram.safety.screen import refusal, strings
 
-        labels = [subject, source, key, category, session, agent, *strings(metadata)]
-        parts = labels if kind == CONVERSATION else [text, *labels]
+        role = (metadata or {}).get("role")
+        origin = role if isinstance(role, str) else "user"
+        secrets, instructions = self.secret_filter and secrets, self.instruction_filter and instructions
+        labels: list[str | None] = [subject, source, key, category, session, agent, *strings(metadata)]
         read = None
         if kind in VERBATIM_KINDS and kind != CONVERSATION:
             index = (metadata or {}).get(EMBEDDED)
             others = [source, key, category, session, agent,
                       *strings({k: v for k, v in (metadata or {}).items() if k != EMBEDDED})]
             read = [*_windows(text), *(_windows(index) if isinstance(index, str) else []), *others]
-        role = (metadata or {}).get("role")
-        return refusal(parts, secrets=self.secret_filter and secrets,
-                       instructions=self.instruction_filter and instructions, instruction_parts=read,
-                       origin=role if isinstance(role, str) else "user")
+            setting = None  # labels go through the two screens apart here: nothing is remembered
+        else:
+            setting = (secrets, instructions, origin)
+            labels = list(self._screened.unseen(setting, labels))
+        parts = labels if kind == CONVERSATION else [text, *labels]
+        reason = refusal(parts, secrets=secrets, instructions=instructions, instruction_parts=read, origin=origin)
+        if reason is None and setting is not None:
+            self._screened.passed(setting, [p for p in labels if p is not None])
+        return reason
 
-    def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None) -> list[Saved]:
+    def _write(self, items: Sequence[Item], supersede: dict[str, str] | None = None, *,
+               screen: bool = False) -> list[Saved]:
         """Embed and insert items in order; each closes what it would if written alone, after the
         earlier ones: a keyed item the current item with its key, an unkeyed fact the facts it
-        updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede)."""
+        updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede).
+
+        The model runs on a helper thread meanwhile (engram.core.embedding): the look-up's store
+        reads first (they let the model's thread in), then, with `screen`, the instruction screen
+        (a refused item is Saved(False, None, reason) and is not written)."""
         explicit = dict(supersede or {})
         self.require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
+        pending = embedding.start(self.embedder, items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        # Inline, not on a thread beside the look-up's keyword reads: on 2 cores the model already
-        # keeps both busy, and the hand-off cost more than it hid (docs/benchmarks.md).
-        batch = Batch(self.store, self.embedder, checked)
-        vectors = self._vectors_for(items)
+        batch = Batch(self.store, self.embedder, checked, known=self._known)
+        refused = {it.id: reason for it in items if screen and (reason := self._screen(it)) is not None}
+        if len(refused) == len(items):
+            pending.drop()
+            return [Saved(False, None, refused[it.id]) for it in items]
+        vectors = pending.vectors()
         batch.place(vectors)
+        written = iter(self._insert([it for it in items if it.id not in refused], vectors, explicit, batch))
+        return [Saved(False, None, refused[it.id]) if it.id in refused else next(written) for it in items]
+
+    def _screen(self, item: Item) -> str | None:
+        """Why `item` fails the instruction screen (its text and labels), or None."""
+        return self._refusal(item.text, item.kind, source=item.source, key=item.key, category=item.category,
+                             session=item.session, agent=item.agent, metadata=item.metadata, subject=item.subject,
+                             secrets=False)
+
+    def _insert(self, items: Sequence[Item], vectors: Mapping[str, np.ndarray], explicit: Mapping[str, str],
+                batch: Batch) -> list[Saved]:
+        """Decide what each item closes, in order, then put them all in one transaction."""
         closes: dict[str, str] = {}
         for item in items:
             mine = [old for old, new in explicit.items() if new == item.id]
@@ -438,7 +502,7 @@ class Memory:
             batch.add(item, mine)
             closes.update(dict.fromkeys(mine, item.id))
         model = self.embedder.identity if self.embedder else None
-        placements = self.store.put(items, vectors, supersede=closes, model=model)
+        placements = self.store.put(items, vectors, supersede=closes, model=model) if items else []
         results = []
         for item, placement in zip(items, placements):
             if placement.created:

@@ -5,8 +5,8 @@
    (`ScannedVectors`: exact NumPy, or the ANN index past the crossover), the store's own
    nearest-neighbour search (`StoreVectors`: PostgreSQL + pgvector, no matrix leaves the server),
    or none without an embedder; the query is embedded (and scanned) on a worker thread while
-2. keyword candidates come from the store's full-text search (SQLite FTS5 BM25, PostgreSQL
-   ts_rank) over the query's content words, best `CANDIDATES`;
+2. keyword candidates come from the store's keyword index (BM25 per subject, engram.store.keyword,
+   the same code on both backends) over the query's content words, best `CANDIDATES`;
 3. the source's answer (`Vectors`): the nearest `CANDIDATES`, every cosine as a z-score over the
    subject, and each item's write-order neighbours (the items just before and after a candidate,
    if they share its `session`, are its conversational context);

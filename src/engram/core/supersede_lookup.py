@@ -21,6 +21,48 @@ from engram.types import FACT, Item, dedupe_key
 
 #: How many nearest current facts (by vector) are checked on each write, besides keyword hits.
 NEIGHBOURS = 20
+#: Stored items whose slots `Known` remembers (then it starts over): about 150 bytes each.
+KNOWN_MAX = 50_000
+
+
+class Known:
+    """What never changes about a stored item, as far as supersession cares: whether it is an
+    unkeyed fact, and then the slots its frames fill (its kind, key and text are fixed for its id).
+
+    A candidate that is not an unkeyed fact, or (for a new fact without a negation) shares none
+    of the new fact's slots, can never be superseded by it (`engram.core.supersede.detect` skips
+    it), so it is not fetched; only whether the rest are still current is read from the store.
+    One per Memory, filled by what it writes and fetches."""
+
+    def __init__(self, limit: int = KNOWN_MAX) -> None:
+        self._limit = limit
+        self._slots: dict[str, tuple[str, ...] | None] = {}
+
+    def note(self, item: Item) -> None:
+        """Remember `item` (written or fetched)."""
+        if len(self._slots) >= self._limit:
+            self._slots.clear()
+        self._slots[item.id] = slots_of(item.text) if item.kind == FACT and item.key is None else None
+
+    def may_close(self, old_id: str, slots: frozenset[str] | None) -> bool:
+        """False when the stored item `old_id` can never be superseded by a new fact with these
+        slots (None: the new fact negates something, and any unkeyed fact may be closed)."""
+        if old_id not in self._slots:
+            return True  # not known yet: fetched, then known
+        found = self._slots[old_id]
+        return found is not None and (slots is None or not slots.isdisjoint(found))
+
+
+def slots_of(text: str) -> tuple[str, ...]:
+    """The slots a fact's frames fill."""
+    return tuple(dict.fromkeys(f.slot for f in read(text) if f.slot))
+
+
+def _new_slots(text: str) -> frozenset[str] | None:
+    """What an old fact must share to be superseded by `text`: one of its slots, or (None) any
+    fact at all when it negates something (`engram.core.supersede.detect`)."""
+    frames = read(text)
+    return None if any(f.negates for f in frames) else frozenset(f.slot for f in frames if f.slot)
 
 
 class Batch:
@@ -48,9 +90,10 @@ class Batch:
     """
 
     def __init__(self, store: Store, embedder: Embedder | None, check: Sequence[Item],
-                 vectors: Mapping[str, np.ndarray] | None = None) -> None:
+                 vectors: Mapping[str, np.ndarray] | None = None, known: Known | None = None) -> None:
         self.store = store
         self._embedder = embedder
+        self._known = known if known is not None else Known()
         self._vectors: dict[str, np.ndarray] = {}
         self._written: list[Item] = []
         self._position: dict[str, int] = {}
@@ -63,9 +106,11 @@ class Batch:
         checked = [it for it in check if it.kind == FACT and it.key is None and read(it.text)]
         self._checked = {subject: [it for it in checked if it.subject == subject]
                          for subject in dict.fromkeys(it.subject for it in checked)}
+        self._slots = {it.id: _new_slots(it.text) for it in checked}
         # What needs no vector is read now: the keyword hits and the facts they name.
         self._hits = {subject: self._keyword_hits(subject, items) for subject, items in self._checked.items()}
-        self._fetch([i for hits in self._hits.values() for found in hits.values() for i in found])
+        self._fetch([i for items in self._checked.values() for it in items for i in self._hits[it.subject][it.id]
+                     if self._known.may_close(i, self._slots[it.id])])
         self._placed = False
         if vectors is not None:
             self.place(vectors)
@@ -121,16 +166,20 @@ class Batch:
             return
         self._fetched.update(dict.fromkeys(todo))
         for it in self.store.get(todo):
+            self._known.note(it)
             if it.kind == FACT and it.key is None and it.current:
                 self._fetched[it.id] = it
 
     def _current_facts(self, subject: str, wanted: Mapping[str, list[str]]) -> dict[str, list[Item]]:
-        """New fact id -> its wanted candidates that are current unkeyed facts of the subject."""
+        """New fact id -> its wanted candidates that are current unkeyed facts of the subject and
+        could be superseded by it (`Known`: the others are not fetched)."""
+        wanted = {new: [i for i in ids if self._known.may_close(i, self._slots[new])] for new, ids in wanted.items()}
         self._fetch([i for w in wanted.values() for i in w])
         out: dict[str, list[Item]] = {}
         for new, ids in wanted.items():
             found = (self._fetched.get(i) for i in ids)
-            out[new] = [it for it in found if it is not None and it.subject == subject]
+            out[new] = [it for it in found if it is not None and it.subject == subject
+                        and self._known.may_close(it.id, self._slots[new])]
         return out
 
     def _subject_vectors(self, subject: str, items: list[Item]) -> tuple[Sequence[str], np.ndarray]:
@@ -215,6 +264,7 @@ class Batch:
         position = len(self._written)
         self._position[item.id] = position
         self._written.append(item)
+        self._known.note(item)
         for old_id in closes:
             self._closed.setdefault(old_id, position)
         if item.kind == FACT and item.key is None:

@@ -38,6 +38,7 @@ EXTRA_COMMANDS = (
     "engram.interfaces.commands.reindex",
     "engram.interfaces.commands.notes",
     "engram.interfaces.commands.ingest",
+    "engram.interfaces.commands.extract",
     "engram.interfaces.commands.screen",
 )
 
@@ -117,7 +118,7 @@ def main(ctx: click.Context, db: str | None, embedder: str | None, agent: str | 
 # Commands that only read (or delete from) an existing store: on a missing SQLite file they fail
 # (exit 1) instead of creating an empty store. Every other command may create one.
 NEEDS_A_STORE = frozenset({
-    "audit", "backup", "consolidate", "context", "export", "export-finetune", "forget", "forget-all",
+    "audit", "backup", "consolidate", "context", "export", "export-finetune", "extract", "forget", "forget-all",
     "forget-source", "history", "importance", "list", "prune", "recall", "reindex", "search", "show", "stats",
     "subjects", "summarize",
 })

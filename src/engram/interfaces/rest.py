@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from engram.errors import (
     AccessDenied,
+    ConfigError,
     EmbedderError,
     EngramError,
     InvalidInput,
@@ -105,7 +106,8 @@ def read_query(request: Request, verb: Verb) -> dict[str, Any]:
 
 
 # -- responses ----------------------------------------------------------------------------------
-STATUS = ((InvalidInput, 400), (AccessDenied, 403), (NotFound, 404), (StoreFull, 507),
+# A setting the server lacks (no LLM provider for extract) is the server's, not the request's: first.
+STATUS = ((ConfigError, 503), (InvalidInput, 400), (AccessDenied, 403), (NotFound, 404), (StoreFull, 507),
           ((StoreBusy, StoreUnavailable, EmbedderError, ProviderError, MissingDependency), 503))
 
 

@@ -2,43 +2,26 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from ..errors import ConfigError, require
-from .base import ANTHROPIC, LLM, Reply, Request, ToolCall, neutral_tool
-from .sdk import DEFAULT_MAX_RETRIES, call, checked
+from .base import ANTHROPIC, Reply, Request, ToolCall, neutral_tool
+from .sdk import SdkLLM
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 
 
-class AnthropicLLM(LLM):
-    """Claude models. `api_key` defaults to $ANTHROPIC_API_KEY, `base_url` to the SDK's (or $ANTHROPIC_BASE_URL)."""
+class AnthropicLLM(SdkLLM):
+    """Claude models. `api_key` defaults to $ANTHROPIC_API_KEY, `base_url` to $ANTHROPIC_BASE_URL or the SDK's."""
 
     flavour = ANTHROPIC
+    package = "anthropic"
+    default_model = DEFAULT_MODEL
+    key_var, url_var = "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"
+    no_key = ("no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= "
+              "(or choose another provider with ENGRAM_LLM, e.g. 'openai:gpt-4o-mini')")
 
-    def __init__(
-        self,
-        model: str = DEFAULT_MODEL,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        *,
-        timeout: float = 120.0,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-    ) -> None:
-        sdk = require("anthropic", "anthropic")
-        api_key = api_key or os.environ.get("ANTHROPIC_API_KEY")
-        if not api_key:
-            raise ConfigError(
-                "no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key= "
-                "(or choose another provider with ENGRAM_LLM, e.g. 'openai:gpt-4o-mini')"
-            )
-        self.model = model or DEFAULT_MODEL
-        self.max_retries = max_retries
-        self._sdk = sdk
-        # The SDK retries (backoff with jitter, honouring retry-after): engram.llm.sdk.
-        self._client = sdk.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout,
-                                      max_retries=max_retries)
+    def _connect(self, **options: Any) -> Any:
+        return self._sdk.Anthropic(**options)
 
     def send(self, request: Request) -> Reply:
         params: dict[str, Any] = {"model": self.model, "max_tokens": request.max_tokens,
@@ -48,10 +31,7 @@ class AnthropicLLM(LLM):
         if request.tools:
             params["tools"] = [neutral_tool(t) for t in request.tools]
             params["tool_choice"] = {"type": request.tool_choice}
-        what = f"anthropic model {self.model!r} at {self._client.base_url}"
-        message = call(lambda: self._client.messages.create(**params), self._sdk, what, "ANTHROPIC_API_KEY",
-                      self.max_retries + 1)
-        return checked(parse_message, message, what)
+        return self._ask(self._client.messages.create, params, parse_message)
 
 
 def parse_message(message: Any) -> Reply:

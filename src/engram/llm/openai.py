@@ -7,22 +7,11 @@ llama-server, LM Studio. Local servers need no key; a placeholder is sent.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
-from ..errors import ConfigError, ProviderError, require
-from .base import (
-    END_TURN,
-    LLM,
-    MAX_TOKENS,
-    OPENAI,
-    TOOL_USE,
-    Reply,
-    Request,
-    ToolCall,
-    neutral_tool,
-)
-from .sdk import DEFAULT_MAX_RETRIES, call, checked
+from ..errors import ProviderError
+from .base import END_TURN, MAX_TOKENS, OPENAI, TOOL_USE, Reply, Request, ToolCall, neutral_tool
+from .sdk import DEFAULT_MAX_RETRIES, SdkLLM
 
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_API_KEY = "not-needed"
@@ -36,37 +25,26 @@ _STOP_REASONS = {
 _TOOL_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
 
 
-class OpenAILLM(LLM):
-    """GPT models or any OpenAI-compatible server. `api_key` defaults to $OPENAI_API_KEY."""
+class OpenAILLM(SdkLLM):
+    """GPT models or any OpenAI-compatible server. `api_key` defaults to $OPENAI_API_KEY, `base_url` to $OPENAI_BASE_URL."""
 
     flavour = OPENAI
+    package = "openai"
+    default_model = DEFAULT_MODEL
+    key_var, url_var = "OPENAI_API_KEY", "OPENAI_BASE_URL"
+    keyless = LOCAL_API_KEY
+    no_key = ("no OpenAI API key: set OPENAI_API_KEY or pass api_key=; for a local server (Ollama, vLLM,"
+              " llama.cpp, LM Studio) give its URL, e.g. 'openai:llama3@http://localhost:11434/v1'")
 
-    def __init__(
-        self,
-        model: str = DEFAULT_MODEL,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        *,
-        timeout: float = 120.0,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        max_tokens_param: str | None = None,
-    ) -> None:
-        sdk = require("openai", "openai")
-        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        api_key = api_key or os.environ.get("OPENAI_API_KEY") or (LOCAL_API_KEY if base_url else None)
-        if not api_key:
-            raise ConfigError(
-                "no OpenAI API key: set OPENAI_API_KEY or pass api_key=; for a local server "
-                "(Ollama, vLLM, llama.cpp, LM Studio) give its URL, e.g. 'openai:llama3@http://localhost:11434/v1'"
-            )
-        self.model = model or DEFAULT_MODEL
-        self.max_retries = max_retries
+    def __init__(self, model: str = DEFAULT_MODEL, api_key: str | None = None, base_url: str | None = None, *,
+                 timeout: float = 120.0, max_retries: int = DEFAULT_MAX_RETRIES, max_tokens_param: str | None = None,
+                 ) -> None:
+        super().__init__(model, api_key, base_url, timeout=timeout, max_retries=max_retries)
         # OpenAI deprecated `max_tokens` (reasoning models reject it); many local servers know only it.
-        self.max_tokens_param = max_tokens_param or ("max_tokens" if base_url else "max_completion_tokens")
-        self._sdk = sdk
-        # The SDK retries (backoff with jitter, honouring retry-after): engram.llm.sdk.
-        self._client = sdk.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout,
-                                   max_retries=max_retries)
+        self.max_tokens_param = max_tokens_param or ("max_tokens" if self.base_url else "max_completion_tokens")
+
+    def _connect(self, **options: Any) -> Any:
+        return self._sdk.OpenAI(**options)
 
     def send(self, request: Request) -> Reply:
         params: dict[str, Any] = {
@@ -77,10 +55,7 @@ class OpenAILLM(LLM):
         if request.tools:
             params["tools"] = [function_tool(t) for t in request.tools]
             params["tool_choice"] = _TOOL_CHOICES[request.tool_choice]
-        what = f"openai model {self.model!r} at {self._client.base_url}"
-        completion = call(lambda: self._client.chat.completions.create(**params), self._sdk, what, "OPENAI_API_KEY",
-                      self.max_retries + 1)
-        return checked(parse_completion, completion, what)
+        return self._ask(self._client.chat.completions.create, params, parse_completion)
 
 
 def with_system(system: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -8,15 +8,52 @@ what is left into one `ProviderError` naming the model, the server and the next 
 
 from __future__ import annotations
 
+import os
+from abc import abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from ..errors import ProviderError
+from ..errors import ConfigError, ProviderError, require
+from .base import LLM, Reply
 
 T = TypeVar("T")
 
 #: Retries after the first try (four attempts in all); each provider takes `max_retries=`.
 DEFAULT_MAX_RETRIES = 3
+
+
+class SdkLLM(LLM):
+    """A provider behind an official SDK: the key and URL from the arguments or the environment,
+    one SDK client that does the retrying, and its errors as ProviderError (`_ask`)."""
+
+    package: ClassVar[str]  # the SDK's import name, also the name of the extra that installs it
+    default_model: ClassVar[str]
+    key_var: ClassVar[str]  # the environment variable holding the API key
+    url_var: ClassVar[str]  # ... and the one holding the server's URL
+    keyless: ClassVar[str | None] = None  # the key sent to a server given by URL when none is set
+    no_key: ClassVar[str]  # what to do when there is no key
+
+    def __init__(self, model: str = "", api_key: str | None = None, base_url: str | None = None, *,
+                 timeout: float = 120.0, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        self._sdk = require(self.package, self.package)
+        self.base_url = base_url or os.environ.get(self.url_var) or None
+        api_key = api_key or os.environ.get(self.key_var) or (self.keyless if self.base_url else None)
+        if not api_key:
+            raise ConfigError(self.no_key)
+        self.model = model or self.default_model
+        self.max_retries = max_retries
+        # The SDK retries (backoff with jitter, honouring retry-after): see this module's docstring.
+        self._client = self._connect(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=max_retries)
+
+    @abstractmethod
+    def _connect(self, **options: Any) -> Any:
+        """The SDK's client made with `options`."""
+
+    def _ask(self, create: Callable[..., Any], params: Mapping[str, Any], parse: Callable[[Any], Reply]) -> Reply:
+        """`create(**params)` through the SDK, its response read by `parse`; failures as ProviderError."""
+        what = f"{self.flavour} model {self.model!r} at {self._client.base_url}"
+        response = call(lambda: create(**params), self._sdk, what, self.key_var, self.max_retries + 1)
+        return checked(parse, response, what)
 
 
 def call(request: Callable[[], T], sdk: Any, what: str, key_var: str, attempts: int) -> T:

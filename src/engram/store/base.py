@@ -31,6 +31,9 @@ from engram.store.conditions import (
 )
 from engram.types import Item
 
+#: Vectors keyed by item id (one unit row each, of one model).
+Vectors = Mapping[str, np.ndarray]
+
 
 @dataclass(frozen=True)
 class Filter:
@@ -122,13 +125,8 @@ class Store(Protocol):
     url: str
     read_only: bool  # True: every write raises ReadOnlyStore; reads work
 
-    def put(
-        self,
-        items: Sequence[Item],
-        vectors: Mapping[str, np.ndarray] | None = None,
-        supersede: Mapping[str, str] | None = None,
-        model: str | None = None,
-    ) -> list[Placement]:
+    def put(self, items: Sequence[Item], vectors: Vectors | None = None, supersede: Mapping[str, str] | None = None,
+            model: str | None = None) -> list[Placement]:
         """Insert items (and their vectors, keyed by item id, under `model`) in one transaction.
 
         An item whose `(subject, kind, content_hash)` equals a current item's is not inserted when
@@ -198,13 +196,13 @@ class Store(Protocol):
 class VectorAdmin(Protocol):
     """Replace vectors of existing items and count vectors per model (`engram reindex`, audit)."""
 
-    def set_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+    def set_vectors(self, vectors: Vectors, model: str) -> None:
         """Replace the vectors of existing items (keyed by item id) under `model`, in one transaction."""
 
     def vector_models(self) -> dict[str, int]:
         """How many vectors each model identity holds."""
 
-    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+    def stage_vectors(self, vectors: Vectors, model: str) -> None:
         """Keep vectors of a reindex (keyed by item id) apart from the store's own, in one transaction:
         searches never see them until `promote_staged`."""
 

@@ -188,105 +188,48 @@ def unpack(data: bytes | memoryview) -> np.ndarray:
     return np.frombuffer(bytes(data), dtype=POSTING)
 
 
+# The index's statements, written once for both backends: `?` is a parameter, `{terms}` a list of
+# them, `{key}` the items' integer key column (`Statements` puts in a backend's own).
+ADD_SUBJECT = ("INSERT INTO keyword_subjects (subject, docs, length, pending) VALUES (?, ?, ?, ?)"
+               " ON CONFLICT (subject) DO UPDATE SET docs = keyword_subjects.docs + excluded.docs,"
+               " length = keyword_subjects.length + excluded.length, pending = keyword_subjects.pending + excluded.pending")
+SUBTRACT_SUBJECT = ("UPDATE keyword_subjects SET docs = docs - ?, length = length - ?, pending = pending - ?"
+                    " WHERE subject = ?")
+PENDING_COUNT = "SELECT pending FROM keyword_subjects WHERE subject = ?"
+ADD_PENDING = "INSERT INTO keyword_pending (subject, term, key, tf, dl) VALUES (?, ?, ?, ?, ?)"
+PENDING = "SELECT term, key, tf, dl FROM keyword_pending WHERE subject = ? AND term IN ({terms})"
+ALL_PENDING = "SELECT term, key, tf, dl FROM keyword_pending WHERE subject = ?"
+DROP_PENDING = "DELETE FROM keyword_pending WHERE subject = ? AND term = ? AND key = ?"
+DROP_EMPTY_SUBJECT = "DELETE FROM keyword_subjects WHERE subject = ? AND docs <= 0"
+SET_SETTING = "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+SEGMENTS = "SELECT term, segment, level, data FROM keyword_postings WHERE subject = ? AND term IN ({terms})"
+# One statement (so one snapshot on either backend, without a transaction) for a query: the
+# subject's statistics (term NULL: docs, length), its segments of the terms (data set) and its
+# pending postings of the terms (key, tf, dl set).
+LOOKUP = ("SELECT NULL, NULL, docs, length, 0 FROM keyword_subjects WHERE subject = ?"
+          " UNION ALL SELECT term, data, NULL, NULL, NULL FROM keyword_postings WHERE subject = ? AND term IN ({terms})"
+          " UNION ALL SELECT term, NULL, key, tf, dl FROM keyword_pending WHERE subject = ? AND term IN ({terms})")
+LEVELS = "SELECT level, count(*) FROM keyword_postings WHERE subject = ? AND term = ? GROUP BY level ORDER BY level"
+FULL_LEVELS = "SELECT term FROM keyword_postings WHERE subject = ? GROUP BY term, level HAVING count(*) >= ?"
+AT_LEVEL = "SELECT segment, data FROM keyword_postings WHERE subject = ? AND term = ? AND level = ?"
+INSERT = "INSERT INTO keyword_postings (subject, term, segment, level, docs, data) VALUES (?, ?, ?, ?, ?, ?)"
+DELETE = "DELETE FROM keyword_postings WHERE subject = ? AND term = ? AND segment = ?"
+ITEM_TEXTS = "SELECT {key}, text FROM items WHERE subject = ? ORDER BY {key}"
+ITEM_IDS = "SELECT {key}, id, subject FROM items WHERE {key} IN ({terms})"
+
+
 @dataclass(frozen=True)
 class Statements:
-    """The index's SQL with one backend's placeholder; the same statements on both backends."""
+    """One backend's way of writing the statements above: its placeholder and key column."""
 
     ph: str
     key: str  # the items' integer key column: rowid (SQLite) or seq (PostgreSQL)
 
-    def marks(self, n: int) -> str:
-        return ", ".join([self.ph] * n)
-
-    @property
-    def add_subject(self) -> str:
-        p = self.ph
-        return ("INSERT INTO keyword_subjects (subject, docs, length, pending) VALUES"
-                f" ({p}, {p}, {p}, {p}) ON CONFLICT (subject) DO UPDATE SET"
-                " docs = keyword_subjects.docs + excluded.docs, length = keyword_subjects.length + excluded.length,"
-                " pending = keyword_subjects.pending + excluded.pending")
-
-    @property
-    def subtract_subject(self) -> str:
-        p = self.ph
-        return (f"UPDATE keyword_subjects SET docs = docs - {p}, length = length - {p}, pending = pending - {p}"
-                f" WHERE subject = {p}")
-
-    @property
-    def pending_count(self) -> str:
-        return f"SELECT pending FROM keyword_subjects WHERE subject = {self.ph}"
-
-    @property
-    def add_pending(self) -> str:
-        return f"INSERT INTO keyword_pending (subject, term, key, tf, dl) VALUES ({self.marks(5)})"
-
-    def pending(self, terms: int) -> str:
-        return (f"SELECT term, key, tf, dl FROM keyword_pending WHERE subject = {self.ph}"
-                f" AND term IN ({self.marks(terms)})")
-
-    @property
-    def all_pending(self) -> str:
-        return f"SELECT term, key, tf, dl FROM keyword_pending WHERE subject = {self.ph}"
-
-    @property
-    def drop_pending(self) -> str:
-        p = self.ph
-        return f"DELETE FROM keyword_pending WHERE subject = {p} AND term = {p} AND key = {p}"
-
-    @property
-    def drop_empty_subject(self) -> str:
-        return f"DELETE FROM keyword_subjects WHERE subject = {self.ph} AND docs <= 0"
-
-    @property
-    def set_setting(self) -> str:
-        p = self.ph
-        return f"INSERT INTO settings (key, value) VALUES ({p}, {p}) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-
-    @property
-    def stats(self) -> str:
-        return f"SELECT docs, length FROM keyword_subjects WHERE subject = {self.ph}"
-
-    def segments(self, terms: int) -> str:
-        return (f"SELECT term, segment, level, data FROM keyword_postings WHERE subject = {self.ph}"
-                f" AND term IN ({self.marks(terms)})")
-
-    def lookup(self, terms: int) -> str:
-        """One statement (so one snapshot on either backend, without a transaction) for a query:
-        the subject's statistics (term NULL: docs, length), its segments of the terms (data set)
-        and its pending postings of the terms (key, tf, dl set)."""
-        p, marks = self.ph, self.marks(terms)
-        return (f"SELECT NULL, NULL, docs, length, 0 FROM keyword_subjects WHERE subject = {p}"
-                f" UNION ALL SELECT term, data, NULL, NULL, NULL FROM keyword_postings WHERE subject = {p}"
-                f" AND term IN ({marks})"
-                f" UNION ALL SELECT term, NULL, key, tf, dl FROM keyword_pending WHERE subject = {p}"
-                f" AND term IN ({marks})")
-
-    @property
-    def levels(self) -> str:
-        p = self.ph
-        return (f"SELECT level, count(*) FROM keyword_postings WHERE subject = {p} AND term = {p}"
-                " GROUP BY level ORDER BY level")
-
-    @property
-    def full_levels(self) -> str:
-        p = self.ph
-        return (f"SELECT term FROM keyword_postings WHERE subject = {p} GROUP BY term, level"
-                f" HAVING count(*) >= {p}")
-
-    @property
-    def at_level(self) -> str:
-        p = self.ph
-        return f"SELECT segment, data FROM keyword_postings WHERE subject = {p} AND term = {p} AND level = {p}"
-
-    @property
-    def insert(self) -> str:
-        return ("INSERT INTO keyword_postings (subject, term, segment, level, docs, data)"
-                f" VALUES ({self.marks(6)})")
-
-    @property
-    def delete(self) -> str:
-        p = self.ph
-        return f"DELETE FROM keyword_postings WHERE subject = {p} AND term = {p} AND segment = {p}"
+    def __call__(self, text: str, terms: int = 0) -> str:
+        """`text` (one of the statements above) for this backend, with `terms` parameters in `{terms}`."""
+        if "{" in text:
+            text = text.format(key=self.key, terms=", ".join("?" * terms))
+        return text if self.ph == "?" else text.replace("?", self.ph)
 
     #: FROM clause of `items i` rows named by a list of keys given as one parameter, each found by
     #: its key (SQLite: CROSS JOIN fixes the order; its planner would rather walk the subject index).
@@ -326,24 +269,24 @@ def add(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
     # writers of one subject, so two flushes or merges of the same postings cannot interleave.
     for subject in sorted(totals):
         added = postings.get(subject, [])
-        db.execute(sql.add_subject, (subject, totals[subject][0], totals[subject][1], len(added)))
-        if int(db.execute(sql.pending_count, (subject,)).fetchall()[0][0]) >= PENDING_MAX:
+        db.execute(sql(ADD_SUBJECT), (subject, totals[subject][0], totals[subject][1], len(added)))
+        if int(db.execute(sql(PENDING_COUNT), (subject,)).fetchall()[0][0]) >= PENDING_MAX:
             flush(db, sql, subject, [(term, key, tf, dl) for _, term, key, tf, dl in added])
         else:
-            db.cursor().executemany(sql.add_pending, added)
+            db.cursor().executemany(sql(ADD_PENDING), added)
 
 
 def flush(db: Executor, sql: Statements, subject: str, extra: Sequence[tuple[str, int, int, int]] = ()) -> None:
     """Move a subject's pending postings (and `extra` ones, never written as pending) into
     segments: one per term, then merge the levels that filled up."""
-    rows = [*db.execute(sql.all_pending, (subject,)).fetchall(), *extra]
-    db.execute(f"DELETE FROM keyword_pending WHERE subject = {sql.ph}", (subject,))
-    db.execute(f"UPDATE keyword_subjects SET pending = 0 WHERE subject = {sql.ph}", (subject,))
+    rows = [*db.execute(sql(ALL_PENDING), (subject,)).fetchall(), *extra]
+    db.execute(sql("DELETE FROM keyword_pending WHERE subject = ?"), (subject,))
+    db.execute(sql("UPDATE keyword_subjects SET pending = 0 WHERE subject = ?"), (subject,))
     by_term: dict[str, list[tuple[int, int, int]]] = {}
     for term, key, tf, dl in rows:
         by_term.setdefault(term, []).append((key, tf, dl))
     _write_segments(db, sql, subject, by_term)
-    for term in sorted({r[0] for r in db.execute(sql.full_levels, (subject, FANOUT)).fetchall()}):
+    for term in sorted({r[0] for r in db.execute(sql(FULL_LEVELS), (subject, FANOUT)).fetchall()}):
         _compact(db, sql, subject, term)
 
 
@@ -355,7 +298,7 @@ def _write_segments(db: Executor, sql: Statements, subject: str,
         data = pack(np.array(entries, dtype=POSTING))
         rows.append((subject, term, int(np.frombuffer(data[:8], dtype="<i8")[0]), level_of(len(entries)),
                      len(entries), data))
-    db.cursor().executemany(sql.insert, rows)
+    db.cursor().executemany(sql(INSERT), rows)
 
 
 def remove(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
@@ -377,18 +320,18 @@ def remove(db: Executor, sql: Statements, rows: Sequence[tuple[int, str, str]],
     dropped: dict[str, int] = {}
     for (subject, term), gone in sorted(keys.items()):
         for key in gone:
-            cur = db.execute(sql.drop_pending, (subject, term, key))
+            cur = db.execute(sql(DROP_PENDING), (subject, term, key))
             dropped[subject] = dropped.get(subject, 0) + max(0, cur.rowcount)
     for subject in sorted(totals):
-        db.execute(sql.subtract_subject, (totals[subject][0], totals[subject][1], dropped.get(subject, 0), subject))
-        db.execute(sql.drop_empty_subject, (subject,))
+        db.execute(sql(SUBTRACT_SUBJECT), (totals[subject][0], totals[subject][1], dropped.get(subject, 0), subject))
+        db.execute(sql(DROP_EMPTY_SUBJECT), (subject,))
     for (subject, term), gone in sorted(keys.items()):
         wanted = np.array(gone, dtype=np.int64)
-        for _, segment, level, data in db.execute(sql.segments(1), (subject, term)).fetchall():
+        for _, segment, level, data in db.execute(sql(SEGMENTS, 1), (subject, term)).fetchall():
             postings = unpack(data)
             hit = np.isin(postings["key"], wanted)
             if hit.any():
-                db.execute(sql.delete, (subject, term, segment))
+                db.execute(sql(DELETE), (subject, term, segment))
                 if not hit.all():
                     _write_segment(db, sql, subject, term, postings[~hit], level)
 
@@ -397,21 +340,21 @@ def _write_segment(db: Executor, sql: Statements, subject: str, term: str, posti
                    level: int | None = None) -> None:
     data = pack(postings)
     first = int(unpack(data)["key"][0])  # keys are unique within a term: the smallest names the segment
-    db.execute(sql.insert, (subject, term, first, level_of(len(postings)) if level is None else level,
+    db.execute(sql(INSERT), (subject, term, first, level_of(len(postings)) if level is None else level,
                             len(postings), data))
 
 
 def _compact(db: Executor, sql: Statements, subject: str, term: str) -> None:
     """Merge FANOUT segments of one level into one, level by level, until no level is full."""
     while True:
-        full = [level for level, n in db.execute(sql.levels, (subject, term)).fetchall() if n >= FANOUT]
+        full = [level for level, n in db.execute(sql(LEVELS), (subject, term)).fetchall() if n >= FANOUT]
         if not full:
             return
         level = int(full[0])
-        parts = db.execute(sql.at_level, (subject, term, level)).fetchall()
+        parts = db.execute(sql(AT_LEVEL), (subject, term, level)).fetchall()
         merged = np.concatenate([unpack(data) for _, data in parts])
         for segment, _ in parts:
-            db.execute(sql.delete, (subject, term, segment))
+            db.execute(sql(DELETE), (subject, term, segment))
         _write_segment(db, sql, subject, term, merged, max(level + 1, level_of(len(merged))))
 
 
@@ -425,8 +368,8 @@ def rebuild(db: Executor, sql: Statements, subjects: Iterable[str] | None,
         subjects = [r[0] for r in db.execute("SELECT DISTINCT subject FROM items").fetchall()]
     for subject in subjects:
         for table in ("keyword_postings", "keyword_pending", "keyword_subjects"):
-            db.execute(f"DELETE FROM {table} WHERE subject = {sql.ph}", (subject,))
-        rows = db.execute(f"SELECT {sql.key}, text FROM items WHERE subject = {sql.ph} ORDER BY {sql.key}",
+            db.execute(sql(f"DELETE FROM {table} WHERE subject = ?"), (subject,))
+        rows = db.execute(sql(ITEM_TEXTS),
                           (subject,)).fetchall()
         if not rows:
             continue
@@ -438,14 +381,14 @@ def rebuild(db: Executor, sql: Statements, subjects: Iterable[str] | None,
                 length += doc.length
                 for term, tf in doc.terms.items():
                     postings.setdefault(term, []).append((key, tf, doc.length))
-        db.execute(sql.add_subject, (subject, len(rows), length, 0))
+        db.execute(sql(ADD_SUBJECT), (subject, len(rows), length, 0))
         _write_segments(db, sql, subject, postings)
 
 
 def stale_subjects(db: Executor, sql: Statements) -> list[str] | None:
     """Subjects whose index disagrees with the items table in item count; None when all must be
     rebuilt (no index yet under this VERSION). Costs two counts when nothing is stale."""
-    version = db.execute(f"SELECT value FROM settings WHERE key = {sql.ph}", (VERSION_SETTING,)).fetchall()
+    version = db.execute(sql("SELECT value FROM settings WHERE key = ?"), (VERSION_SETTING,)).fetchall()
     if not version or version[0][0] != VERSION:
         return None
     indexed = int(db.execute("SELECT coalesce(sum(docs), 0) FROM keyword_subjects").fetchall()[0][0])
@@ -463,7 +406,7 @@ def ensure(db: Executor, sql: Statements) -> int:
     if stale == []:
         return 0
     rebuild(db, sql, stale)
-    db.execute(sql.set_setting, (VERSION_SETTING, VERSION))
+    db.execute(sql(SET_SETTING), (VERSION_SETTING, VERSION))
     return -1 if stale is None else len(stale)
 
 
@@ -486,7 +429,7 @@ def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
     parts: dict[str, list[np.ndarray]] = {}
     pending: dict[str, list[tuple[int, int, int]]] = {}
     params = (subject, subject, *distinct, subject, *distinct)
-    for term, data, key, tf, dl in db.execute(sql.lookup(len(distinct)), params).fetchall():
+    for term, data, key, tf, dl in db.execute(sql(LOOKUP, len(distinct)), params).fetchall():
         if term is None:
             docs, length = int(key), int(tf)
         elif data is not None:
@@ -550,9 +493,9 @@ def entries(query: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]], sql: S
     terms = sorted(tokeniser.documents([text])[0].terms)
     found: dict[str, set[int]] = {term: set() for term in terms}
     if terms:
-        for term, _, _, data in query(sql.segments(len(terms)), (subject, *terms)):
+        for term, _, _, data in query(sql(SEGMENTS, len(terms)), (subject, *terms)):
             found[term].update(int(k) for k in unpack(data)["key"])
-        for term, key, _, _ in query(sql.pending(len(terms)), (subject, *terms)):
+        for term, key, _, _ in query(sql(PENDING, len(terms)), (subject, *terms)):
             found[term].add(int(key))
     return found
 
@@ -567,9 +510,7 @@ def places(query: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]], sql: St
     rows: dict[int, tuple[str, str]] = {}
     for start in range(0, len(keys), 500):
         chunk = keys[start : start + 500]
-        marks = ", ".join([sql.ph] * len(chunk))
-        rows.update((int(r[0]), (r[1], r[2])) for r in
-                    query(f"SELECT {sql.key}, id, subject FROM items WHERE {sql.key} IN ({marks})", chunk))
+        rows.update((int(r[0]), (r[1], r[2])) for r in query(sql(ITEM_IDS, len(chunk)), chunk))
     found = [f"keyword:{term} key {key} (entry without a row)"
              for term, keyed in sorted(posted.items()) for key in sorted(keyed) if key not in rows]
     every = set.intersection(*posted.values()) if posted else set()

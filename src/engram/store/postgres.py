@@ -27,40 +27,17 @@ from engram.errors import (
 )
 from engram.store import keyword as kw
 from engram.store import migrations
-from engram.store.base import (
-    CacheReport,
-    Filter,
-    NearestAnswer,
-    Placement,
-    ReadsTexts,
-    Scrubbable,
-    SearchesVectors,
-    Store,
-    TraceScanner,
-    Traces,
-    VectorAdmin,
-)
+from engram.store.base import Filter, NearestAnswer, Placement, Traces, Vectors
 from engram.store.cache import BoundedCache
 from engram.store import pg_index
 from engram.store.pg_index import HnswIndexes
 from engram.store.pg_schema import MIGRATIONS
 from engram.store.pg_pool import POOL_TIMEOUT_S, Connections, check_writable, first_line, safe_url, translate
+from engram.store.relational import RelationalStore
 from engram.store.rows import Rows
 from engram.store.conditions import SEARCHED_COLUMNS, folded_copy
-from engram.store.sql import (
-    COLUMNS,
-    POSTGRES,
-    UPDATABLE,
-    counts,
-    coverage_query,
-    find_query,
-    write_settings,
-    item_row,
-    rehash,
-    row_item,
-    supersede_runs,
-    where_clause,
-)
+from engram.store.sql import (COLUMNS, POSTGRES, SELECT_ITEMS, Execute, Runs, close_superseded, promote_staged,
+                              item_row, rehash, row_item, where_clause)
 from engram.types import Item, dumps
 
 psycopg = require("psycopg", "postgres")
@@ -78,7 +55,6 @@ NOT_SCANNED = (
 KEYWORD = kw.Statements(ph="%s", key="seq", by_keys="unnest(%s::bigint[]) AS k(value) CROSS JOIN LATERAL"
                         " (SELECT * FROM items WHERE seq = k.value OFFSET 0) AS i")  # OFFSET 0: a key lookup each
 SCRUBBED = "items, vectors, staged_vectors, keyword_postings, keyword_pending, keyword_subjects"  # the tables VACUUM visits after a delete
-SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
 INSERT_ITEM = (
     f"INSERT INTO items ({', '.join(COLUMNS)}, dedupe, folded) VALUES"
     f" ({', '.join('%s::jsonb' if c == 'metadata' else '%s' for c in COLUMNS)}, %s, %s)"
@@ -92,7 +68,7 @@ UPSERT_VECTOR = (
 BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
         " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
 
-class PostgresStore:
+class PostgresStore(RelationalStore):
     """A Store on one PostgreSQL database (URL `postgresql://user:password@host:port/dbname`).
 
     Queries run on a pool of connections (psycopg_pool), so threads sharing one store run them
@@ -101,6 +77,7 @@ class PostgresStore:
     """
 
     keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
+    dialect = POSTGRES
 
     def __init__(self, url: str, *, read_only: bool = False, pool_size: int | None = None,
                  pool_timeout: float = POOL_TIMEOUT_S) -> None:
@@ -129,12 +106,6 @@ class PostgresStore:
     def close(self) -> None:
         """Close the pool's connections (PostgreSQL recycles its own WAL; see docs/postgres.md)."""
         self._connections.close()
-
-    def __enter__(self) -> "PostgresStore":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def _migrate(self, conn: Any) -> None:
         """Create the extension and bring the schema up to date, one opener at a time."""
@@ -198,30 +169,21 @@ class PostgresStore:
 
         return self._run(work, write=False)
 
-    # -- Store protocol -------------------------------------------------------------------
-    def put(
-        self,
-        items: Sequence[Item],
-        vectors: Mapping[str, np.ndarray] | None = None,
-        supersede: Mapping[str, str] | None = None,
-        model: str | None = None,
-    ) -> list[Placement]:
-        by_id = {item.id: item for item in items}
+    def _write(self, work: Callable[[Execute], T]) -> T:
+        return self._run(lambda conn: work(conn.execute), write=True)
 
-        runs = supersede_runs(items, supersede)
+    # -- Store protocol (the rest: engram.store.relational) --------------------------------
+    def _put(self, runs: Runs, vectors: Vectors, model: str) -> list[Placement]:
+        by_id = {item.id: item for _, run in runs for item in run}
 
         def work(conn: Any) -> tuple[list[Placement], dict[str, int], dict[str, list[tuple[int, str, np.ndarray]]]]:
             placements: list[Placement] = []
             indexed: list[tuple[int, str, str]] = []
             for old_ids, run in runs:
-                for old_id in old_ids:
-                    conn.execute(
-                        "UPDATE items SET valid_to = %s, superseded_by = %s WHERE id = %s AND valid_to IS NULL",
-                        (run[0].valid_from, run[0].id, old_id),
-                    )
+                close_superseded(conn.execute, old_ids, run[0], POSTGRES)
                 placements += self._insert(conn, run, indexed)
-            wanted = [(model or "", _vector(vectors[p.id]), p.id) for p in placements
-                      if p.created and vectors and vectors.get(p.id) is not None]
+            wanted = [(model, _vector(vectors[p.id]), p.id) for p in placements
+                      if p.created and vectors.get(p.id) is not None]
             versions: dict[str, int] = {}
             added: dict[str, list[tuple[int, str, np.ndarray]]] = {}
             if wanted:
@@ -236,9 +198,9 @@ class PostgresStore:
             return placements, versions, added
 
         placements, versions, added = self._run(work, write=True)
-        self._grow_caches(model or "", versions, added)
+        self._grow_caches(model, versions, added)
         if vectors:
-            self._index_if_large({item.subject for item in items}, model or "")
+            self._index_if_large({item.subject for item in by_id.values()}, model)
         return placements
 
     def _grow_caches(self, model: str, versions: Mapping[str, int],
@@ -288,7 +250,7 @@ class PostgresStore:
                                 f" {item.key!r} (another writer replaced it first); nothing was written")
         return Placement(found[0], False)
 
-    def set_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+    def set_vectors(self, vectors: Vectors, model: str) -> None:
         """Replace the vectors of existing items (used by reindex)."""
 
         def work(conn: Any) -> None:
@@ -303,12 +265,7 @@ class PostgresStore:
             self._index_if_large({r[0] for r in self._read(
                 "SELECT DISTINCT subject FROM items WHERE id = ANY(%s)", (list(vectors),))}, model)
 
-    def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
-        bad = set(changes) - UPDATABLE
-        if bad:
-            raise StoreError(f"cannot update {sorted(bad)}: updatable fields are {sorted(UPDATABLE)}")
-        if not ids or not changes:
-            return 0
+    def _update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         values = [dumps(dict(v)) if k == "metadata" else v for k, v in changes.items()]
         assignments = ", ".join(f"{k} = %s::jsonb" if k == "metadata" else f"{k} = %s" for k in changes)
         sql = f"UPDATE items SET {assignments} WHERE seq IN ({_LOCK_IN_ORDER})"
@@ -337,11 +294,6 @@ class PostgresStore:
             return []
         found = {r[0]: row_item(r) for r in self._read(f"{SELECT_ITEMS} WHERE i.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]
-
-    def find(self, subject: str, where: Filter = Filter(), limit: int | None = None,
-             newest_first: bool = True) -> list[Item]:
-        sql, params = find_query(subject, where, POSTGRES, limit, newest_first)
-        return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
         """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
@@ -508,11 +460,7 @@ class PostgresStore:
                 self._hnsw.refused.add(model)
                 logging.getLogger(__name__).warning("%s", exc)
 
-    def vector_models(self) -> dict[str, int]:
-        """How many vectors each model identity holds."""
-        return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
-
-    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+    def stage_vectors(self, vectors: Vectors, model: str) -> None:
         def work(conn: Any) -> None:
             with conn.cursor() as cur:
                 cur.executemany(
@@ -532,26 +480,15 @@ class PostgresStore:
             touched = {r[0] for r in conn.execute(
                 "SELECT DISTINCT subject FROM staged_vectors UNION SELECT DISTINCT subject FROM vectors"
                 " WHERE model <> %s", (model,)).fetchall()}
-            conn.execute("DELETE FROM vectors WHERE item_seq IN (SELECT item_seq FROM staged_vectors WHERE model = %s)",
-                         (model,))
-            moved = conn.execute("INSERT INTO vectors (item_seq, item_id, subject, model, vec)"
-                                 " SELECT item_seq, item_id, subject, model, vec FROM staged_vectors WHERE model = %s",
-                                 (model,)).rowcount
-            conn.execute("DELETE FROM vectors WHERE model <> %s", (model,))
-            conn.execute("DELETE FROM staged_vectors")
-            write_settings(conn.execute, settings, POSTGRES)
+            moved = promote_staged(conn.execute, model, settings, POSTGRES)
             _bump(conn, touched)
-            return int(moved), touched
+            return moved, touched
 
         moved, touched = self._run(work, write=True)
         self._vector_cache.invalidate()
         self._id_cache.invalidate()
         self._index_if_large(touched, model)
         return moved
-
-    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
-        items, covered = self._read(*coverage_query(model, subjects, POSTGRES))[0]
-        return int(covered or 0), int(items or 0)
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:
@@ -589,38 +526,9 @@ class PostgresStore:
             except StoreError:
                 pass  # needs superuser or pg_checkpoint; the server's own checkpoint follows within minutes
 
-    def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
-        if delete:
-            self._run(lambda conn: conn.execute("DELETE FROM settings WHERE key = %s", (key,)), write=True)
-            return None
-        if value is not None:
-            self._run(lambda conn: conn.execute(
-                "INSERT INTO settings (key, value) VALUES (%s, %s)"
-                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, value)), write=True)
-            return value
-        rows = self._read("SELECT value FROM settings WHERE key = %s", (key,))
-        return rows[0][0] if rows else None
-
-    def settings(self, prefix: str) -> dict[str, str]:
-        """Every setting whose key starts with `prefix`."""
-        return dict(self._read("SELECT key, value FROM settings WHERE starts_with(key, %s)", (prefix,)))
-
-    def subjects(self) -> dict[str, int]:
-        rows = self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject COLLATE \"C\"")
-        return {subject: int(n) for subject, n in rows}
-
-    def item_texts(self, subject: str) -> list[tuple[str, str]]:
-        """(id, text) of the subject's items (ReadsTexts)."""
-        return [(r[0], r[1]) for r in self._read("SELECT id, text FROM items WHERE subject = %s", (subject,))]
-
     def traces(self, subject: str, text: str) -> Traces:
         """Keyword-index entries still holding the text (engram.store.keyword), read from the index."""
         return Traces(kw.places(self.query, KEYWORD, subject, text), list(NOT_SCANNED))
-
-    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
-        """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
-        return counts(self._read, subjects, POSTGRES)
-
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """A read-only query (for stats and the trace scan), in a READ ONLY transaction."""
@@ -690,6 +598,8 @@ def _matrix(blobs: Sequence[bytes], url: str, subject: str, model: str) -> np.nd
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: PostgresStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, SearchesVectors, CacheReport,
-                                              ReadsTexts]:
+    from engram.store import base
+
+    def _conforms(s: PostgresStore) -> tuple[base.Store, base.VectorAdmin, base.Scrubbable, base.TraceScanner,
+                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts]:
         return s, s, s, s, s, s, s

@@ -22,6 +22,10 @@ COLUMNS = (
     "importance", "access_count", "last_accessed", "content_hash", "metadata",
 )  # fmt: skip
 SELECT_ITEMS = "SELECT " + ", ".join(f"i.{c}" for c in COLUMNS) + " FROM items i"
+#: A connection's `execute(sql, params)` (both drivers return a cursor from it).
+Execute = Callable[..., Any]
+#: `put`'s items cut into runs: (the ids each run's first item supersedes, the run).
+Runs = list[tuple[list[str], list[Item]]]
 UPDATABLE = frozenset(
     {"valid_to", "superseded_by", "confidence", "importance", "access_count", "last_accessed",
      "metadata", "category", "event_at", "valid_from"}
@@ -41,6 +45,7 @@ class Dialect:
     succeeded: str = "1"  # 1 for an episode whose metadata says success (missing counts as success), else 0
     position: str = "instr"  # the SQL function (haystack, needle) -> 1-based position or 0
     vector_item: str = "item_rowid"  # the vectors table's column naming its item (= row_order's column)
+    vector_columns: str = "item_rowid, subject, model, vec"  # the columns of vectors and staged_vectors
     index_text: str = ""  # true when a verbatim item's metadata holds a non-blank index text
 
     def contains(self, ph: str) -> str:
@@ -82,6 +87,7 @@ POSTGRES = Dialect(
     succeeded="CASE WHEN i.metadata -> 'success' = 'false'::jsonb THEN 0 ELSE 1 END",
     position="strpos",
     vector_item="item_seq",
+    vector_columns="item_seq, item_id, subject, model, vec",
     index_text=f"(jsonb_typeof(i.metadata -> '{EMBEDDED}') = 'string' AND btrim(i.metadata ->> '{EMBEDDED}') <> '')",
 )
 
@@ -125,7 +131,7 @@ def _in(column: str, values: Sequence[Any], d: Dialect) -> str:
     return f"{column} IN ({', '.join([d.ph] * len(values))})"
 
 
-def supersede_runs(items: Sequence[Item], supersede: Mapping[str, str] | None) -> list[tuple[list[str], list[Item]]]:
+def supersede_runs(items: Sequence[Item], supersede: Mapping[str, str] | None) -> Runs:
     """`put`'s order: items cut before each one that supersedes something, as (its old ids, the
     run of items it starts). Closing just before inserting lets an item close an earlier one of
     the same call, and lets it take the text or key of the item it closes."""
@@ -135,12 +141,19 @@ def supersede_runs(items: Sequence[Item], supersede: Mapping[str, str] | None) -
     missing = set(olds) - {item.id for item in items}
     if missing:
         raise StoreError(f"supersede names new ids that are not among the items put: {sorted(missing)}")
-    runs: list[tuple[list[str], list[Item]]] = []
+    runs: Runs = []
     for item in items:
         if item.id in olds or not runs:
             runs.append((olds.get(item.id, []), []))
         runs[-1][1].append(item)
     return runs
+
+
+def close_superseded(execute: Execute, old_ids: Sequence[str], new: Item, d: Dialect) -> None:
+    """Inside `put`'s transaction: the current ones of `old_ids` end where `new` begins, replaced by it."""
+    for old_id in old_ids:
+        execute(f"UPDATE items SET valid_to = {d.ph}, superseded_by = {d.ph} WHERE id = {d.ph} AND valid_to IS NULL",
+                (new.valid_from, new.id, old_id))
 
 
 def item_row(item: Item) -> tuple[Any, ...]:
@@ -172,7 +185,7 @@ def row_item(row: Sequence[Any]) -> Item:
 HASH_RULE_SETTING = "content_hash.rule"
 
 
-def rehash(execute: Callable[..., Any], d: Dialect) -> int:
+def rehash(execute: Execute, d: Dialect) -> int:
     """Bring every row's content hash (and dedupe key) to the current rule, inside the caller's
     transaction; once per store and rule. Only rows whose hash the previous rule made from their
     text change. Two current items that now hash alike both stay: the later one loses its dedupe
@@ -203,7 +216,7 @@ def rehash(execute: Callable[..., Any], d: Dialect) -> int:
     return len(changes)
 
 
-def write_settings(execute: Callable[..., Any], settings: Mapping[str, str | None], d: Dialect) -> None:
+def write_settings(execute: Execute, settings: Mapping[str, str | None], d: Dialect) -> None:
     """Write settings inside the caller's transaction (a None value removes the setting)."""
     for key, value in settings.items():
         if value is None:
@@ -211,6 +224,18 @@ def write_settings(execute: Callable[..., Any], settings: Mapping[str, str | Non
         else:
             execute(f"INSERT INTO settings (key, value) VALUES ({d.ph}, {d.ph})"
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+def promote_staged(execute: Execute, model: str, settings: Mapping[str, str | None], d: Dialect) -> int:
+    """VectorAdmin.promote_staged inside the caller's transaction; returns how many vectors moved."""
+    key, columns = d.vector_item, d.vector_columns
+    execute(f"DELETE FROM vectors WHERE {key} IN (SELECT {key} FROM staged_vectors WHERE model = {d.ph})", (model,))
+    moved = execute(f"INSERT INTO vectors ({columns}) SELECT {columns} FROM staged_vectors WHERE model = {d.ph}",
+                    (model,)).rowcount
+    execute(f"DELETE FROM vectors WHERE model <> {d.ph}", (model,))
+    execute("DELETE FROM staged_vectors")
+    write_settings(execute, settings, d)
+    return int(moved)
 
 
 def coverage_query(model: str, subjects: Sequence[str] | None, d: Dialect) -> tuple[str, list[Any]]:

@@ -12,62 +12,29 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
 
-from engram.errors import (
-    NotAStore,
-    ReadOnlyStore,
-    StoreBusy,
-    StoreCorrupt,
-    StoreError,
-    StoreFull,
-    StoreUnavailable,
-    WriteConflict,
-)
+from engram.errors import (NotAStore, ReadOnlyStore, StoreBusy, StoreCorrupt, StoreError,
+                           StoreFull, StoreUnavailable, WriteConflict)
 from engram.store import keyword as kw
 from engram.store import migrations
 from engram.store import sqlite_traces
-from engram.store.base import (
-    CacheReport,
-    FileBackup,
-    Filter,
-    Leftovers,
-    Placement,
-    ReadsTexts,
-    Scrubbable,
-    ScrubStatus,
-    Store,
-    TraceScanner,
-    Traces,
-    VectorAdmin,
-)
+from engram.store.base import Filter, Leftovers, Placement, Traces, Vectors
 from engram.retry import retry
 from engram.store.traces import count_in_file, raw_needles
 from engram.store.cache import BoundedCache
+from engram.store.relational import RelationalStore
 from engram.store.rows import Rows
 from engram.store.sqlite_readers import Readers, snapshot
-from engram.store.sql import (
-    COLUMNS,
-    SELECT_ITEMS,
-    SQLITE,
-    UPDATABLE,
-    counts,
-    coverage_query,
-    find_query,
-    item_row,
-    rehash,
-    row_item,
-    sqlite_folded,
-    supersede_runs,
-    where_clause,
-    write_settings,
-)
+from engram.store.sql import (COLUMNS, SELECT_ITEMS, SQLITE, Execute, Runs, close_superseded, promote_staged, item_row,
+                              rehash, row_item, sqlite_folded, where_clause)
 from engram.store.conditions import SEARCHED_COLUMNS
 from engram.text import fold
 from engram.types import Item
 
+T = TypeVar("T")
 BUSY_TIMEOUT_MS = 5000
 BUSY_RETRIES = 8
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -75,7 +42,7 @@ KEYWORD = kw.Statements(ph="?", key="rowid",
                         by_keys="json_each(?) AS k CROSS JOIN items i ON i.rowid = k.value")
 
 
-class SQLiteStore:
+class SQLiteStore(RelationalStore):
     """A Store on one SQLite file (or ":memory:").
 
     `read_only=None` (the default) opens the file read-only when it cannot be written (file
@@ -84,6 +51,7 @@ class SQLiteStore:
     """
 
     keyword_sql = KEYWORD  # the keyword index's statements (audit reads the index with them)
+    dialect = SQLITE
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool | None = None) -> None:
         self.path = str(path)
@@ -192,12 +160,6 @@ class SQLiteStore:
             self._db.close()
             self._db = None
 
-    def __enter__(self) -> "SQLiteStore":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
     @contextmanager
     def _translate(self) -> Iterator[None]:
         try:
@@ -269,41 +231,34 @@ class SQLiteStore:
         with self._reading() as db, self._translate():
             return db.execute(sql, params).fetchall()
 
-    # -- Store protocol -------------------------------------------------------------------
-    def put(
-        self,
-        items: Sequence[Item],
-        vectors: Mapping[str, np.ndarray] | None = None,
-        supersede: Mapping[str, str] | None = None,
-        model: str | None = None,
-    ) -> list[Placement]:
+    def _write(self, work: Callable[[Execute], T]) -> T:
+        with self.transaction() as db:
+            return work(db.execute)
+
+    # -- Store protocol (the rest: engram.store.relational) --------------------------------
+    def _put(self, runs: Runs, vectors: Vectors, model: str) -> list[Placement]:
         placements: list[Placement] = []
-        by_id = {item.id: item for item in items}
-        runs = supersede_runs(items, supersede)
+        by_id = {item.id: item for _, run in runs for item in run}
         with self._lock:
             with self.transaction() as db:
-                grown = {item.subject for item in items if (vectors or {}).get(item.id) is not None}
+                grown = {item.subject for item in by_id.values() if vectors.get(item.id) is not None}
                 before = self._versions(db, grown)
                 indexed: list[tuple[int, str, str]] = []
                 for old_ids, run in runs:
-                    for old_id in old_ids:
-                        db.execute(
-                            "UPDATE items SET valid_to = ?, superseded_by = ? WHERE id = ? AND valid_to IS NULL",
-                            (run[0].valid_from, run[0].id, old_id),
-                        )
+                    close_superseded(db.execute, old_ids, run[0], SQLITE)
                     placements.extend(self._insert(db, item, indexed) for item in run)
                 kw.add(db, KEYWORD, indexed)
                 # `_insert` indexes exactly the created items, in order: their rowids.
                 key_of = {p.id: key for (key, _, _), p in zip(indexed, [p for p in placements if p.created])}
                 added: dict[str, list[tuple[int, str, np.ndarray]]] = {}
                 for placement in placements:
-                    vector = (vectors or {}).get(placement.id)
+                    vector = vectors.get(placement.id)
                     if placement.created and vector is not None:
-                        self._insert_vector(db, by_id[placement.id], vector, model or "")
+                        self._insert_vector(db, by_id[placement.id], vector, model)
                         added.setdefault(by_id[placement.id].subject, []).append(
                             (key_of[placement.id], placement.id, vector))
                 after = self._versions(db, grown)
-            self._grow_cache(model or "", before, after, added)
+            self._grow_cache(model, before, after, added)
         return placements
 
     def _versions(self, db: sqlite3.Connection, subjects: set[str]) -> dict[str, int]:
@@ -362,19 +317,14 @@ class SQLiteStore:
             (model, blob, item.id),
         )
 
-    def set_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+    def set_vectors(self, vectors: Vectors, model: str) -> None:
         """Replace the vectors of existing items (used by reindex)."""
         items = self.get(list(vectors))
         with self.transaction() as db:
             for item in items:
                 self._insert_vector(db, item, vectors[item.id], model)
 
-    def update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
-        bad = set(changes) - UPDATABLE
-        if bad:
-            raise StoreError(f"cannot update {sorted(bad)}: updatable fields are {sorted(UPDATABLE)}")
-        if not ids or not changes:
-            return 0
+    def _update(self, ids: Sequence[str], changes: Mapping[str, Any]) -> int:
         values = [_column_value(k, v) for k, v in changes.items()]
         assignments = ", ".join(f"{k} = ?" for k in changes)
         with self.transaction() as db:
@@ -401,11 +351,6 @@ class SQLiteStore:
             for row in self._read(f"{SELECT_ITEMS} WHERE i.id IN ({marks})", chunk):
                 found[row[0]] = row_item(row)
         return [found[i] for i in ids if i in found]
-
-    def find(self, subject: str, where: Filter = Filter(), limit: int | None = None,
-             newest_first: bool = True) -> list[Item]:
-        sql, params = find_query(subject, where, SQLITE, limit, newest_first)
-        return [row_item(r) for r in self._read(sql, params)]
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
         """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
@@ -447,11 +392,7 @@ class SQLiteStore:
         """The vector cache's entries, bytes, bounds and hit rate."""
         return self._vector_cache.stats()
 
-    def vector_models(self) -> dict[str, int]:
-        """How many vectors each model identity holds."""
-        return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
-
-    def stage_vectors(self, vectors: Mapping[str, np.ndarray], model: str) -> None:
+    def stage_vectors(self, vectors: Vectors, model: str) -> None:
         with self.transaction() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO staged_vectors (item_rowid, subject, model, vec)"
@@ -464,20 +405,9 @@ class SQLiteStore:
 
     def promote_staged(self, model: str, settings: Mapping[str, str | None]) -> int:
         with self.transaction() as db:
-            db.execute("DELETE FROM vectors WHERE item_rowid IN (SELECT item_rowid FROM staged_vectors WHERE model = ?)",
-                       (model,))
-            moved = db.execute("INSERT INTO vectors (item_rowid, subject, model, vec)"
-                               " SELECT item_rowid, subject, model, vec FROM staged_vectors WHERE model = ?",
-                               (model,)).rowcount
-            db.execute("DELETE FROM vectors WHERE model <> ?", (model,))
-            db.execute("DELETE FROM staged_vectors")
-            write_settings(db.execute, settings, SQLITE)
+            moved = promote_staged(db.execute, model, settings, SQLITE)
         self._vector_cache.invalidate()
-        return int(moved)
-
-    def vector_coverage(self, model: str, subjects: Sequence[str] | None = None) -> tuple[int, int]:
-        items, covered = self._read(*coverage_query(model, subjects, SQLITE))[0]
-        return int(covered or 0), int(items or 0)
+        return moved
 
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         if not ids:
@@ -520,35 +450,6 @@ class SQLiteStore:
         return Leftovers(sum(found.values()), ", ".join(found),
                          "until the other connection's read transaction ends; the next Engram command on this"
                          " store then removes them when it closes (`engram audit` lists them meanwhile)")
-
-    def setting(self, key: str, value: str | None = None, *, delete: bool = False) -> str | None:
-        if delete:
-            with self.transaction() as db:
-                db.execute("DELETE FROM settings WHERE key = ?", (key,))
-            return None
-        if value is not None:
-            with self.transaction() as db:
-                db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
-            return value
-        rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
-        return rows[0][0] if rows else None
-
-    def settings(self, prefix: str) -> dict[str, str]:
-        """Every setting whose key starts with `prefix`."""
-        rows = self._read("SELECT key, value FROM settings WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
-        return dict(rows)
-
-    def subjects(self) -> dict[str, int]:
-        return dict(self._read("SELECT subject, count(*) FROM items GROUP BY subject ORDER BY subject"))
-
-    def item_texts(self, subject: str) -> list[tuple[str, str]]:
-        """(id, text) of the subject's items (ReadsTexts)."""
-        return [(r[0], r[1]) for r in self._read("SELECT id, text FROM items WHERE subject = ?", (subject,))]
-
-    def counts(self, subjects: Sequence[str] | None = None) -> dict[str, Any]:
-        """Aggregate figures for Memory.stats, computed by SQL (engram.store.sql.counts)."""
-        return counts(self._read, subjects, SQLITE)
-
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """A statement on the store's own connection (stats, the trace scan, saved ANN indexes, a
@@ -677,6 +578,8 @@ def _translate_error(exc: sqlite3.Error, path: str) -> StoreError:
 
 
 if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capability it claims
-    def _conforms(s: SQLiteStore) -> tuple[Store, VectorAdmin, Scrubbable, TraceScanner, FileBackup, CacheReport,
-                                            ReadsTexts, ScrubStatus]:
+    from engram.store import base
+
+    def _conforms(s: SQLiteStore) -> tuple[base.Store, base.VectorAdmin, base.Scrubbable, base.TraceScanner,
+                                           base.FileBackup, base.CacheReport, base.ReadsTexts, base.ScrubStatus]:
         return s, s, s, s, s, s, s, s

@@ -71,6 +71,21 @@ def array_of(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "array", "items": schema}
 
 
+_COUNT = {"type": "integer"}
+EXTRACTED: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": [
+    "batches", "failed", "messages", "pending", "saved", "refused", "facts", "rejected", "errors"], "properties": {
+    "batches": _COUNT, "failed": _COUNT, "messages": {**_COUNT, "description": "Messages extracted (now marked)."},
+    "pending": {**_COUNT, "description": "Messages still waiting (a failed batch, or past max_batches)."},
+    "saved": _COUNT, "refused": {**_COUNT, "description": "Facts a screen or a length rule refused."},
+    "facts": array_of({"type": "object", "required": ["text", "about", "messages", "saved", "id", "reason"],
+                       "additionalProperties": False, "properties": {
+        "text": {"type": "string"}, "about": NULLABLE_STR, "saved": {"type": "boolean"}, "id": NULLABLE_STR,
+        "reason": NULLABLE_STR, "messages": array_of({"type": "string", "description": "A message's item id."})}}),
+    "rejected": array_of({"type": "object", "required": ["proposed", "reason"], "properties": {
+        "proposed": {"description": "What the model proposed."}, "reason": {"type": "string"}}}),
+    "errors": array_of({"type": "string"})}}
+
+
 def _brief(schema: dict[str, Any]) -> dict[str, Any]:
     """An item schema with only what `item_json(brief=True)` keeps: BRIEF_FIELDS (plus a hit's score
     and passage; never `explain`)."""

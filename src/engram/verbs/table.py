@@ -1,5 +1,5 @@
 """Every verb Engram exposes, defined once: remember, recall, forget, add_messages, list (models and programs) and
-the REST-only get, delete, subjects, me and key management. Each handler is a few lines over `Memory`.
+the REST-only extract, get, delete, subjects, me and key management. Each handler is a few lines over `Memory`.
 
 A surface differs from the definition only through a `Narrowing` written here, with its reason.
 """
@@ -13,7 +13,7 @@ from engram import validate
 from engram.errors import AccessDenied, InvalidInput, NotFound
 from engram.safety.keys import ApiKey, KeyRing
 from engram.types import Item, Saved
-from engram.verbs.replies import SAVED, array_of, item_json, ref
+from engram.verbs.replies import EXTRACTED, SAVED, array_of, item_json, ref
 from engram.verbs.spec import Arg, Call, Narrowing, Route, Surface, Verb
 
 MODELS: frozenset[Surface] = frozenset({"tool", "mcp"})
@@ -73,6 +73,12 @@ def messages_reply(saved: Sequence[Saved]) -> dict[str, Any]:
     """What keeping messages did: counts, and one Saved per message (`engram ingest --json` prints it too)."""
     return {"saved": sum(1 for s in saved if s.saved), "refused": sum(1 for s in saved if not s.saved),
             "redacted": sum(1 for s in saved if s.redacted), "messages": [s.to_dict() for s in saved]}
+
+
+def extract(call: Call) -> dict[str, Any]:
+    report = call.memory.extract(_subject(call), session=call.get("session"), max_batches=call.get("max_batches"),
+                                 now=call.get("now"))
+    return report.to_dict()
 
 
 def recall(call: Call) -> list[dict[str, Any]]:
@@ -275,6 +281,20 @@ ADD_MESSAGES = Verb(
                     "messages": array_of(SAVED)}}}, status=lambda reply: 201),
     max_body=64 * 1024 * 1024)  # transcripts, not facts: a long chat with tool output is megabytes
 
+EXTRACT = Verb(
+    "extract", "Extract facts from messages",
+    "Turn the subject's kept messages not yet extracted into short facts, in batches of one bounded call to the "
+    "configured LLM each. Every fact is remembered (screens, dedupe, supersession apply) with source 'extract' and "
+    "the ids of the messages it came from; a message is extracted once. A batch the model answers badly twice "
+    "fails and its messages stay pending.",
+    (subject_arg(),
+     Arg("session", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": PLAIN},
+         "Only the messages of this session."),
+     Arg("max_batches", {"type": "integer", "minimum": 1, "maximum": 10_000},
+         "At most this many batches (LLM calls) in this call; the rest stay pending.", aliases=("batches",))),
+    extract, REST, idempotent=True,
+    route=Route("POST", "/v1/extract", "Extract facts from the messages not yet extracted", {"200": EXTRACTED}))
+
 LIST = Verb(
     "list", "List memories",
     "List the memories stored about the user, newest first (to review them, or before forgetting).",
@@ -323,5 +343,5 @@ REVOKE_KEY = Verb(
     revoke_key, REST, destructive=True,
     route=Route("DELETE", "/v1/keys/{id}", "Revoke an API key (admin)", {"200": ref("Key")}))
 
-VERBS: dict[str, Verb] = {v.name: v for v in (REMEMBER, RECALL, FORGET, ADD_MESSAGES, LIST, GET, DELETE, SUBJECTS, ME, KEYS,
+VERBS: dict[str, Verb] = {v.name: v for v in (REMEMBER, RECALL, FORGET, ADD_MESSAGES, EXTRACT, LIST, GET, DELETE, SUBJECTS, ME, KEYS,
                                                CREATE_KEY, REVOKE_KEY)}

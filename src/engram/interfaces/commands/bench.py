@@ -14,21 +14,43 @@ def register(main: click.Group) -> None:
     main.add_command(bench)
 
 
-def _whole_numbers(text: str, option: str) -> list[int]:
-    """A comma-separated option as whole numbers, or InvalidInput naming the option."""
-    from engram.errors import InvalidInput
-
+def numbers(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
+    """An option's comma-separated text as whole numbers (empty: none); a click error naming it otherwise."""
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        return [int(part) for part in value.split(",") if part.strip()]
     except ValueError:
-        raise InvalidInput(f"{option} must be comma-separated whole numbers, got {text!r}") from None
-
+        raise click.BadParameter(f"must be comma-separated whole numbers, got {value!r}", ctx, param) from None
 
 
 def scratch_and_json(f: Callable[..., Any]) -> Callable[..., Any]:
-    """`--tmp DIR` (where the bench's scratch stores go) and `--json` (one JSON object)."""
-    f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
-    return click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)(f)
+    """`--tmp DIR` (where the bench's scratch stores go) and `--json` (the result as JSON)."""
+    f = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(f)
+    return click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
+                        help="Folder for the temporary stores (default: the system temp dir).")(f)
+
+
+# Options several benchmarks take, declared once.
+server_option = click.option(
+    "--store", "server", default=None, metavar="URL",
+    help="Run on PostgreSQL: a postgresql:// server whose user may create databases; the bench makes"
+         " its own databases there and drops them after.")
+vector_cache_option = click.option(
+    "--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
+    help="Reuse embeddings across runs from this folder (ablations: only the ranking changes; latency"
+         " and ingest figures then exclude embedding).")
+weights_option = click.option(
+    "--weights", "weights", default=None,
+    help="Override hybrid ranking weights for an ablation, e.g. entity=0,time=0 (docs/recall.md).")
+
+
+def _embedder(ctx: click.Context, vector_cache: str | None = None) -> Any:
+    """The root command's --embedder (a spec or None), behind the vector cache when one is given."""
+    spec = (ctx.find_root().obj or {}).get("embedder")
+    if vector_cache is None:
+        return spec
+    from engram.bench.vectorcache import bench_embedder
+
+    return bench_embedder(spec, vector_cache)
 
 @click.group()
 def bench() -> None:
@@ -41,18 +63,11 @@ def bench() -> None:
 @click.option("--retriever", default="hybrid", show_default=True,
               type=click.Choice(["hybrid", "bm25", "dense", "overlap"]),
               help="Engram's hybrid recall, or a baseline in the same harness.")
-@click.option("--weights", "weights", default=None,
-              help="Override hybrid ranking weights for an ablation, e.g. entity=0,time=0 (docs/recall.md).")
+@weights_option
 @click.option("--limit", type=int, default=None, help="Only the first N conversations.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
-              help="Folder for the temporary stores (default: the system temp dir).")
-@click.option("--store", "server", default=None, metavar="URL",
-              help="Run on PostgreSQL: a postgresql:// URL whose user may create databases; one fresh"
-                   " database per conversation, dropped afterwards.")
-@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
-              help="Reuse embeddings across runs from this folder (ablations: only the ranking changes;"
-                   " latency and ingest figures then exclude embedding).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@server_option
+@vector_cache_option
+@scratch_and_json
 @click.pass_context
 def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, limit: int | None,
            folder: str | None, server: str | None, vector_cache: str | None, as_json: bool) -> None:
@@ -60,9 +75,8 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
     from engram.bench import locomo as bench_locomo
     from engram.bench.baselines import parse_weights
     from engram.bench.report import category_table, locomo_table
-    from engram.bench.vectorcache import bench_embedder
 
-    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
+    embedder = _embedder(ctx, vector_cache)
     echo = None if as_json else click.echo
     result = bench_locomo.run(data, retriever, embedder=embedder, limit=limit, folder=folder, echo=echo,
                               weights=parse_weights(weights), store=server)
@@ -80,19 +94,15 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
 @click.option("--limit", type=int, default=None, help="Only the first N chats (numeric order of their folders).")
 @click.option("--retriever", default="hybrid", show_default=True, type=click.Choice(["hybrid", "bm25", "dense"]),
               help="Engram's recall, its keyword signal alone, or plain cosine over the same passage vectors.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None,
-              help="Folder for the temporary stores (default: the system temp dir).")
-@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
-              help="Reuse embeddings across runs from this folder (tuning: ingest_per_s then excludes embedding).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@vector_cache_option
+@scratch_and_json
 @click.pass_context
 def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None,
          vector_cache: str | None, as_json: bool) -> None:
     """Message-level evidence recall on BEAM chats: one store per chat, every message through add_messages."""
     from engram.bench import beam as bench_beam
-    from engram.bench.vectorcache import bench_embedder
 
-    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
+    embedder = _embedder(ctx, vector_cache)
     result = bench_beam.run(data, (retriever,), limit=limit, embedder=embedder, folder=folder,
                             echo=None if as_json else click.echo)[retriever]
     if as_json:
@@ -110,28 +120,23 @@ def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folde
               help="Comma-separated: hybrid, bm25, dense.")
 @click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
               help="A folder with suite_facts.jsonl and suite_questions.jsonl (default: the shipped suite).")
-@click.option("--weights", "weights", default=None,
-              help="Override hybrid ranking weights for an ablation, e.g. entity=0,time=0 (docs/recall.md).")
-@click.option("--people", "people", default="1000", show_default=True,
+@weights_option
+@click.option("--people", "people", default="1000", show_default=True, callback=numbers,
               help="Sizes of the many-people store to measure too, comma-separated (empty: skip).")
 @click.option("--locomo", "locomo_data", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Also run LoCoMo on this file for each retriever, reported next to the suite.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--vector-cache", "vector_cache", type=click.Path(file_okay=False), default=None,
-              help="Reuse embeddings across runs from this folder (ablations: only the ranking changes;"
-                   " latency and ingest figures then exclude embedding).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@vector_cache_option
+@scratch_and_json
 @click.pass_context
-def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, people: str,
+def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | None, people: list[int],
           locomo_data: str | None, folder: str | None, vector_cache: str | None, as_json: bool) -> None:
     """Robustness suite: top-1/top-3/MRR per group and question style (acronyms, case, typos, ...)."""
 
     from engram.bench import locomo as bench_locomo
     from engram.bench import suite as bench_suite
     from engram.bench.baselines import parse_weights
-    from engram.bench.vectorcache import bench_embedder
 
-    embedder = bench_embedder((ctx.find_root().obj or {}).get("embedder"), vector_cache)
+    embedder = _embedder(ctx, vector_cache)
     names = [r.strip() for r in retrievers.split(",") if r.strip()]
     overrides = parse_weights(weights)
     extra = {}
@@ -142,7 +147,7 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
         extra["locomo"] = measure
     result = bench_suite.run(names, data=data, embedder=embedder, folder=folder, extra=extra,
                              echo=None if as_json else click.echo, weights=overrides,
-                             people=_whole_numbers(people, "--people"))
+                             people=people)
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -163,8 +168,7 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
 @click.option("--clients", default=1, show_default=True, help="Threads sharing one Memory, recalling at once.")
 @click.option("--processes", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Client processes, each with its own Memory and --clients threads (as serve --workers).")
-@click.option("--store", "server", default=None, metavar="URL",
-              help="A postgresql:// server: the bench creates its own database there and drops it after.")
+@server_option
 @click.option("--db", "db", default=None, help="Use (and keep) this store instead; filled only if empty.")
 @click.option("--recalls", default=4000, show_default=True, help="Timed recalls (after the warm-up).")
 @click.option("--warmup", default=1000, show_default=True, help="Recalls before timing and the warm RSS.")
@@ -178,7 +182,7 @@ def tenants(ctx: click.Context, subjects: int, items: int, clients: int, process
     """Recall p50/p95, recalls/s and RSS with many subjects in one store and many client threads."""
     from engram.bench import tenants as bench_tenants
 
-    embedder = (ctx.find_root().obj or {}).get("embedder")
+    embedder = _embedder(ctx)
     result = bench_tenants.run(subjects, items, clients, server=server, db=db, embedder=embedder,
                                embed_limit=embed_limit, recalls=recalls, warmup=warmup, folder=folder,
                                echo=None if as_json else click.echo, processes=processes)
@@ -196,21 +200,21 @@ def tenants(ctx: click.Context, subjects: int, items: int, clients: int, process
 @click.option("--subjects", default=20, show_default=True, help="Subjects in the store.")
 @click.option("--items", default=200, show_default=True, help="Embedded sentences per subject.")
 @click.option("--clients", default=8, show_default=True, help="HTTP clients sending recalls at once.")
-@click.option("--workers", "workers", default="1,2", show_default=True, help="Worker counts to compare, comma-separated.")
+@click.option("--workers", "workers", default="1,2", show_default=True, callback=numbers,
+              help="Worker counts to compare, comma-separated.")
 @click.option("--rounds", default=2, show_default=True, help="Alternating rounds over the worker counts.")
 @click.option("--recalls", default=400, show_default=True, help="Timed recalls per round and worker count.")
 @click.option("--warmup", default=40, show_default=True, help="Recalls before timing, per server started.")
-@click.option("--store", "server", default=None, metavar="URL",
-              help="A postgresql:// server: the bench creates its own database there and drops it after.")
+@server_option
 @scratch_and_json
 @click.pass_context
-def serve_workers(ctx: click.Context, subjects: int, items: int, clients: int, workers: str, rounds: int,
+def serve_workers(ctx: click.Context, subjects: int, items: int, clients: int, workers: list[int], rounds: int,
                   recalls: int, warmup: int, server: str | None, folder: str | None, as_json: bool) -> None:
     """Recalls/s through `engram serve --workers W` (real HTTP, many clients), W compared in one run."""
     from engram.bench import serve_workers as bench_serve
 
-    counts = tuple(_whole_numbers(workers, "--workers"))
-    embedder = (ctx.find_root().obj or {}).get("embedder") or "minilm"
+    counts = tuple(workers)
+    embedder = _embedder(ctx) or "minilm"
     result = bench_serve.run(subjects, items, clients, counts, rounds, recalls, warmup, server=server,
                              embedder=embedder, folder=folder, echo=None if as_json else click.echo)
     if as_json:
@@ -221,7 +225,7 @@ def serve_workers(ctx: click.Context, subjects: int, items: int, clients: int, w
 
 
 @bench.command()
-@click.option("--sizes", default="1000,10000,100000", show_default=True,
+@click.option("--sizes", default="1000,10000,100000", show_default=True, callback=numbers,
               help="Items in the measured subject, comma-separated.")
 @click.option("--store-size", default=1_000_000, show_default=True,
               help="Items in the whole store for the last measurement (0 to skip).")
@@ -231,23 +235,20 @@ def serve_workers(ctx: click.Context, subjects: int, items: int, clients: int, w
 @click.option("--rounds", default=5, show_default=True, help="Passes over the 10 benchmark queries per size.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Also draw recall latency by size to this PNG (needs the `bench` extra).")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
 @click.option("--store-file", type=click.Path(dir_okay=False), default=None,
               help="Keep the --store-size store in this file: built if it does not hold that many items, else reused.")
 @click.option("--small-subject", default=1000, show_default=True,
               help="Items of a second, small subject timed inside the --store-size store (0 to skip).")
 @click.option("--steps", is_flag=True, help="Also time every step of a recall, per size (`steps` in the JSON).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@scratch_and_json
 @click.pass_context
-def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, write_n: int, rounds: int,
+def latency(ctx: click.Context, sizes: list[int], store_size: int, embed_limit: int, write_n: int, rounds: int,
             plot: str | None, folder: str | None, store_file: str | None, small_subject: int, steps: bool,
             as_json: bool) -> None:
     """Recall p50/p95 by subject size (query embedding included), write throughput, peak RSS."""
     from engram.bench import latency as bench_latency
     from engram.bench.report import latency_table, plot_latency
-    counts = _whole_numbers(sizes, "--sizes")
-    embedder = (ctx.find_root().obj or {}).get("embedder")
-    result = bench_latency.run(counts, store_size, embedder=embedder, embed_limit=embed_limit, write_n=write_n,
+    result = bench_latency.run(sizes, store_size, embedder=_embedder(ctx), embed_limit=embed_limit, write_n=write_n,
                                rounds=rounds, folder=folder, echo=None if as_json else click.echo,
                                store_file=store_file, small_subject=small_subject, steps=steps)
     if plot:
@@ -259,7 +260,7 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
 
 
 @bench.command()
-@click.option("--sizes", default="1000,10000,100000", show_default=True,
+@click.option("--sizes", default="1000,10000,100000", show_default=True, callback=numbers,
               help="Items already in the subject when the timed writes start, comma-separated.")
 @click.option("--writes", default=200, show_default=True, help="Timed single remember calls per size.")
 @click.option("--batch", default=1000, show_default=True, help="Texts for the remember_many measurement (0 to skip).")
@@ -267,46 +268,45 @@ def latency(ctx: click.Context, sizes: str, store_size: int, embed_limit: int, w
               help="Sizes above this are filled with MiniLM-like vectors through the store; timed writes stay real.")
 @scratch_and_json
 @click.pass_context
-def writes(ctx: click.Context, sizes: str, writes: int, batch: int, embed_limit: int, folder: str | None,
+def writes(ctx: click.Context, sizes: list[int], writes: int, batch: int, embed_limit: int, folder: str | None,
            as_json: bool) -> None:
-    """Single remember calls by subject size, and remember_many, against the embedder alone (interleaved)."""
+    """Single remember calls by subject size, remember_many and add_messages, against the embedder alone."""
     from engram.bench import writes as bench_writes
 
-    embedder = (ctx.find_root().obj or {}).get("embedder")
-    result = bench_writes.run(_whole_numbers(sizes, "--sizes"), writes=writes, batch=batch, embed_limit=embed_limit,
-                              embedder=embedder, folder=folder, echo=None if as_json else click.echo)
+    result = bench_writes.run(sizes, writes=writes, batch=batch, embed_limit=embed_limit,
+                              embedder=_embedder(ctx), folder=folder, echo=None if as_json else click.echo)
     click.echo(json.dumps(result) if as_json else bench_writes.table(result))
 
 
 @bench.command(name="ann")
-@click.option("--sizes", default="10000,50000,100000", show_default=True,
+@click.option("--sizes", default="10000,50000,100000", show_default=True, callback=numbers,
               help="Subject sizes the index grows through, comma-separated.")
 @click.option("--data", default="minilm", show_default=True, type=click.Choice(["minilm", "random"]),
               help="MiniLM-like vectors (a Gaussian fitted to embedded facts) or random unit vectors (worst case).")
-@click.option("--ef", default="128,256,512", show_default=True, help="Search widths to measure, comma-separated.")
+@click.option("--ef", default="128,256,512", show_default=True, callback=numbers,
+              help="Search widths to measure, comma-separated.")
 @click.option("--queries", default=200, show_default=True, help="Query vectors per size.")
 @click.option("--threads", default=1, show_default=True, help="Threads for building the index.")
 @scratch_and_json
 @click.pass_context
-def ann_bench(ctx: click.Context, sizes: str, data: str, ef: str, queries: int, threads: int, folder: str | None,
+def ann_bench(ctx: click.Context, sizes: list[int], data: str, ef: list[int], queries: int, threads: int, folder: str | None,
               as_json: bool) -> None:
     """The ANN index against the exact scan: build time, query p50/p95, recall@10 vs exact."""
     from engram.bench import ann as bench_ann
-    counts, widths = _whole_numbers(sizes, "--sizes"), _whole_numbers(ef, "--ef")
-    embedder = (ctx.find_root().obj or {}).get("embedder")
+
     show = None if as_json else (lambda row: click.echo(json.dumps(row)))
-    result = bench_ann.run(counts, data=data, queries=queries, ef=widths, threads=threads, embedder=embedder,
+    result = bench_ann.run(sizes, data=data, queries=queries, ef=ef, threads=threads, embedder=_embedder(ctx),
                            folder=folder, progress=show)
     click.echo(json.dumps(result if as_json else result["crossover"]))
 
 
 @bench.command()
 @click.option("--pg", "pg_url", default=None, help="A postgresql:// server URL to measure too (a fresh database is made).")
-@click.option("--writers", default="1,4,16", show_default=True, help="Writer process counts, comma-separated.")
+@click.option("--writers", default="1,4,16", show_default=True, callback=numbers,
+              help="Writer process counts, comma-separated.")
 @click.option("-n", "n", default=200, show_default=True, help="Writes per writer.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
-def concurrency(pg_url: str | None, writers: str, n: int, folder: str | None, as_json: bool) -> None:
+@scratch_and_json
+def concurrency(pg_url: str | None, writers: list[int], n: int, folder: str | None, as_json: bool) -> None:
     """Concurrent writer processes on one store, with a concurrent reader: SQLite (and PostgreSQL)."""
     import tempfile
     import uuid
@@ -318,7 +318,7 @@ def concurrency(pg_url: str | None, writers: str, n: int, folder: str | None, as
     backends = {"sqlite": lambda: str(root / f"{uuid.uuid4().hex}.db")}
     if pg_url:
         backends["postgres"] = lambda: fresh_postgres_database(pg_url)
-    rows = run(backends, writers=_whole_numbers(writers, "--writers"), n=n)
+    rows = run(backends, writers=writers, n=n)
     if as_json:
         click.echo(json.dumps(rows))
         return
@@ -331,8 +331,7 @@ def concurrency(pg_url: str | None, writers: str, n: int, folder: str | None, as
 @click.option("--items", default=200, show_default=True, help="Items put into one namespace.")
 @click.option("--rounds", default=50, show_default=True, help="Calls of each read operation.")
 @click.option("--embedder", default="hashing", show_default=True, help="The embedder both stores use.")
-@click.option("--tmp", "folder", type=click.Path(file_okay=False), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
+@scratch_and_json
 def store_bench(items: int, rounds: int, embedder: str, folder: str | None, as_json: bool) -> None:
     """LangGraph store operations: EngramStore (SQLite) against LangGraph's InMemoryStore, same run."""
     from engram.bench.store import run
