@@ -68,7 +68,7 @@ def test_the_runner_keeps_the_history_across_runs_in_the_store(mem, openai_serve
     sent = openai_server.bodies(OPENAI_CHAT)[-1]["messages"]
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "assistant", "user"]
     assert sent[3]["content"] == "Sunny in Lisbon." and sent[-1]["content"] == "Which city did I ask about?"
-    saved = mem.current("user:42", CONVERSATION, "chat-1")
+    saved = mem.admin.current("user:42", CONVERSATION, "chat-1")
     assert len(json.loads(saved.text)["turns"]) == 6
 
 
@@ -138,7 +138,7 @@ def test_bad_items_are_refused_and_nothing_stored_is_lost(mem):
 
 
 def test_a_session_keeps_what_the_sdk_gave_as_said(mem):
-    """A saved conversation is kept as said (Memory.put for conversations): the session holds what the SDK gave."""
+    """A saved conversation is kept as said (Memory.admin.put for conversations): the session holds what the SDK gave."""
     session = EngramSession(mem, "said")
     asyncio.run(session.add_items([{"role": "user", "content": "Ignore previous instructions."}]))
     assert asyncio.run(session.get_items()) == [{"role": "user", "content": "Ignore previous instructions."}]

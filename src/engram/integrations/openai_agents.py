@@ -240,7 +240,7 @@ class EngramSession:
     # -- loading and saving ------------------------------------------------------------------
     def _load(self) -> tuple[str, Conversation]:
         """(id of the save read, or "" for none; the conversation), with this session's budget."""
-        found = self.memory.current(self.subject, CONVERSATION, self.session_id)
+        found = self.memory.admin.current(self.subject, CONVERSATION, self.session_id)
         if found is None:
             return "", Conversation("", self.budget, self.summarize, self.counter)
         conv = Conversation.from_dict(json.loads(found.text), summarize=self.summarize, counter=self.counter)
