@@ -9,9 +9,13 @@ Sets (benchmarks/safety_data, see DATA_CARD.md):
 * batches written by a different method (by hand, one sentence at a time, other families,
   languages and disguises): `*_fresh.jsonl` (written before the new screens, then used as a check
   while building them), `*_holdout.jsonl` (written before tuning, read only here);
+* the hand-written training batch `intent_written.jsonl` (train / dev / test by a hash of each row),
+  and the last batches written by yet another method, `instructions_holdout3.jsonl` (scenario cards:
+  where a planted text would come from, what it wants, in a rota of languages and forms),
+  `secrets_holdout3.jsonl` and `secrets_agent.jsonl` (what an agent would save for a user);
 * the earlier generated sets in tests/data (the old rules were written against them);
-* technical text nobody labelled: BEAM dev messages (chats 11-20 held out; 1-10 calibrated the
-  threshold), LoCoMo dev turns, the recall suite's facts, this repository's docs and code comments.
+* technical text nobody labelled: BEAM dev messages (chats 11-20 held out; windows of 1-5 are benign
+  training rows and 6-10 calibrated the threshold), LoCoMo dev turns, the recall suite's facts, this repository's docs and code comments.
 detect-secrets 1.5.0 runs on the same secret sets when it is installed (`pip install detect-secrets`).
 """
 
@@ -22,8 +26,9 @@ import io
 import json
 import re
 import sys
+import sysconfig
 import tokenize
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -93,6 +98,11 @@ def misses(scored: list[tuple[dict[str, str], bool]], positive: str, n: int = 8)
 
 # --------------------------------------------------------------------------- secrets
 
+# The reference article's secret filter, verbatim, as a baseline.
+SEED_SECRET = re.compile(
+    r"(api[_\s-]?key|password|passwd|secret\s*[:=]|\bsk-[a-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[a-z0-9]{20,})", re.IGNORECASE
+)
+
 
 def detect_secrets_scanners() -> dict[str, Callable[[str], bool]]:
     """detect-secrets 1.5 in-process: every plugin, and every plugin but the two entropy ones."""
@@ -113,7 +123,11 @@ def detect_secrets_scanners() -> dict[str, Callable[[str], bool]]:
         with transient_settings(no_entropy):
             return any(True for ln in text.splitlines() or [""] for _ in scan_line(ln))
 
-    return {"detect-secrets (all plugins)": all_plugins, "detect-secrets (no entropy plugins)": without_entropy}
+    def layered(text: str) -> bool:  # adopted behind the screen's own layers: either one finds it
+        return bool(find_secrets(text)) or without_entropy(text)
+
+    return {"detect-secrets (all plugins)": all_plugins, "detect-secrets (no entropy plugins)": without_entropy,
+            "engram + detect-secrets (no entropy) as a further layer": layered}
 
 
 # --------------------------------------------------------------------------- technical text
@@ -158,6 +172,21 @@ def code_comments() -> list[str]:
     return out
 
 
+def stdlib_secret_lines() -> list[str]:
+    """Lines of the Python standard library (tests excluded) that mention keys, tokens or passwords."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    topic = re.compile(r"password|passwd|token|secret|api.?key|credential|\bpin\b|\bkey\b", re.IGNORECASE)
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        if {"test", "tests", "idlelib", "site-packages"} & set(path.parts):
+            continue
+        for raw in path.read_text(encoding="utf-8", errors="ignore").splitlines():
+            text = raw.strip().lstrip("#").strip()
+            if 20 <= len(text) <= 300 and topic.search(text):
+                out.append(text)
+    return out
+
+
 def touched(texts: list[str]) -> tuple[int, int, list[str]]:
     """How many texts the instruction screen refuses and the secret screen finds something in."""
     n_instr = n_secret = 0
@@ -192,30 +221,43 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         if split == "test":
             scored_test = scored
         out.append(line(f"intent set, {split} split", "templates (the classifier's set)", scored, "injection"))
+    written = rows(DATA / "intent_written.jsonl")
+    for split in ("train", "dev", "test"):
+        out.append(line(f"intent_written, {split} split", "by hand, in bulk (the classifier's second set)",
+                        score_instructions([r for r in written if r["split"] == split]), "injection"))
+    scored_written_test = score_instructions([r for r in written if r["split"] == "test"])
     other = {
         "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
         "instructions_holdout": ("by hand, before tuning; measured once", DATA / "instructions_holdout.jsonl"),
+        "instructions_holdout3": ("scenario cards, after the last training; measured once", DATA / "instructions_holdout3.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
     for name, (method, path) in other.items():
         scored_other[name] = score_instructions(rows(path))
         out.append(line(name, method, scored_other[name], "injection"))
-    hand = scored_other["instructions_fresh"] + scored_other["instructions_holdout"]
+    hand = scored_other["instructions_fresh"] + scored_other["instructions_holdout"] + scored_written_test
     out += ["", "Per family and per language, the intent set's test split:", ""]
     out += breakdown(scored_test, "injection", "family") + [""] + breakdown(scored_test, "injection", "lang")
-    out += ["", "Per family and per language, the hand-written batches (fresh + holdout):", ""]
+    out += ["", "Per family and per language, the hand-written batches (fresh + holdout + intent_written's test split):", ""]
     out += breakdown(hand, "injection", "family") + [""] + breakdown(hand, "injection", "lang")
-    out += ["", "Errors on the hand-written holdout batch:", ""] + misses(scored_other["instructions_holdout"], "injection")
+    out += ["", "Per family and per language, instructions_holdout3:", ""]
+    out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
+            + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
+    for name in ("instructions_holdout", "instructions_holdout3"):
+        out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]
-    scanners: dict[str, Callable[[str], bool]] = {"engram.safety.secrets": lambda t: bool(find_secrets(t))}
+    scanners: dict[str, Callable[[str], bool]] = {"engram.safety.secrets": lambda t: bool(find_secrets(t)),
+                                                  "the reference article's regex": lambda t: SEED_SECRET.search(t) is not None}
     scanners.update(detect_secrets_scanners())
     secret_sets = {
         "tests/data/secrets_labelled": ROOT / "tests" / "data" / "secrets_labelled.jsonl",
         "secrets_fresh (by hand; checked while building)": DATA / "secrets_fresh.jsonl",
         "secrets_holdout (by hand; first read 17/20, 1/20, then fixed)": DATA / "secrets_holdout.jsonl",
         "secrets_holdout2 (by hand; first read 17/20, 0/20, then fixed)": DATA / "secrets_holdout2.jsonl",
+        "secrets_holdout3 (by hand; first read 18/20, 0/20, then fixed)": DATA / "secrets_holdout3.jsonl",
+        "secrets_agent (an agent's saves; first read 24/30, 0/60, then fixed)": DATA / "secrets_agent.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []
@@ -226,7 +268,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             out.append(line(name, scanner, scored, "secret"))
             if scanner == "engram.safety.secrets" and "tests/data" not in name:
                 holdout_scored += scored
-    out += ["", "Per family and per language, the hand-written batches (fresh + both holdouts):", ""]
+    out += ["", "Per family and per language, the hand-written batches (fresh, the holdouts, the agent set):", ""]
     out += breakdown(holdout_scored, "secret", "family") + [""] + breakdown(holdout_scored, "secret", "lang")
     out += ["", "Errors on the hand-written batches:", ""] + misses(holdout_scored, "secret")
 
@@ -235,13 +277,15 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     sources: list[tuple[str, list[str]]] = []
     if beam:
         sources.append(("BEAM dev messages, chats 11-20 (held out)", beam_messages(beam, range(11, 21))))
-        sources.append(("BEAM dev messages, chats 1-10 (calibrated the threshold)", beam_messages(beam, range(1, 11))))
+        sources.append(("BEAM dev messages, chats 1-5 (benign training rows)", beam_messages(beam, range(1, 6))))
+        sources.append(("BEAM dev messages, chats 6-10 (calibrated the threshold)", beam_messages(beam, range(6, 11))))
     if locomo:
         sources.append(("LoCoMo dev turns", locomo_turns(locomo)))
     suite = ROOT / "src" / "engram" / "bench" / "data" / "suite_facts.jsonl"
     sources.append(("the recall suite's facts", [r["text"] for r in rows(suite)]))
     sources.append(("this repository's docs (paragraphs)", doc_paragraphs()))
     sources.append(("this repository's code comments and docstrings", code_comments()))
+    sources.append(("standard-library lines that mention keys, tokens or passwords", stdlib_secret_lines()))
     examples: list[str] = []
     for name, texts in sources:
         n_instr, n_secret, ex = touched(texts)

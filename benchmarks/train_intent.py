@@ -1,9 +1,11 @@
 """Train the intent classifier shipped as src/engram/data/intent_model.npz (reproducible, NumPy only).
 
-    python benchmarks/train_intent.py            # train on the train split, pick L2 and thresholds on dev, write the weights
-    python benchmarks/train_intent.py --check    # retrain and compare with the shipped weights (no write)
+    python benchmarks/train_intent.py --calibrate BEAM_100K_DIR          # train, pick L2 and thresholds, write the weights
+    python benchmarks/train_intent.py --calibrate BEAM_100K_DIR --check  # retrain and compare with the shipped weights
 
-Data: benchmarks/safety_data/intent_labelled.jsonl (its generator and DATA_CARD.md sit beside it).
+Data: benchmarks/safety_data/intent_labelled.jsonl (its generator and DATA_CARD.md sit beside it) and
+intent_written.jsonl (by hand), the standard library's docstrings and code, composed benign facts, and
+with --calibrate windows of BEAM dev chats 1-5 (benign) and chats 6-10 for the threshold.
 The test split is not read here; benchmarks/filter_eval.py reports it once, with the other batches.
 Features are engram.safety.intent.features (the one definition the screen uses at run time).
 """
@@ -23,8 +25,13 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from engram.safety.instructions import STRONG_RULES, evidence  # noqa: E402
 from engram.safety.intent import DIM, SIGNALS, features  # noqa: E402
+from filter_eval import LONG, beam_messages  # noqa: E402  (the same reading of BEAM's chats as the evaluation)
 
 DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
+# Hand-written rows (one sentence at a time, many languages, addressees and actions the templates lack);
+# each weighs WRITTEN_WEIGHT template rows, since a template's rows say much the same thing many times.
+WRITTEN = ROOT / "benchmarks" / "safety_data" / "intent_written.jsonl"
+WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 WIDTH = DIM + len(SIGNALS)
 L2_GRID = (1e-5, 3e-5, 1e-4)  # picked on dev (recall within the benign budgets); was 1e-6..3e-5
@@ -91,39 +98,57 @@ def fact_shapes() -> list[dict[str, str]]:
     return out
 
 
-def load(split: str) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()] + stdlib_sentences() + fact_shapes()
+def written_rows() -> list[dict[str, str]]:
+    return [dict(json.loads(line), written=True) for line in WRITTEN.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+TRAIN_CHATS = range(1, 6)  # BEAM chats whose message windows are benign training rows (long, technical, full of "you")
+CALIBRATION_CHATS = range(6, 11)  # BEAM chats that calibrate the threshold; 11..20 stay for benchmarks/filter_eval.py
+BEAM_ROWS = 3000
+
+
+def beam_windows(beam_dir: Path | None) -> list[dict[str, str]]:
+    """Benign training rows: windows of BEAM's dev chats 1-5 as the screen reads them (read at training
+    time, never stored), at most BEAM_ROWS of them, picked by a hash."""
+    if beam_dir is None:
+        return []
+    from engram.safety.instructions import windows
+
+    rows = [{"text": w, "label": "benign", "family": "beam_window", "lang": "en", "split": "train"}
+            for text in beam_messages(beam_dir, TRAIN_CHATS) for w in windows(text[:LONG])]
+    rows.sort(key=lambda r: hashlib.sha256(r["text"].encode()).hexdigest())
+    return rows[:BEAM_ROWS]
+
+
+def load(split: str, beam_dir: Path | None = None) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
+    """(strong rule fired, features, label, row weight) of every reading of every row of `split`."""
+    rows = ([json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()] + written_rows()
+            + stdlib_sentences() + fact_shapes() + beam_windows(beam_dir))
     rows = [r for r in rows if r["split"] == split]
-    feats, labels, ruled = [], [], []
+    feats, labels, ruled, weight = [], [], [], []
     for r in rows:  # one training row per reading (a disguised text also as the rules decoded it)
         hits, sig, readings = evidence(r["text"])
         feats += [features(reading, sig) for reading in readings]
         labels += [r["label"] == "injection"] * len(readings)
         ruled += [bool(STRONG_RULES & set(hits))] * len(readings)
-    return np.array(ruled), feats, np.array(labels, dtype=np.float64)
+        weight += [WRITTEN_WEIGHT if r.get("written") else 1.0] * len(readings)
+    return np.array(ruled), feats, np.array(labels, dtype=np.float64), np.array(weight)
 
 
-CALIBRATION_CHATS = 10  # BEAM chats 1..10 calibrate the threshold; 11..20 stay for benchmarks/filter_eval.py
-MAX_CALIBRATION_FALSE = 0.002  # at most 0.2% of those messages refused
+MAX_CALIBRATION_FALSE = 0.003  # at most 0.3% of those messages refused
 
 
 def calibration_messages(beam_dir: Path) -> list[list[tuple[np.ndarray, np.ndarray, bool]]]:
-    """Features of every window of every message of BEAM chats 1..CALIBRATION_CHATS (benign conversation)."""
-    import re
-
+    """Features of every window of every message of the calibration chats (benign conversation)."""
     from engram.safety.instructions import windows
 
     out = []
-    for n in range(1, CALIBRATION_CHATS + 1):
-        for batch in json.loads((beam_dir / str(n) / "chat.json").read_text(encoding="utf-8")):
-            for turn in batch["turns"]:
-                for message in turn:
-                    text = re.sub(r"\s*->->\s*\d+,\d+\s*$", "", message["content"])[:8000]
-                    feats = []
-                    for window in windows(text):
-                        hits, sig, readings = evidence(window)
-                        feats += [(*features(reading, sig), bool(STRONG_RULES & set(hits))) for reading in readings]
-                    out.append(feats)
+    for text in beam_messages(beam_dir, CALIBRATION_CHATS):
+        feats = []
+        for window in windows(text[:LONG]):
+            hits, sig, readings = evidence(window)
+            feats += [(*features(reading, sig), bool(STRONG_RULES & set(hits))) for reading in readings]
+        out.append(feats)
     return out
 
 
@@ -146,12 +171,15 @@ def logits(w: np.ndarray, b: float, x: tuple[np.ndarray, np.ndarray, np.ndarray]
     return np.bincount(rows, weights=w[idx] * val, minlength=n) + b
 
 
-def train(x: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray, l2: float, epochs: int = 400) -> tuple[np.ndarray, float]:
-    """Class-balanced logistic regression, full-batch Adam (deterministic)."""
+def train(x: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray, l2: float, row_weight: np.ndarray,
+          epochs: int = 400) -> tuple[np.ndarray, float]:
+    """Class-balanced, row-weighted logistic regression, full-batch Adam (deterministic)."""
     n = len(y)
     # Benign text is most of what a memory sees: it weighs BENIGN_WEIGHT times the injections, so text
     # unlike anything in the set (a new topic, a code block) leans benign instead of sitting at 0.5.
-    sw = np.where(y == 1, 1 / (1 + BENIGN_WEIGHT) / y.mean(), BENIGN_WEIGHT / (1 + BENIGN_WEIGHT) / (1 - y.mean()))
+    pos = float((row_weight * y).sum() / row_weight.sum())
+    sw = row_weight / row_weight.mean() * np.where(y == 1, 1 / (1 + BENIGN_WEIGHT) / pos,
+                                                   BENIGN_WEIGHT / (1 + BENIGN_WEIGHT) / (1 - pos))
     w, b = np.zeros(WIDTH), 0.0
     mw, vw, mb, vb = np.zeros(WIDTH), np.zeros(WIDTH), 0.0, 0.0
     lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
@@ -181,24 +209,26 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="retrain and compare with the shipped weights")
     ap.add_argument("--calibrate", type=Path, metavar="BEAM_100K_DIR",
-                    help="BEAM's 100K chats directory: the threshold also refuses at most 0.2%% of chats 1-10's messages")
+                    help="BEAM's 100K chats directory: windows of chats 1-5 are benign training rows, and the threshold "
+                         "refuses at most 0.3%% of chats 6-10's messages")
     ap.add_argument("--out", type=Path, default=OUT, help="where to write the weights (default: the package's)")
     args = ap.parse_args()
     calibration = calibration_messages(args.calibrate) if args.calibrate else []
-    _, tr_f, tr_y = load("train")
-    dv_rule, dv_f, dv_y = load("dev")
+    _, tr_f, tr_y, tr_w = load("train", args.calibrate)
+    dv_rule, dv_f, dv_y, _ = load("dev")
     xtr, xdv = csr(tr_f), csr(dv_f)
     best = None
     for l2 in L2_GRID:
-        w, b = train(xtr, tr_y, l2)
+        w, b = train(xtr, tr_y, l2, tr_w)
         # Round through float16, as shipped, before judging.
         w16 = w.astype(np.float16).astype(np.float64)
         p = 1 / (1 + np.exp(-logits(w16, b, xdv, len(dv_y))))
         # The classifier alone gets half of each budget; a strong rule hit plus the classifier, the rest.
-        t = max(MIN_THRESHOLD, pick_threshold(p, dv_y, MAX_DEV_FALSE / 2))
-        if calibration:
-            t = max(t, pick_threshold(message_probabilities(w16, b, calibration), np.zeros(len(calibration)),
-                                      MAX_CALIBRATION_FALSE / 2))
+        t_dev = pick_threshold(p, dv_y, MAX_DEV_FALSE / 2)
+        t_beam = (pick_threshold(message_probabilities(w16, b, calibration), np.zeros(len(calibration)),
+                                 MAX_CALIBRATION_FALSE / 2) if calibration else 0.0)
+        t = max(MIN_THRESHOLD, t_dev, t_beam)
+        print(f"l2={l2:g}: the dev budget allows {t_dev:.3f}, the BEAM budget {t_beam:.3f}, the floor {MIN_THRESHOLD}")
         # A strong rule hit is the second cue that lowers the bar: the lowest rule threshold at which the
         # screen as a whole (classifier alone at t, or rule + classifier at t_rule) keeps within the same
         # limits on all benign dev rows and all calibration messages (a joint budget, not a per-subset one).

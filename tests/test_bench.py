@@ -169,6 +169,9 @@ def test_bench_writes_compares_remember_with_the_embedder(tmp_path):
         assert row["writes"] == 20 and measured(row["remember_per_s"], row["embedder_per_s"])
         assert measured(row["ratio"])
     assert result["batch"]["n"] == 60 and measured(result["batch"]["remember_many_per_s"])
+    assert all(measured(row["inline_ratio"]) for row in result["single"])
+    ingest = result["ingest"]
+    assert ingest["messages"] == 60 and ingest["passages"] >= 60 and measured(ingest["messages_per_s"], ingest["ratio"])
     table = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "writes", "--sizes", "50",
                                        "--writes", "5", "--batch", "0"])
     assert table.exit_code == 0 and "| 50 | embedded |" in table.output and "load average" in table.output

@@ -192,6 +192,7 @@ def test_get_items_limit_returns_the_newest_n(sqlite_memory, held):
     assert asyncio.run(session.get_items()) == items[-10:]
     assert asyncio.run(session.get_items(limit=4)) == items[-4:]
     assert asyncio.run(session.get_items(limit=0)) == []
+    assert asyncio.run(session.get_items(limit=2**31 - 1)) == items  # the SDK's "every item"
 
 
 def test_session_settings_are_normalised_and_checked(sqlite_memory):

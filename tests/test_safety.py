@@ -434,3 +434,48 @@ def test_a_subject_name_holding_a_secret_is_refused(sqlite_memory):
     saved = sqlite_memory.remember("user:AKIA2E0A8F3B244C9986", "Likes tea.")
     assert (saved.saved, saved.reason) == (False, "looks like a secret (aws_access_key)")
     assert sqlite_memory.remember("user:42", "Likes tea.").saved
+
+
+# ------------------------------------------------------------------ hand-written batches, other shapes
+
+SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_data"
+
+
+@pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
+                                  "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_agent.jsonl"])
+def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
+    rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
+    secrets = [r["text"] for r in rows if r["label"] == "secret"]
+    missed = [t for t in secrets if not find_secrets(t)]
+    refused = [r["text"] for r in rows if r["label"] == "benign" and find_secrets(r["text"])]
+    assert len(missed) <= len(secrets) // 20, missed  # at most one in twenty missed
+    assert refused == []
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Password for the user's NAS (Synology): Hb3^wQ7zLx", "Hb3^wQ7zLx"),  # a qualifier in brackets
+    ("Mapbox access token (hex): 4f2b9e7a1c3d5e8f0a6b2c4d9e1f7a3b", "4f2b9e7a1c3d5e8f0a6b2c4d9e1f7a3b"),
+    ("Twilio auth token 9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),  # no connector
+    ("The safe at the office opens with code 482913.", "482913"),
+    ("The user's door code at the new flat is 7391#.", "7391"),
+    ("The user said their Gmail app password is abcd efgh ijkl mnop.", "abcd efgh ijkl mnop"),
+    ("The user's 2FA backup codes: 3849-2011, 7712-4409, 9023-5561.", "3849-2011, 7712-4409, 9023-5561"),
+    ("PGPASSWORD=Xy7_kL92 psql -h db -U app", "Xy7_kL92"),  # a secret word glued to a prefix
+    ("La mia password di Netflix è Pizza4ever!", "Pizza4ever!"),
+    ("Le code wifi c'est Maison-7781", "Maison-7781"),
+])
+def test_labels_with_qualifiers_lock_codes_and_glued_names_are_redacted(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The door code changed in 2023.",
+    "The app password screen is under Security.",
+    "Backup codes are printed and kept in a drawer.",
+    "ALTER TABLE accounts ADD COLUMN password_hash VARCHAR(255);",
+    "user.set_password(make_password(raw_password))",
+    "The alarm code is on the fridge.",
+    "The auth token expires after 3600 seconds.",
+])
+def test_near_misses_of_those_shapes_are_kept(text):
+    assert find_secrets(text) == []

@@ -71,6 +71,25 @@ def _value(rng: random.Random, words: list[str], cities: list[str]) -> str:
     return rng.choice(["yes", "no", "true", "false", "none", "n/a", "dark", "metric", "UTC+2", "vegetarian"])
 
 
+def _identifier(rng: random.Random) -> str:
+    """A random id of the kinds stores and apps print: hex, prefixed hex, base36, a UUID, a tagged id."""
+    hexd = "0123456789abcdef"
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+    kind = rng.randrange(6)
+    if kind == 0:
+        return "".join(rng.choice(hexd) for _ in range(rng.choice((8, 12, 16, 32))))
+    if kind == 1:
+        return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(2)) + "".join(rng.choice(hexd) for _ in range(12))
+    if kind == 2:
+        return "".join(rng.choice(alnum) for _ in range(rng.randint(8, 20)))
+    if kind == 3:
+        h = "".join(rng.choice(hexd) for _ in range(32))
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    if kind == 4:
+        return rng.choice(["src:", "id_", "ref-", "obj_", "item/"]) + "".join(rng.choice(alnum) for _ in range(rng.randint(6, 16)))
+    return "".join(rng.choice(alnum.upper()) for _ in range(rng.randint(6, 14)))
+
+
 def shapes() -> dict[str, object]:
     """shape name -> a function (rng, vocabulary) -> one benign text."""
     def w(v: dict[str, list[str]], r: random.Random) -> str:
@@ -119,6 +138,11 @@ def shapes() -> dict[str, object]:
         "works": lambda v, r: f"{n(v, r)} works as a {w(v, r)} {r.choice(['engineer', 'nurse', 'teacher', 'chef', 'analyst'])} in {c(v, r)}.",
         "domain_fact": lambda v, r: f"The {d(v, r)} for {w(v, r)} is in the {w(v, r)} folder.",
         "file_header": lambda v, r: f"{d(v, r)}s.md\n\n{key(v, r)}: {val(v, r)}\n{key(v, r)}: {val(v, r)}",
+        # Ids and markers inside ordinary notes ("Private note zq3f… about the user."): their characters say nothing.
+        "id_note": lambda v, r: f"{r.choice(['Private', 'Shared', 'Old', 'Quick', 'Draft', 'A'])} {d(v, r)} {_identifier(r)} about the {d(v, r)}.",
+        "id_marker": lambda v, r: f"{r.choice(ordinal)} {d(v, r)} [{_identifier(r)}]: {w(v, r)} {w(v, r)}.",
+        "id_ticket": lambda v, r: f"{r.choice(['Ticket', 'Order', 'Build', 'Run', 'Case', 'Job'])} {_identifier(r)} for the {d(v, r)} was {w(v, r)}.",
+        "id_pair": lambda v, r: f"{d(v, r)} {_identifier(r)} replaces {_identifier(r)}.",
     }
 
 

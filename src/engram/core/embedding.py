@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -24,6 +25,19 @@ from engram.types import Item
 
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
+_HERE = threading.local()  # `inline()`: this thread embeds its own writes
+
+
+@contextmanager
+def inline() -> Iterator[None]:
+    """Writes made by this thread meanwhile embed in it, one step after another (the baseline
+    `engram bench writes` compares the helper thread with)."""
+    before = getattr(_HERE, "inline", False)
+    _HERE.inline = True
+    try:
+        yield
+    finally:
+        _HERE.inline = before
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -71,6 +85,10 @@ def start(embedder: Embedder | None, items: Sequence[Item]) -> Pending:
     hold the GIL before the model has started."""
     if embedder is None or not items:
         return Pending(None)
+    if getattr(_HERE, "inline", False):
+        done: Future[dict[str, np.ndarray]] = Future()
+        done.set_result(embed_items(embedder, items))
+        return Pending(done)
     started = threading.Event()
     future = _pool().submit(_embed, started, embedder, list(items))
     started.wait(0.05)  # bounded: with every helper busy the call waits its turn in the queue

@@ -4,7 +4,7 @@ A hit needs two things, each checked on its own:
 
 * **a name that holds a secret**: one of its parts (split at `_ - .` and camelCase) is a secret
   word (password, passwd, pwd, pass, secret, token, apikey, api key, credential, private key,
-  access key, client secret, auth), and no part says it is something else: a hash or digest
+  access key, client secret, auth) or ends in one (`PGPASSWORD`), and no part says it is something else: a hash or digest
   (`password_hash`, `hashed_password`), a length, type, policy, field, column, label, prompt,
   file or path (`max_token_length`, `token_type`, `password_field`);
 * **a value that is a literal secret**: not code (a call, an attribute, a subscript, a variable
@@ -43,6 +43,7 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
                           "errors", "message", "confirm", "confirmation", "reset", "generator", "store", "storage",
                           "source", "provider", "scheme", "usage", "expiration", "at", "by", "dummy", "fake",
                           "test", "example", "sample", "mock"})
+_GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "-p", "-a", "-u", "--user", "login")
@@ -57,7 +58,7 @@ def is_secret_name(name: str) -> bool:
     parts = _parts(name)
     if not parts or any(p in _OTHER_PARTS for p in parts):
         return False
-    if any(p in _SECRET_PARTS for p in parts):
+    if any(p in _SECRET_PARTS or p.endswith(_GLUED) for p in parts):  # `PGPASSWORD`, `rootpassword`, `ghtoken`
         return True
     return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:]))
 

@@ -1,9 +1,11 @@
 """The intent classifier: does this text address the model to steer it, in any language?
 
-A logistic regression over hashed character n-grams of the normalised text (they carry intent
-across languages and scripts where a word list or an English embedding does not), plus one
-feature per instruction-rule family that fired (engram.safety.lexicon) and per disguise a rule
-was found under (engram.safety.views). Trained at build time by `benchmarks/train_intent.py` on
+A logistic regression over hashed character n-grams, words and word pairs of the normalised text
+(they carry intent across languages and scripts where a word list or an English embedding does
+not), plus one feature per instruction-rule family that fired (engram.safety.lexicon), one for a
+disguise a rule was found under (engram.safety.views), and one each for text that speaks to the
+model (`addressed`: "Model,", "To whoever reads this memory:") or lays a duty on it (`obligation`:
+"the assistant must"). Trained at build time by `benchmarks/train_intent.py` on
 the labelled multilingual set in benchmarks/safety_data (see its DATA_CARD.md); the weights ship
 in the package as `engram/data/intent_model.npz` (float16, NumPy only: nothing is downloaded,
 no torch). `features()` is the one definition both training and checking use.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -27,29 +30,37 @@ DIM = 1 << 16  # hashed n-gram buckets
 # Signals beyond the n-grams, each one feature after the hashed ones: rule families and disguises.
 SIGNALS = ("rule:role_marker", "rule:override", "rule:reveal", "rule:persona", "rule:bypass", "rule:exfiltration",
            "rule:privilege", "rule:concealment", "rule:new_instructions", "rule:destructive", "rule:promotion",
-           "disguised")
+           "disguised", "addressed", "obligation")
 _SIGNAL_INDEX = {name: DIM + i for i, name in enumerate(SIGNALS)}
 _MULT = np.uint64(1000003)
 _MASK = np.uint64(0xFFFFFFFF)
 _MIX = np.uint64(2654435761)
 
 
+# Each size's seed term n * MULT**n (mod 2**32): the hash of an n-gram is that plus its rolling hash.
+_SEEDS = {n: np.uint64(n * pow(1000003, n, 1 << 32) % (1 << 32)) for n in NGRAMS}
+
+
 def _ngram_ids(text: str) -> npt.NDArray[np.int64]:
-    """Bucket ids of every character n-gram of `text` padded with spaces (one id per occurrence)."""
+    """Bucket ids of every character n-gram of `text` padded with spaces (one id per occurrence).
+
+    The hash of an n-gram c0..c(n-1) is n*MULT**n + c0*MULT**(n-1) + ... + c(n-1) (mod 2**32), mixed;
+    each size's rolling part is the previous size's times MULT plus one more character.
+    """
     padded = " " + text + " "
     cps = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
     out = []
-    for n in NGRAMS:
-        m = len(cps) - n + 1
-        if m <= 0:
-            continue
-        h = np.full(m, n, dtype=np.uint64)
-        for k in range(n):
-            h = (h * _MULT + cps[k:k + m]) & _MASK
-        out.append(((h * _MIX) & _MASK) >> np.uint64(8))
+    rolling = cps
+    for n in range(1, max(NGRAMS) + 1):
+        if n > 1:
+            rolling = (rolling[:-1] * _MULT + cps[n - 1:]) & _MASK
+        if len(rolling) == 0:
+            break
+        if n in NGRAMS:
+            out.append((rolling + _SEEDS[n]) & _MASK)
     if not out:
         return np.zeros(0, dtype=np.int64)
-    ids: npt.NDArray[np.int64] = (np.concatenate(out) % np.uint64(DIM)).astype(np.int64)
+    ids: npt.NDArray[np.int64] = ((((np.concatenate(out) * _MIX) & _MASK) >> np.uint64(8)) % np.uint64(DIM)).astype(np.int64)
     return ids
 
 
@@ -57,16 +68,29 @@ def _ngram_ids(text: str) -> npt.NDArray[np.int64]:
 _URL = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER = re.compile(r"\b(?=\w*\d)[0-9a-f]{6,}\b|\d+(?:[.,:]\d+)*")
+# An id: eight or more letters and digits mixed ("zq3f9a2c7e1b04", "k8s2x9qv7m"): one placeholder, like a number.
+_ID = re.compile(r"\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]{8,}\b")
 
 
 def reading(text: str) -> str:
-    """`text` with links, e-mail addresses and numbers replaced by a placeholder word each."""
-    return _NUMBER.sub("0", _EMAIL.sub(" email ", _URL.sub(" link ", text)))
+    """`text` with links, e-mail addresses, ids and numbers replaced by a placeholder word each."""
+    return _NUMBER.sub("0", _ID.sub("0", _EMAIL.sub(" email ", _URL.sub(" link ", text))))
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _word_ids(text: str) -> list[int]:
+    """Bucket ids of the words and word pairs of `text` (a second hash family over the same buckets)."""
+    words = _WORDS.findall(text)
+    grams = words + [f"{a} {b}" for a, b in zip(words, words[1:])]
+    return [zlib.crc32(g.encode("utf-8"), 0x5EED) % DIM for g in grams]
 
 
 def features(text: str, signals: frozenset[str] = frozenset()) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """Sparse features of a normalised text: (indices, values); n-gram presence L2-normalised, signals 1."""
-    ids = np.unique(_ngram_ids(reading(text)))
+    read = reading(text)
+    ids = np.unique(np.concatenate([_ngram_ids(read), np.array(_word_ids(read), dtype=np.int64)]))
     values = np.ones(len(ids))  # binary: a repeated n-gram ("AAAAAAAA") counts once
     norm = float(np.sqrt(values @ values)) or 1.0
     extra = sorted(_SIGNAL_INDEX[s] for s in signals if s in _SIGNAL_INDEX)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["AMBIGUOUS_LEET", "COMPACT_RULES", "DIRECTIVE", "LEET_VOCAB", "RULES", "rule_names"]
+__all__ = ["ADDRESSEE", "AMBIGUOUS_LEET", "COMPACT_RULES", "DIRECTIVE", "LEET_VOCAB", "OBLIGATION", "RULES", "rule_names"]
 
 def _alt(*words: str) -> str:
     return "(?:" + "|".join(words) + ")"
@@ -642,5 +642,54 @@ DIRECTIVE = re.compile(
     r"immer|nie|ab\s+sofort|bitte|antworte|verwende|schicke?|toujours|jamais|d[ée]sormais|r[ée]ponds|utilise|envoie|"
     r"sempre|mai|d'ora\s+in\s+poi|rispondi|всегда|никогда|отныне|пожалуйста|отвечай|используй|отправ\w*|"
     r"总是|永远|从现在开始|以后|请|いつも|今後|常に|항상|앞으로)(?![^\W\d_])",
+    re.IGNORECASE,
+)
+
+
+# Who a text speaks to. Not rules that refuse: each is one more feature of the classifier (its weight is
+# learned), since "Claude, remember that I'm vegetarian." addresses the model too and is a fact.
+_AI = (r"(?:a\.?i\.?|ai|ia|ki|llms?|asystenc\w*|mo\s+hinh|tro\s+ly|النموذج|मॉडल|(?:large\s+)?language\s+models?|models?|modelo|modello|modele|modell|modelu|"
+       r"(?:chat)?bots?|robots?|assistants?|asistentes?|assistente|assistent|asystent\w*|agents?|agentes?|agenten|"
+       r"claude|chatgpt|gpt(?:-?\d\w*)?|gemini|copilot|siri|alexa|yapay\s+zeka|"
+       r"ии|нейросеть|модель|модели|бот|ассистент|агент|помощник|асистент|"
+       r"模型|助手|机器人|智能体|人工智能|アシスタント|モデル|ボット|エージェント|모델|어시스턴트|에이전트|봇)")
+_READS = (r"(?:reads?|reading|loads?|loading|processe?s?|processing|retrieves?|retrieving|recalls?|recalling|sees?|"
+          r"seeing|parses?|parsing|summari[sz]es?|summari[sz]ing|stores?|indexe?s?|finds?|opens?|gets?)")
+ADDRESSEE = re.compile(
+    # a vocative at the start of a clause: "Model,", "Hey bot:", "Dear LLM,", "AI assistant —", "To any language model
+    # with access to this note:", "IA que leas esto:", "KI-Assistent,", "AIへ：", "给AI的指令："
+    rf"(?:^|[.!?;。！？]\s+|\n\s*|[\"(\[>«]\s*|\*\*?\s*)(?:(?:hey|hi|hello|yo|dear|attention|to|for|oye|hola|para|hallo|an|"
+    rf"liebe[rs]?|cher|chere|a|au|aux|caro|cara|querid[oa]|ola|al|эй|привет|для|дорог\w+|أيها)\s+)?(?:(?:the|any|all|every|"
+    rf"each|my|el|la|los|las|der|die|das|den|le|les|l'|il|o|os|jede[nrs]?|cualquier|tout|toute|tous|ogni|qualquer|"
+    rf"любо\w+|всем)\s*)?(?:(?:automated|virtual|digital|personal|future|coding|helpful|friendly|smart|ai|a\.i\.)\s+)?"
+    rf"{_AI}(?:[\s-]*(?:assistant|assistent|agent|model|system|helper|reader|virtual|instructions?|note|notice|"
+    rf"ассистент|помощник|助手|模型|アシスタント))?"
+    rf"(?:\s+(?:that|who|which|reading|processing|loading|retrieving|with|que|qui|che|der|die|das|который|которая|"
+    rf"читающий)\b[^,:;.!?，：、\n]{{0,60}}?)?(?:への指示|への注意|へ|に|에게|께|的指令|的说明)?"
+    rf"(?:[\"»]?\s*[,:;!—–，：、»،]|\s+-\s)"
+    # "Note to the model:", "Memo for any assistant that retrieves this", "P.S. for the chatbot"
+    rf"|\b(?:note|message|memo|reminder|instructions?|notice|order|directive|p\.?s\.?|attention|hinweis|nachricht|"
+    rf"anweisung|notiz|nota|mensaje|instrucciones|aviso|consigne|remarque|message|messaggio|istruzioni|mensagem|"
+    rf"заметка|сообщение|указание|инструкция|напоминание)\w*\s+(?:\w+\s+){{0,2}}?(?:to|for|an|fur|para|pour|per|"
+    rf"a|al|для)\s+(?:(?:the|any|all|every|whichever|whatever|each|den|die|das|el|la|los|las|le|les|il|gli|o|a|"
+    rf"jede[nrs]?|cualquier|tout|toute|tous|ogni|qualquer|любого|любой|всех)\s+)*{_AI}"
+    # "whoever reads this", "any AI that loads this", "AI reading this", "If you are an AI", "if an AI agent reads this"
+    rf"|\b(?:whoever|whichever|anyone|anybody|quien|quienquiera|wer|qui(?:conque)?|chiunque|кто)\s+(?:\w+\s+){{0,2}}?"
+    rf"{_READS}\s+(?:this|these|that|my|esto|esta|este|das|dies\w*|ceci|cette|questo|questa|это|эту|этот)"
+    rf"|{_AI}\s+(?:that|who|which|que|der|die|das|qui|che|который|которая)?\s*{_READS}\s+(?:this|these|my|esto|esta|"
+    rf"dies\w*|ceci|cette|questo|questa|это|эту|этот)"
+    rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:\w+\s+)?{_AI}"
+    rf"|\bif\s+(?:an?\s+|any\s+)?(?:\w+\s+)?{_AI}\s+(?:\w+\s+)?{_READS}"
+    # CJK and Korean: "读到这条的AI：", "このメモを読んだAIへ：", "이 메모를 읽는 AI에게:"
+    rf"|(?:^|[，。：:,])\s*给?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,10}}(?<![a-z])(?:ai|模型|助手|机器人|智能体)"
+    rf"(?:的(?:指令|说明|提示)|への指示|への注意|へ|에게)?[：:，,]",
+    re.IGNORECASE,
+)
+# A duty laid on the model in the third person: "the assistant must ...", "der Assistent muss ...".
+OBLIGATION = re.compile(
+    rf"\b{_AI}\s+(?:\w+\s+)?(?:must|should|shall|is\s+(?:required|expected|to)|are\s+(?:required|to)|has\s+to|have\s+to|"
+    rf"needs?\s+to|will\s+now|muss|müssen|musst|soll|sollen|debe|deben|tiene\s+que|deve|devono|doit|doivent|"
+    rf"должен|должна|должны|обязан)\b"
+    rf"|(?:模型|助手|机器人|智能体|AI)(?:必须|应该|应当|需要)",
     re.IGNORECASE,
 )

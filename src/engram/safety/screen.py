@@ -17,7 +17,6 @@ from typing import Any
 from engram.safety.instructions import REASON as INSTRUCTION_REASON
 from engram.safety.instructions import ORIGINS, check_instruction, judge
 from engram.safety.instructions import evidence as _evidence
-from engram.safety.instructions import signals as _signals
 from engram.safety.intent import model
 from engram.safety.secrets import check_text, find_secrets, redact
 
@@ -72,8 +71,8 @@ def explain(text: str, *, origin: str = "user") -> dict[str, Any]:
     """Every signal both screens read on `text`, how strongly each fired, and the decision (`engram screen --explain`)."""
     spans = find_secrets(_ENGINE_IDS.sub("id", text))
     verdict = judge(text, origin)
-    _, _, readings = _evidence(verdict.window)
-    detail = model().explain(readings[0], _signals(verdict.hits))
+    _, feats, readings = _evidence(verdict.window)
+    detail = model().explain(readings[0], feats)
     reason = secret_reason(spans[0][2]) if spans else INSTRUCTION_REASON if verdict.refused else None
     return {
         "refused": reason is not None,

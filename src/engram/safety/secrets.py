@@ -261,6 +261,8 @@ _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as p
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
 _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)[\w@.'-]+"
 _PW_FOR = rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?)?"
+# "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
+_QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
     r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b)\s*"
 )
@@ -271,7 +273,7 @@ _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mo
               r"salasana\w{0,3}|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
               r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot|netzwerk|r[ée]seau|rete|rede|сети|сеть)[\s-]+(?:key|code|pass(?:phrase|code)?|pw|"
               r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
-              r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
+              r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
               r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
               r"κωδικός|password)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
@@ -279,12 +281,12 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
              "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
              "hotspot", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
-_PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|do|da|dos|das|van|voor|"
+_PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
               r"dla|do|för|til|от|для|к)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
               r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+)")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
-               r"on|je|olan|это|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"on|je|olan|это|c'est|c’est|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
                r"\s*(?:是|为|為|は|는|은|가|이|：)\s*|\s+)")
 # After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
 _VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
@@ -326,7 +328,7 @@ _SPECIFIC: list[_Rule] = [
     _rule("npm_token", _B + r"npm_[A-Za-z0-9]{36}\b", ("npm_",)),
     _rule("pypi_token", _B + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}", ("pypi-",)),
     _rule("jwt", _B + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", ("eyj",)),
-    _rule("sendgrid_key", _B + r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ("sg.",)),
+    _rule("sendgrid_key", _B + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}", ("sg.",)),
     _rule("twilio_key", r"\bSK[0-9a-f]{32}\b", ("sk",), min_digits=8),
     _rule("telegram_bot_token", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", (":aa",)),
     _rule("discord_bot_token", r"\b[MN][A-Za-z0-9]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}", (".",), min_digits=4),
@@ -335,7 +337,7 @@ _SPECIFIC: list[_Rule] = [
           ("gsk_", "xai-", "r8_", "pplx-", "tvly-", "lsv2_")),
     _rule("saas_token", _B + r"(?:do[por]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}(?:-\d)?|hv[sb]\.[A-Za-z0-9_-]{24,}|"
           r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|key-[0-9a-f]{32}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|"
-          r"secret_[A-Za-z0-9]{43}|ATATT3[A-Za-z0-9_=-]{100,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|"
+          r"secret_[A-Za-z0-9]{43}|ATATT3[A-Za-z0-9_=-]{40,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|"
           r"sntry[su]_[A-Za-z0-9+/=_-]{40,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}|"
           r"NRAK-[A-Z0-9]{27}|sbp_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{40,}|dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,})",
           ("_v1_", "dapi", "hvs.", "hvb.", "shp", "key-", "lin_api_", "ntn_", "secret_", "atatt3", "pmak-",
@@ -374,7 +376,7 @@ _GENERIC: list[_Rule] = [
     _rule("bearer_token", r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", ("bearer",), "v", _random_value_ok),
     _rule("basic_auth", r"(?i:\bbasic)\s+([A-Za-z0-9+/]{12,}={0,2})", ("basic",), 1, _basic_auth_ok),
     _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass)\b)"
-          + f"(?:{_PW_FOR}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw"), ("v", "v2"), _password_value_ok),
+          + f"(?:{_PW_FOR}{_QUALIFIER}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw"), ("v", "v2"), _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
@@ -385,10 +387,25 @@ _GENERIC: list[_Rule] = [
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building)\s+(?:code|combination|combo)|"
           r"combination(?:\s+code)?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc", "combination", "combo"), 1, min_digits=3),
-    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
+    # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
+    # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
+    _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
+          r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
+          ("code", "combination", "combo", "pin"), 1, min_digits=3),
+    # Google app passwords: four groups of four lower-case letters after "app password".
+    _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
+          ("password",), 1),
+    # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
+    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)\s+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
+          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*)",
+          ("code",), 1, min_digits=6),
+    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential"), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
+    # "Twilio auth token 9f8e…": a key or token named as one, then its value with no connector (hex or mixed).
+    _rule("api_key", r"(?i:\b(?:auth|access|api|bearer|secret|session|refresh|private|app|bot)[\s_-]*(?:token|key|secret))\s+"
+          r"(?P<v>[0-9a-f]{32,64}|[A-Za-z0-9]{32,64})\b", ("token", "key", "secret"), "v", _random_value_ok, min_digits=4),
     # "network HomeNet, key 8f2Kq9LmZx7P": a key given without a connector must look machine-made (mixed case and digits).
     _rule("api_key", r"(?i:\bkey)\s+(?P<v>(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{10,64})\b",
           ("key",), "v", _random_value_ok,
@@ -409,6 +426,14 @@ _CUSTOM: list[_Rule] = []
 _RULES: list[_Rule] = _SPECIFIC + _GENERIC
 
 
+def _all_hints() -> list[str]:
+    """Every rule's hints and the assignment finder's, once each: a text is searched for each one once."""
+    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS))
+
+
+_HINTS: list[str] = _all_hints()
+
+
 def add_pattern(kind: str, regex: str | re.Pattern[str], *, group: int | str = 0,
                 validate: Validator | None = None, hints: Iterable[str] = ()) -> None:
     """Register one more secret format (checked after the built-in provider formats).
@@ -426,6 +451,7 @@ def add_pattern(kind: str, regex: str | re.Pattern[str], *, group: int | str = 0
         raise InvalidInput(f"secret pattern for {kind!r} matches the empty string; it would refuse every write")
     _CUSTOM.append(_Rule(kind, pattern, group, validate, tuple(h.lower() for h in hints)))
     _RULES[:] = _SPECIFIC + _CUSTOM + _GENERIC
+    _HINTS[:] = _all_hints()
 
 
 def remove_pattern(kind: str) -> int:
@@ -433,6 +459,7 @@ def remove_pattern(kind: str) -> int:
     before = len(_CUSTOM)
     _CUSTOM[:] = [r for r in _CUSTOM if r.kind != kind]
     _RULES[:] = _SPECIFIC + _CUSTOM + _GENERIC
+    _HINTS[:] = _all_hints()
     return before - len(_CUSTOM)
 
 
@@ -464,8 +491,9 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
     hits: list[tuple[int, int, int, str]] = []
     lowered = text.lower()
     digits = len(_DIGIT.findall(text))
+    present = {h for h in _HINTS if h in lowered}
     for priority, rule in enumerate(_RULES):
-        if digits < rule.min_digits or (rule.hints and not any(h in lowered for h in rule.hints)):
+        if digits < rule.min_digits or (rule.hints and present.isdisjoint(rule.hints)):
             continue
         for m in rule.pattern.finditer(text):
             if rule.validate is not None and not rule.validate(m):
@@ -473,7 +501,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             span = _secret_span(rule, m)
             if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _PLACEHOLDER_TOKEN.search(m.group(0))):
                 hits.append((span[0], span[1], priority, rule.kind))
-    if any(h in lowered for h in assignments.HINTS):
+    if not present.isdisjoint(assignments.HINTS):
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     return _merge(hits)
 

@@ -21,7 +21,7 @@ from engram.language.normalise import plain, squeeze, visible
 from engram.safety.lexicon import AMBIGUOUS_LEET as _AMBIGUOUS
 from engram.safety.lexicon import LEET_VOCAB as _LEET_VOCAB
 
-__all__ = ["base", "views"]
+__all__ = ["base", "plain_only", "views"]
 
 # Cyrillic and Greek letters that look like Latin ones (Unicode confusables, lower case after casefold).
 _CONFUSABLE = str.maketrans({
@@ -133,6 +133,21 @@ def _leet_word(token: str) -> str:
 def _translate_tokens(pattern: re.Pattern[str], text: str, table: dict[int, str]) -> str:
     """`text` with every token `pattern` matches translated through `table`."""
     return pattern.sub(lambda m: m.group(0).translate(table), text)
+
+
+_CUES = re.compile(r"rot-? ?13|revers|backwards|rückwärts|ruckwarts|a l'envers|al reves")
+
+
+def plain_only(text: str) -> bool:
+    """True when `views(text)` can yield nothing but the plain view and the fragments (no look-alike
+    letters, leetspeak, letters set apart, broken words, ROT13 or reversal cue, encoded run).
+    A cheap test of the same conditions `views` checks (it may say False when a view would not differ)."""
+    plain = base(text)
+    folded = _fold(plain)
+    raw = unicodedata.normalize("NFKC", visible(text))
+    return not (folded != plain or _LEET_TOKEN.search(folded) or _SPACED.search(folded)
+                or len(_INNER_BREAK.findall(folded)) >= 2 or _CUES.search(plain)
+                or _B64.search(raw) or _PERCENT.search(raw))
 
 
 def views(text: str) -> Iterator[tuple[str, str]]:

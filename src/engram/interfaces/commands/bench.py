@@ -270,7 +270,7 @@ def latency(ctx: click.Context, sizes: list[int], store_size: int, embed_limit: 
 @click.pass_context
 def writes(ctx: click.Context, sizes: list[int], writes: int, batch: int, embed_limit: int, folder: str | None,
            as_json: bool) -> None:
-    """Single remember calls by subject size, and remember_many, against the embedder alone (interleaved)."""
+    """Single remember calls by subject size, remember_many and add_messages, against the embedder alone."""
     from engram.bench import writes as bench_writes
 
     result = bench_writes.run(sizes, writes=writes, batch=batch, embed_limit=embed_limit,
