@@ -291,7 +291,7 @@ def test_a_put_keeps_history_and_the_first_created_at(engram_store: EngramStore)
     engram_store.put(("h",), "k", {"text": "v2"})
     item = engram_store.get(("h",), "k")
     assert item.created_at == created and item.updated_at >= created
-    current = engram_store.memory.current(subject_for(("h",)), STORE_ITEM, "k")
+    current = engram_store.memory.admin.current(subject_for(("h",)), STORE_ITEM, "k")
     assert [json.loads(v.text) for v in engram_store.memory.history(current.id)] == [{"text": "v1"}, {"text": "v2"}]
 
 
@@ -394,6 +394,33 @@ def test_search_scores_are_the_similarity_of_the_callers_embedder_across_namespa
         assert hit.score == pytest.approx(want)
     assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
     assert len(found) == 4
+
+
+def test_each_hit_carries_engrams_calibrated_relevance_beside_langgraphs_score(tmp_path, minilm):
+    texts = {("pets", "alice"): "Alice has a dog named Rex.", ("notes", "a"): "The meeting is on Monday.",
+             ("notes", "b"): "Buy milk and eggs."}
+    with Memory(str(tmp_path / "m.db"), embedder=minilm) as mem:
+        store = EngramStore(mem, index={"dims": 26, "embed": _letters, "fields": ["text"], "distance_type": "l2"})
+        for (ns, key), text in texts.items():
+            store.put((ns,), key, {"text": text})
+        found = {h.key: h for h in store.search((), query="what is the name of Alice's dog?", limit=10)}
+        unranked = store.search((), limit=10)
+        for ns, key in texts:
+            hits = mem.recall(subject_for((ns,)), "what is the name of Alice's dog?", k=5)
+            assert found[key].relevance == pytest.approx({h.item.key: h.score for h in hits}.get(key))
+    assert all(h.score < 0 for h in found.values())  # LangGraph's l2 score: minus the distance
+    assert found["alice"].relevance > 0.5 > found["b"].relevance  # on-topic, off-topic
+    assert found["alice"].dict()["relevance"] == found["alice"].relevance
+    assert [h.relevance for h in unranked] == [None] * 3  # no query, no relevance
+
+
+def test_without_an_index_the_score_is_the_relevance(engram_store: EngramStore):
+    engram_store.put(("pets",), "alice", {"text": "Alice has a dog named Rex."})
+    engram_store.put(("notes",), "b", {"text": "Buy milk and eggs."})
+    plain = EngramStore(engram_store.memory)
+    found = plain.search((), query="Alice's dog")
+    assert found[0].key == "alice"
+    assert found[0].score == found[0].relevance and 0.0 < found[0].score <= 1.0
 
 
 def test_a_provider_string_for_embed_is_refused(tmp_path):

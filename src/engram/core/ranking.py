@@ -70,6 +70,9 @@ from engram.types import Hit, Item
 
 DAY = 86400.0
 WORD = re.compile(r"\w+", re.UNICODE)
+#: Texts whose word set and word count are kept: a recall ranks ~40, so a server's working set is
+#: full after a few hundred recalls and its memory stays flat from then on (~1 KB a text).
+TEXT_CACHE = 16384
 # How much of a neighbour's own score an item borrows as context.
 PREVIOUS_SHARE = 0.5
 NEXT_SHARE = 0.2
@@ -420,7 +423,7 @@ def _same_word(a: str, b: str) -> bool:
     return len(short) >= 3 and long.startswith(short) and (len(short) >= 4 or len(long) - len(short) <= 2)
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=TEXT_CACHE)
 def _word_set(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in WORD.findall(text))
 
@@ -458,7 +461,7 @@ def length_share(text: str, words: float) -> float:
     return min(1.0, word_count(text) / words)
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=TEXT_CACHE)
 def word_count(text: str) -> int:
     """Words in a text (cached: the same memories are ranked again and again)."""
     return len(WORD.findall(text))

@@ -7,7 +7,7 @@
 How LangGraph's model maps onto Engram's (docs/langgraph.md lists every behaviour the tests check):
 - a namespace is a subject: ("users", "42") is `langgraph:users/42` (`subject_for`); each label
   is kept, characters a subject may not hold escaped as ~XX (UTF-8 bytes);
-- an item is one `store_item` kept verbatim by `Memory.put`: its value as JSON exactly as given
+- an item is one `store_item` kept verbatim by `Memory.admin.put`: its value as JSON exactly as given
   (any length, newlines kept), its key the item's key; a put replaces the key, the old version
   stays as history (`keep_history=False` forgets it), dedupe and fact supersession never apply;
 - the secret and instruction filters do: a refused put raises InvalidInput naming the reason;
@@ -17,6 +17,8 @@ How LangGraph's model maps onto Engram's (docs/langgraph.md lists every behaviou
   each item as LangGraph does: the best similarity of the query to one of its fields under
   `index["distance_type"]` (cosine, the default; inner_product: the dot product; l2: minus the
   distance), so scores are comparable across namespaces; items without vectors follow unscored;
+  each result is an `EngramSearchItem`, whose `relevance` is Engram's calibrated relevance (0..1)
+  for the query beside LangGraph's `score`;
 - without `index`, `search(query=...)` ranks by Engram's recall (keywords over the whole value)
   and reports its calibrated relevance; `filter` is LangGraph's operators over the value (a dotted
   key such as "info.city" reaches into nested objects);
@@ -70,7 +72,7 @@ from langgraph.store.base import (  # noqa: E402 (after the check that names the
 if TYPE_CHECKING:
     from engram.core.memory import Memory
 
-__all__ = ["AsyncEngramStore", "EngramStore", "namespace_of", "subject_for"]
+__all__ = ["AsyncEngramStore", "EngramSearchItem", "EngramStore", "namespace_of", "subject_for"]
 VECTORS = "vectors"  # the item metadata holding its index fields' vectors
 
 SUBJECT_KIND = "langgraph"
@@ -201,6 +203,25 @@ def _namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) ->
     return all(p == "*" or p == n for p, n in zip(path, part))
 
 
+class EngramSearchItem(SearchItem):
+    """LangGraph's SearchItem with Engram's calibrated relevance beside its score: `score` is what
+    LangGraph defines (with `index`: the similarity under its distance type; without: Engram's
+    relevance), `relevance` the chance, 0..1, that the item is on-topic for the query as Engram's
+    ranking calibrates it (`Hit.score`; None without a query, or when recall finds no evidence:
+    no word in common, no vector of the Memory's embedder near it). `dict()` includes it."""
+
+    __slots__ = ("relevance",)
+
+    def __init__(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], created_at: datetime,
+                 updated_at: datetime, score: float | None = None, relevance: float | None = None) -> None:
+        super().__init__(namespace=namespace, key=key, value=value, created_at=created_at, updated_at=updated_at,
+                         score=score)
+        self.relevance = relevance
+
+    def dict(self) -> dict[str, Any]:
+        return {**super().dict(), "relevance": self.relevance}
+
+
 @dataclass(frozen=True)
 class _Found:
     """One current item of the store, read back: the Engram item and the LangGraph value."""
@@ -255,7 +276,7 @@ class EngramStore(BaseStore):
             embeddings = ensure_embeddings(index["embed"])
             self._embed, self._embed_query = embeddings.embed_documents, embeddings.embed_query
             return {**index, "fields": list(index.get("fields") or ["$"])}
-        embedder = self.memory.require_embedder()
+        embedder = self.memory.admin.require_embedder()
         if embedder is None:
             raise InvalidInput("index= needs a Memory with an embedder (this one has embedder='none')")
         if index.get("dims") not in (None, embedder.dim):
@@ -308,11 +329,11 @@ class EngramStore(BaseStore):
             minutes = f.item.metadata.get("ttl")
             if isinstance(minutes, (int, float)):
                 meta = {**f.item.metadata, "expires_at": self.clock() + 60.0 * minutes}
-                self.memory.update([f.item.id], metadata=meta)
+                self.memory.admin.update([f.item.id], metadata=meta)
 
     def _get(self, op: GetOp) -> Item | None:
         subject = subject_for(op.namespace, self.kind)
-        current = self.memory.current(subject, STORE_ITEM, validate.raw_text(op.key, "key"))
+        current = self.memory.admin.current(subject, STORE_ITEM, validate.raw_text(op.key, "key"))
         found = self._read(tuple(op.namespace), current) if current is not None else None
         if found is None:
             return None
@@ -343,12 +364,14 @@ class EngramStore(BaseStore):
         scopes = [(s, ns) for s, ns in self._subjects().items() if ns[: len(prefix)] == prefix]
         wanted = op.offset + op.limit
         scored: list[tuple[float | None, _Found]] = []
+        sizes: dict[tuple[str, ...], int] = {}  # the items of each namespace that the search covers
         for subject, namespace in scopes:
             # Without a filter or a query, the newest `offset + limit` of each namespace suffice.
             cap = wanted if not op.filter and not op.query else None
             found = self._items(subject, namespace, limit=max(1, cap) if cap is not None else None)
             if op.filter:
                 found = [f for f in found if _matches(f.value, op.filter)]
+            sizes[namespace] = len(found)
             if op.query and self.index_config is not None:
                 scored += [(None, f) for f in found]
             else:
@@ -361,8 +384,25 @@ class EngramStore(BaseStore):
             scored.sort(key=lambda pair: -pair[1].item.created_at)
         page = scored[op.offset : wanted]
         self._refresh([f for _, f in page], op.refresh_ttl)
-        return [SearchItem(namespace=f.namespace, key=f.item.key or "", value=f.value, created_at=f.created(),
-                           updated_at=f.updated(), score=score) for score, f in page]
+        if not op.query:
+            relevance: dict[str, float] = {}
+        elif self.index_config is None:
+            relevance = {f.item.id: score for score, f in page if score is not None}
+        else:
+            relevance = self._relevance(op.query, [f for _, f in page], sizes)
+        return [EngramSearchItem(namespace=f.namespace, key=f.item.key or "", value=f.value, created_at=f.created(),
+                                 updated_at=f.updated(), score=score, relevance=relevance.get(f.item.id))
+                for score, f in page]
+
+    def _relevance(self, query: str, page: list[_Found], sizes: Mapping[tuple[str, ...], int]) -> dict[str, float]:
+        """Engram's calibrated relevance (`Hit.score`) of each item of `page` for `query`, by item id:
+        one recall in each namespace on the page (items recall does not reach have none)."""
+        out: dict[str, float] = {}
+        for namespace in {f.namespace for f in page}:
+            k = min(MAX_RANKED, max(1, sizes.get(namespace, 1)))
+            hits = self.memory.recall(subject_for(namespace, self.kind), query, k=k, kinds=[STORE_ITEM])
+            out.update((h.id, h.score) for h in hits)
+        return out
 
     def _similar(self, query: str, found: list[_Found]) -> list[tuple[float | None, _Found]]:
         """`found` by the query's best similarity to one of each item's vectors (LangGraph's score);
@@ -406,7 +446,7 @@ class EngramStore(BaseStore):
         value = _json_value(op.value, "value")
         key = validate.raw_text(op.key, "key")
         now = self.clock()
-        old = self.memory.current(subject, STORE_ITEM, key)
+        old = self.memory.admin.current(subject, STORE_ITEM, key)
         meta: dict[str, Any] = {"created_at": float(old.metadata.get("created_at", old.created_at)) if old else now}
         if op.ttl is not None:
             minutes = validate.weight(op.ttl, "ttl")
@@ -414,7 +454,7 @@ class EngramStore(BaseStore):
         texts = self._index_texts(value, op.index)
         if texts and self._embed is not None:
             meta[VECTORS] = self._embed(texts)
-        saved = self.memory.put(subject, key, json.dumps(value, ensure_ascii=False), kind=STORE_ITEM,
+        saved = self.memory.admin.put(subject, key, json.dumps(value, ensure_ascii=False), kind=STORE_ITEM,
                                 index="\n".join(texts) or None, metadata=meta, now=now)
         if not saved.saved:
             raise InvalidInput(f"put {tuple(op.namespace)!r} {key!r} was refused: {saved.reason}; nothing was stored")
@@ -478,10 +518,98 @@ if TYPE_CHECKING:  # mypy checks the store against LangGraph's interface
         return store
 
 
+def _merged(ops: Sequence[Op]) -> tuple[list[Op], list[int]]:
+    """Operations made together, merged as LangGraph's async stores merge them: the puts of one key
+    become the last of them (in the place of the first), equal reads are run once. Returns the
+    operations to run and, for each one given, the index of the result it takes."""
+    run: list[Op] = []
+    taken: list[int] = []
+    puts: dict[tuple[tuple[str, ...], str], int] = {}
+    reads: dict[Op, int] = {}
+    for op in ops:
+        if isinstance(op, PutOp):
+            at = puts.setdefault((tuple(op.namespace), op.key), len(run))
+            run[at : at + 1] = [op]
+        else:
+            try:
+                at = reads.setdefault(op, len(run))
+            except TypeError:  # a read holding a dict (a filter) is not hashable: run it as it is
+                at = len(run)
+            if at == len(run):
+                run.append(op)
+        taken.append(at)
+    return run, taken
+
+
 class AsyncEngramStore(EngramStore):
     """EngramStore whose TTL methods are coroutines, as LangGraph's async stores have them
     (`await store.sweep_ttl()`, `await store.start_ttl_sweeper()`, `await store.stop_ttl_sweeper()`);
-    the sweep runs on a worker thread."""
+    the sweep runs on a worker thread. As in LangGraph's async stores, the single operations awaited
+    in one turn of the event loop (aget, aput, asearch, adelete, alist_namespaces, or abatch of one
+    operation) run together as one batch on a worker thread, merged (`_merged`: concurrent puts of
+    one key keep the last), each failing alone; a sync call (get, put, search, batch, ...) on a
+    thread running an event loop raises asyncio.InvalidStateError rather than block the loop; from
+    any other thread it runs as in EngramStore."""
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """EngramStore.batch, refused on a thread whose event loop it would block."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return super().batch(ops)
+        raise asyncio.InvalidStateError(
+            "a synchronous AsyncEngramStore call inside a running event loop would block it: await the"
+            " async method (aget, aput, asearch, adelete, alist_namespaces, abatch), or call from another thread")
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """The operations in order on a worker thread; a single one waits for the others awaited in
+        the same turn of the loop and runs with them."""
+        ops = list(ops)
+        if len(ops) != 1:
+            return await super().abatch(ops)
+        validate_op_namespace(ops[0])  # before it joins the others: a bad label fails its own call only
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Result] = loop.create_future()
+        waiting = self._waiting.get(loop)
+        if waiting is None:
+            waiting = self._waiting[loop] = []
+            loop.call_soon(self._run_waiting, loop)  # after the other calls of this turn have joined
+        waiting.append((future, ops[0]))
+        return [await future]
+
+    def _run_waiting(self, loop: asyncio.AbstractEventLoop) -> None:
+        task = loop.create_task(self._run_together(self._waiting.pop(loop)))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _run_together(self, waiting: list[tuple[asyncio.Future[Result], Op]]) -> None:
+        run, taken = _merged([op for _, op in waiting])
+        results: list[Result | BaseException]
+        try:
+            results = list(await off_loop(self.memory).run(self._each, run))
+        except asyncio.CancelledError:
+            for future, _ in waiting:
+                future.cancel()
+            raise
+        except Exception as exc:  # noqa: BLE001 (the worker itself failed: every caller is told)
+            results = [exc] * len(run)
+        for (future, _), at in zip(waiting, taken):
+            if not future.done():
+                result = results[at]
+                if isinstance(result, BaseException):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+    def _each(self, ops: list[Op]) -> list[Result | Exception]:
+        """Each operation's result, or the error it raised (which fails only the calls that made it)."""
+        out: list[Result | Exception] = []
+        for op in ops:
+            try:
+                out.append(self._run(op))
+            except Exception as exc:  # noqa: BLE001 (handed to the caller of this operation)
+                out.append(exc)
+        return out
 
     async def sweep_ttl(self) -> int:  # type: ignore[override]
         """Forget every item whose TTL has passed; returns how many went."""
@@ -522,3 +650,12 @@ class AsyncEngramStore(EngramStore):
 
     _task: "asyncio.Task[None] | None" = None
     _stop_async: asyncio.Event
+    _waiting_by_loop: "dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Result], Op]]] | None" = None
+    _running: "set[asyncio.Task[None]]"
+
+    @property
+    def _waiting(self) -> "dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Result], Op]]]":
+        """The single operations waiting to run together, by event loop (made on first use)."""
+        if self._waiting_by_loop is None:
+            self._waiting_by_loop, self._running = {}, set()
+        return self._waiting_by_loop

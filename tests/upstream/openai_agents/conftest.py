@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import test_responses
+from not_applicable import mark_not_applicable
 from engram.core.memory import Memory
 from engram.integrations.openai_agents import EngramSession
 
@@ -92,7 +93,4 @@ def _engram_session(request: pytest.FixtureRequest, engram_memories: Callable[[]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        reason = NOT_APPLICABLE.get(getattr(item, "originalname", item.name))
-        if reason and "openai_agents" in str(item.fspath):
-            item.add_marker(pytest.mark.skip(reason=f"not applicable: {reason}"))
+    mark_not_applicable(items, "openai_agents", NOT_APPLICABLE)
