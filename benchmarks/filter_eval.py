@@ -42,7 +42,7 @@ from engram.safety.secrets import find_secrets, redact  # noqa: E402
 DATA = ROOT / "benchmarks" / "safety_data"
 DOC = ROOT / "docs" / "safety.md"
 START, END = "<!-- filter_eval:start -->", "<!-- filter_eval:end -->"
-LONG = 8000  # the screens read the first 8,000 characters of a long text (as Memory.put does)
+LONG = 8000  # the screens read the first 8,000 characters of a long text (as Memory.admin.put does)
 
 
 def rows(path: Path) -> list[dict[str, str]]:

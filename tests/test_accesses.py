@@ -114,7 +114,7 @@ def test_counts_that_cannot_be_written_at_close_raise(tmp_path: Path, monkeypatc
 def test_counts_set_by_update_are_not_added_to_by_earlier_recalls(store_url: str) -> None:
     with _filled(store_url) as mem:
         hit = mem.recall(U, "Which database?", k=1, now=1000.0)[0]
-        mem.update([hit.id], access_count=7)
+        mem.admin.update([hit.id], access_count=7)
     assert _counts(store_url)[hit.text][0] == 7
 
 

@@ -75,10 +75,10 @@ def test_the_model_builds_and_edits_its_memory_through_the_tool_runner(anthropic
         "/memories/prefs.md": "# Preferences\n- aisle seats\n- green tea\n",
         "/memories/job/project.md": "Project: payments."}
     # Every edit kept the old version; the rename links the new path to the old one.
-    prefs = memory.current(SUBJECT, MEMORY_FILE, "/memories/prefs.md")
+    prefs = memory.admin.current(SUBJECT, MEMORY_FILE, "/memories/prefs.md")
     assert [v.text for v in memory.history(prefs.id)] == ["# Preferences\n- tea\n", "# Preferences\n- green tea\n",
                                                          prefs.text]
-    job = memory.current(SUBJECT, MEMORY_FILE, "/memories/job/project.md")
+    job = memory.admin.current(SUBJECT, MEMORY_FILE, "/memories/job/project.md")
     assert [v.key for v in memory.history(job.id)] == ["/memories/work/project.md", "/memories/job/project.md"]
 
 

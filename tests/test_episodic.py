@@ -133,16 +133,16 @@ def test_get_fact_reads_one_row_through_the_key_index(tmp_path):
 def test_mark_superseded_and_update_go_through_the_facade(memory):
     old = memory.remember(U, "The deploy target is Heroku.", now=100.0)
     new = memory.remember(U, "Deploys go to the staging cluster first.", now=200.0)
-    assert memory.mark_superseded([old.id], new.id) == [old.id]
+    assert memory.admin.mark_superseded([old.id], new.id) == [old.id]
     closed = memory.get(old.id)
     assert closed.superseded_by == new.id and closed.valid_to == 200.0
-    assert memory.mark_superseded([old.id], new.id) == []  # already history: left alone
-    assert memory.update([new.id], importance=0.9, metadata={"pinned": True}) == 1
+    assert memory.admin.mark_superseded([old.id], new.id) == []  # already history: left alone
+    assert memory.admin.update([new.id], importance=0.9, metadata={"pinned": True}) == 1
     assert memory.get(new.id).importance == 0.9 and memory.get(new.id).metadata == {"pinned": True}
     with pytest.raises(InvalidInput, match="importance"):
-        memory.update([new.id], importance=1.5)
+        memory.admin.update([new.id], importance=1.5)
     other = memory.remember("user:other", "Someone else's note here.")
-    assert memory.mark_superseded([other.id], new.id) == []  # another subject is never closed
+    assert memory.admin.mark_superseded([other.id], new.id) == []  # another subject is never closed
 
 
 def test_a_conversation_saves_and_loads_itself(memory):

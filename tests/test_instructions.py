@@ -181,7 +181,9 @@ def test_intent_set_is_reproducible_from_its_generator():
 
 @pytest.mark.parametrize("name, least_caught, most_refused", [
     ("intent_labelled.jsonl", 0.95, 0.01),  # its test split: templates the classifier never saw
-    ("instructions_holdout.jsonl", 0.85, 0.05),  # hand-written, another method
+    ("intent_written.jsonl", 0.9, 0.0),  # its test split: hand-written rows the classifier never saw
+    ("instructions_holdout.jsonl", 0.9, 0.0),  # hand-written, another method
+    ("instructions_holdout3.jsonl", 0.9, 0.0),  # scenario cards, yet another method
 ])
 def test_sets_the_classifier_never_trained_on(name, least_caught, most_refused):
     rows = [r for r in _rows(name) if r.get("split", "test") == "test"]

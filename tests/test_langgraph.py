@@ -291,7 +291,7 @@ def test_a_put_keeps_history_and_the_first_created_at(engram_store: EngramStore)
     engram_store.put(("h",), "k", {"text": "v2"})
     item = engram_store.get(("h",), "k")
     assert item.created_at == created and item.updated_at >= created
-    current = engram_store.memory.current(subject_for(("h",)), STORE_ITEM, "k")
+    current = engram_store.memory.admin.current(subject_for(("h",)), STORE_ITEM, "k")
     assert [json.loads(v.text) for v in engram_store.memory.history(current.id)] == [{"text": "v1"}, {"text": "v2"}]
 
 

@@ -31,3 +31,18 @@ def test_errors_also_inherit_the_builtin_they_resemble():
     assert issubclass(errors.NotFound, KeyError)
     assert issubclass(errors.AccessDenied, PermissionError)
     assert issubclass(errors.MissingDependency, ImportError)
+
+
+def test_the_plumbing_is_behind_admin_and_its_old_names_warn(tmp_path):
+    import pytest
+
+    from engram.core.admin import MOVED
+
+    assert not MOVED & set(vars(engram.Memory)), "plumbing is defined on Memory itself again"
+    with engram.Memory(tmp_path / "m.db", embedder="hashing") as mem:
+        saved = mem.remember("user:1", "Lives in Oslo since 2019.")
+        assert mem.admin.update([saved.id], importance=0.9) == 1
+        with pytest.warns(DeprecationWarning, match=r"Memory\.update is now Memory\.admin\.update"):
+            assert mem.update([saved.id], importance=0.7) == 1
+        assert mem.get(saved.id).importance == 0.7
+        assert not hasattr(mem, "no_such_verb")  # any other missing name is an AttributeError as before

@@ -173,7 +173,7 @@ def test_a_forgotten_item_takes_its_names_with_it(tmp_path):
         model = mem.embedder.identity
 
         def book() -> names.SubjectNames:
-            return names.book(mem.store, "user:1", model, mem.vectors("user:1")[0])
+            return names.book(mem.store, "user:1", model, mem.admin.vectors("user:1")[0])
 
         assert book().names() == {"melanie", "bob"}
         assert set(book().led(frozenset({"melanie"}), 10)) == {hi, bye}

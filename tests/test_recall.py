@@ -312,7 +312,7 @@ def test_acronyms_rank_their_fact_first_whatever_the_case(tmp_path, minilm):
 
     with Memory(str(tmp_path / "team.db"), embedder=minilm) as team:
         team.remember_many(U, TEAM, now=1000.0)
-        ids, _ = team.vectors(U)
+        ids, _ = team.admin.vectors(U)
         book = names.book(team.store, U, minilm.identity, ids)
         for query, answer in (("which CI do we use?", TEAM[0]), ("What DB do we run?", POSTGRES),
                               ("How is the UI built?", TEAM[2]),

@@ -125,7 +125,7 @@ class Slow(Embedder):
 def test_the_write_waits_for_its_vectors(tmp_path: Path):
     with Memory(str(tmp_path / "m.db"), embedder=Slow()) as mem:
         saved = mem.remember(U, "Lives in Berlin with two cats.")
-        ids, matrix = mem.vectors(U)
+        ids, matrix = mem.admin.vectors(U)
         assert list(ids) == [saved.id] and matrix.shape == (1, 8)
 
 

@@ -85,7 +85,7 @@ class StoreFull(StoreError, OSError):
 
 
 class WriteConflict(StoreError):
-    """A keyed write (`Memory.put`) found another version current than the one it replaces: another
+    """A keyed write (`Memory.admin.put`) found another version current than the one it replaces: another
     writer got there first. Nothing was written; read the key again and retry."""
 
 

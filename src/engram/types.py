@@ -32,13 +32,13 @@ MESSAGE = "message"
 PASSAGE = "passage"
 KINDS = (FACT, PREFERENCE, EPISODE, PROCEDURE, SUMMARY, CONVERSATION, NOTE, STORE_ITEM, MEMORY_FILE, MESSAGE,
          PASSAGE)
-# Kept byte for byte under a key (`Memory.put`): never folded to one line, never cut to a sentence,
+# Kept byte for byte under a key (`Memory.admin.put`): never folded to one line, never cut to a sentence,
 # never deduplicated, and a new version always replaces the current one of its key.
 VERBATIM_KINDS = frozenset({CONVERSATION, STORE_ITEM, MEMORY_FILE})
 # Logs may repeat themselves, and one note may cite two pages (each note is deduplicated per page
 # by engram.core.notes); every other kind keeps one current copy of a text per subject.
 UNDEDUPED_KINDS = frozenset({EPISODE, NOTE, MESSAGE, PASSAGE}) | VERBATIM_KINDS
-# The metadata field holding the text a verbatim item's vector is made from (`Memory.put(index=...)`).
+# The metadata field holding the text a verbatim item's vector is made from (`Memory.admin.put(index=...)`).
 EMBEDDED = "embedded"
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import unicodedata
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram import validate
 from engram.agent.extract import Extraction, extract_facts
@@ -34,6 +34,9 @@ from engram.store.base import Filter
 from engram.tokens import TokenCounter, default_counter
 from engram.types import EPISODE, TimeLike
 from engram.kinds.working import Conversation
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant with long-term memory of this user. Use what you remember when it "
@@ -70,7 +73,7 @@ class MemoryAgent:
 
     def __init__(
         self,
-        memory: Any,
+        memory: Memory,
         subject: str,
         llm: LLM | None,
         *,

@@ -21,13 +21,16 @@ came from: source `extract:<session>:<turn>` and metadata `turns` (for update, t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram import validate
 from engram.core.extraction import grounded, json_answer
 from engram.errors import InvalidInput
 from engram.safety.escaping import escape_for_prompt, memory_block
 from engram.types import FACT, Hit, TimeLike
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 ACTIONS = ("add", "update", "supersede", "ignore")
 SIMILAR = 5
@@ -75,7 +78,7 @@ class Extraction:
         return [d.new_id for d in self.decisions if d.new_id and d.outcome.startswith(("saved", "superseded"))]
 
 
-def extract_facts(memory: Any, subject: str, llm: Any, user_message: str, *, session: str, turn: int | str,
+def extract_facts(memory: Memory, subject: str, llm: Any, user_message: str, *, session: str, turn: int | str,
                   similar: int = SIMILAR, max_facts: int = MAX_FACTS, max_tokens: int = MAX_TOKENS,
                   now: TimeLike = None) -> Extraction:
     """Propose facts from one user message with ONE LLM call and apply the valid decisions."""
@@ -154,7 +157,7 @@ def _problem(raw: Any, labels: dict[str, Hit], message: str, used: set[str]) -> 
     return None
 
 
-def _apply(memory: Any, subject: str, raw: dict[str, Any], labels: dict[str, Hit], source: str,
+def _apply(memory: Memory, subject: str, raw: dict[str, Any], labels: dict[str, Hit], source: str,
            turn_id: str, now: Any) -> Decision:
     action, fact = raw["action"], " ".join(str(raw.get("fact", "")).split())
     old = labels[raw["id"]].item if action in ("update", "supersede") else None
@@ -178,11 +181,11 @@ def _apply(memory: Any, subject: str, raw: dict[str, Any], labels: dict[str, Hit
     return Decision(action, fact, old.id, saved.id, "superseded" if saved.saved else "superseded by existing")
 
 
-def supersede(memory: Any, old_id: str, new_id: str, *, already: tuple[str, ...] = ()) -> bool:
+def supersede(memory: Memory, old_id: str, new_id: str, *, already: tuple[str, ...] = ()) -> bool:
     """End `old_id`'s validity in favour of `new_id` (the item stays, as history)."""
     if old_id in already:
         return True  # Memory.remember already superseded it on write
-    return old_id in memory.mark_superseded([old_id], new_id)
+    return old_id in memory.admin.mark_superseded([old_id], new_id)
 
 
 def _turns(item: Any) -> list[str]:

@@ -73,13 +73,13 @@ def score_importance(mem: "Memory", subject: str, *, now: TimeLike = None) -> di
     for item_id, value in scores.items():
         by_value.setdefault(value, []).append(item_id)
     for value, ids in by_value.items():  # one UPDATE per distinct score, not per item
-        mem.update(ids, importance=value)
+        mem.admin.update(ids, importance=value)
     return scores
 
 
 def _current(mem: "Memory", subject: str, kinds: Sequence[str] | None = None) -> list[Item]:
     """Current items (access counts as of every recall so far: buffered ones are written first)."""
-    mem.flush_accesses()
+    mem.admin.flush_accesses()
     where = Filter(kinds=tuple(kinds) if kinds else None, exclude_kinds=() if kinds else (CONVERSATION,))
     return mem.items(subject, where=where)
 
@@ -211,12 +211,12 @@ def consolidate(mem: "Memory", subject: str, *, threshold: float = DEFAULT_THRES
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold <= 1.0:
         raise InvalidInput(f"threshold must be a cosine similarity from 0.5 to 1, not {threshold!r}")
-    embedder = mem.require_embedder()
+    embedder = mem.admin.require_embedder()
     if embedder is None:
         raise InvalidInput("consolidate compares vectors: open the Memory with an embedder (not 'none')")
     subject = validate.subject(subject)
     at = validate.timestamp(now)
-    ids, matrix = mem.vectors(subject)
+    ids, matrix = mem.admin.vectors(subject)
     vectors = dict(zip(ids, matrix))
     merges: list[Merge] = []
     for group in _groups(_current(mem, subject, [validate.kind(k) for k in kinds])).values():
@@ -269,10 +269,10 @@ def _apply_merge(mem: "Memory", merge: Merge, at: float) -> None:
     keep, group = merge.keep, (merge.keep, *merge.drop)
     merged = list(dict.fromkeys([*keep.metadata.get("merged", []), *(d.id for d in merge.drop)]))
     accessed = [it.last_accessed for it in group if it.last_accessed is not None]
-    mem.update([keep.id], access_count=sum(it.access_count for it in group),
+    mem.admin.update([keep.id], access_count=sum(it.access_count for it in group),
                last_accessed=max(accessed) if accessed else None,
                importance=max(it.importance for it in group), metadata={**keep.metadata, "merged": merged})
-    mem.mark_superseded([d.id for d in merge.drop], keep.id, at=at)
+    mem.admin.mark_superseded([d.id for d in merge.drop], keep.id, at=at)
 
 
 # -- pruning -----------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def prune(mem: "Memory", subject: str, *, older_than_days: float | None = None,
     subject, at = validate.subject(subject), validate.timestamp(now)
     where = Filter(kinds=tuple(validate.kind(k) for k in kinds), include_superseded=include_superseded)
     candidates = []
-    mem.flush_accesses()  # access counts as of every recall so far
+    mem.admin.flush_accesses()  # access counts as of every recall so far
     for item in mem.items(subject, where=where, newest_first=False):
         score = importance(item, at)
         reasons = _prune_reasons(item, score, at, older_than_days, below_importance, unused_days)

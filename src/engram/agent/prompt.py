@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram import validate
 from engram.errors import InvalidInput
@@ -39,6 +39,9 @@ from engram.store.base import Filter
 from engram.tokens import TokenCounter, count_content, default_counter
 from engram.types import EPISODE, FACT, MESSAGE, PREFERENCE, PROCEDURE, Hit, Item, iso, TimeLike
 from engram.kinds.working import SUMMARY_HEADER, Conversation
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 MEMORY_TAG = "memory"
 PROCEDURES_TAG = "procedures"
@@ -106,7 +109,7 @@ def _score(entry: Entry) -> str:
 
 
 def assemble(
-    memory: Any,
+    memory: Memory,
     subject: str,
     query: str,
     *,
@@ -208,7 +211,7 @@ def _turn_tokens(conversation: Conversation | None, counter: TokenCounter) -> in
 
 
 # -- gathering -------------------------------------------------------------------------------
-def _candidates(memory: Any, subject: str, query: str, k: int, n_msgs: int, n_prefs: int, n_procs: int,
+def _candidates(memory: Memory, subject: str, query: str, k: int, n_msgs: int, n_prefs: int, n_procs: int,
                 n_eps: int, exclude_session: str | None, min_score: float | None, counter: TokenCounter,
                 now: Any) -> list[Entry]:
     """Every memory that could go in, in fill order (facts by relevance first)."""
@@ -232,7 +235,7 @@ def _candidates(memory: Any, subject: str, query: str, k: int, n_msgs: int, n_pr
     return out
 
 
-def _procedures(memory: Any, subject: str, query: str, n: int, now: Any) -> list[tuple[Item, float | None]]:
+def _procedures(memory: Memory, subject: str, query: str, n: int, now: Any) -> list[tuple[Item, float | None]]:
     """All current procedures when there are few; otherwise the n most relevant to the query."""
     found = memory.items(subject, kinds=[PROCEDURE], limit=n + 1)
     if len(found) <= n:
@@ -240,7 +243,7 @@ def _procedures(memory: Any, subject: str, query: str, n: int, now: Any) -> list
     return [(h.item, h.score) for h in memory.recall(subject, query, k=n, kinds=[PROCEDURE], now=now)]
 
 
-def _episodes(memory: Any, subject: str, n: int, exclude_session: str | None) -> list[Item]:
+def _episodes(memory: Memory, subject: str, n: int, exclude_session: str | None) -> list[Item]:
     """The newest successful episodes, leaving out the current session's (already in the turns)."""
     where = Filter(kinds=(EPISODE,), metadata={"success": True})
     found = memory.items(subject, where=where, limit=n * 5 if exclude_session else n)

@@ -22,13 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.types import TimeLike
 from engram import validate
 from engram.errors import EngramError, InvalidInput
 from engram.safety.escaping import memory_block
 from engram.verbs import VERBS, Call, Verb, shaped
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 DEFAULT_K = VERBS["recall"].arg("k").default_on("tool")
 MAX_K = VERBS["recall"].arg("k").schema_on("tool")["maximum"]
@@ -78,7 +81,7 @@ def tools_for(untrusted_input: bool = False, shape: str = "anthropic", *, write:
 class MemoryTools:
     """The tools offered to a model, bound to one Memory and one subject."""
 
-    def __init__(self, memory: Any, subject: str, *, source: str = "", session: str | None = None,
+    def __init__(self, memory: Memory, subject: str, *, source: str = "", session: str | None = None,
                  untrusted_input: bool = False, write: bool = True, metadata: Mapping[str, Any] | None = None,
                  now: TimeLike = None) -> None:
         self.memory = memory

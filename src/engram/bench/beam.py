@@ -210,7 +210,7 @@ class Engine:
     def _dense(self, question: str, k: int) -> list[str]:
         embedder = self.memory.embedder
         assert embedder is not None
-        ids, matrix = self.memory.vectors(SUBJECT)
+        ids, matrix = self.memory.admin.vectors(SUBJECT)
         if not len(ids):
             return []
         scores = matrix @ np.asarray(embedder.embed([question])[0], dtype=np.float32)

@@ -26,13 +26,16 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engram.bench.report import peak_rss_mb, percentiles
+from engram.bench.report import embedder_of, peak_rss_mb, percentiles
 from engram.types import FACT, Item
 from engram.validate import content_hash
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 SUBJECT = "user:bench"
 #: What fills sizes past `embed_limit`: vectors from a Gaussian fitted to embedded facts (`minilm_like`).
@@ -102,7 +105,7 @@ def minilm_like(embedder: Any, seed: int = 5, base: int = 1000) -> Callable[[int
     return sample
 
 
-def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3) -> dict[str, Any]:
+def ann_figures(mem: Memory, subject: str, queries: Sequence[str], rounds: int = 3) -> dict[str, Any]:
     """Past the crossover, on the subject's ANN index:
 
     - `ann_build_s`: seconds to build it (any saved copy is deleted first, so it is a build);
@@ -119,7 +122,7 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
     from engram.core.recall import CANDIDATES, search
     from engram.store import sqlite_ann
 
-    model = mem.embedder.identity
+    model = embedder_of(mem).identity
     ids, matrix = mem.store.vectors(subject, model)
     if len(ids) <= ann.EXACT_MAX_ITEMS:
         return {"ann": False}
@@ -142,7 +145,7 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
     for q in queries:
         tops = [set(top(q, exact)) for exact in (False, True)]
         overlap.append(len(tops[0] & tops[1]) / max(1, len(tops[1])))
-        v = mem.embedder.embed_one(q)
+        v = embedder_of(mem).embed_one(q)
         near = nearest.scores(mem.store, subject, model, ids, matrix, v, CANDIDATES).nearest(10)
         truth = nearest.ExactScores(nearest.cosines(matrix, v)).nearest(10)
         vector.append(len(set(near.tolist()) & set(truth.tolist())) / max(1, len(truth)))
@@ -161,7 +164,7 @@ def ann_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int = 3)
         header = Path(state["file"])
         out["saved"] = {"file_mb": round(sum(p.stat().st_size for p in [header, *ann.payloads(header)]) / 2**20, 1),
                         "save_s": state["save_s"], "build_over_save": round(build_s / max(state["save_s"], 1e-6), 1)}
-        out["reopen"] = reopen_figures(type(mem), mem.store.path, mem.embedder, subject, queries, build_s)
+        out["reopen"] = reopen_figures(type(mem), mem.store.url, mem.embedder, subject, queries, build_s)
         out["forget"] = forget_figures(mem, subject)
     return out
 
@@ -203,13 +206,15 @@ def reopen_figures(memory_cls: Any, path: str, embedder: Any, subject: str, quer
             "rss_growth_mb": round(grown, 1) if grown == grown else None}
 
 
-def forget_figures(mem: Any, subject: str) -> dict[str, Any]:
+def forget_figures(mem: Memory, subject: str) -> dict[str, Any]:
     """Seconds `forget_ids` of one item takes with the index saved (it rewrites the index files),
     on a fact written for the purpose (the store keeps its size)."""
     from engram.core import vectors as nearest
 
     saved = mem.remember(subject, "The bench writes this fact only to forget it again.")
-    nearest.prepare(mem.store, subject, mem.embedder.identity)
+    if saved.id is None:
+        raise RuntimeError(f"the bench's own fact was not saved: {saved.reason}")
+    nearest.prepare(mem.store, subject, embedder_of(mem).identity)
     t0 = time.perf_counter()
     mem.forget_ids(subject, [saved.id])
     return {"forget_one_s": round(time.perf_counter() - t0, 2)}
@@ -229,7 +234,7 @@ def _item(subject: str, text: str, now: float) -> Item:
                 valid_from=now, content_hash=content_hash(text))
 
 
-def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int, steps: bool = False) -> dict[str, Any]:
+def time_recall(mem: Memory, subject: str, queries: Sequence[str], rounds: int, steps: bool = False) -> dict[str, Any]:
     """p50/p95 of Memory.recall (k=10) after a warm-up pass that loads the vector cache, and the
     same for `engram.core.recall.search` alone (`search_p50`/`search_p95`), both with the query
     cache off; `repeated`: the same questions again with it on, and its hit rate; `steps`
@@ -259,7 +264,7 @@ def time_recall(mem: Any, subject: str, queries: Sequence[str], rounds: int, ste
     return out
 
 
-def repeated_queries(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+def repeated_queries(mem: Memory, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
     """Memory.recall p50/p95 with the query cache on, each question asked `rounds` times, and the
     cache's hit rate over those calls (what an agent that re-asks gets; apart from the figures above)."""
     from engram.core.queries import QueryCache
@@ -283,7 +288,7 @@ def repeated_queries(mem: Any, subject: str, queries: Sequence[str], rounds: int
 FTS5_TABLE = "bench_fts5"
 
 
-def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, Any]:
+def keyword_figures(mem: Memory, subject: str, queries: Sequence[str], rounds: int) -> dict[str, Any]:
     """The keyword search alone, ours and FTS5's (SQLite stores only), p50/p95 ms, their ratio."""
     from engram.core.ranking import keyword_terms
     from engram.core.recall import CANDIDATES
@@ -309,7 +314,7 @@ def keyword_figures(mem: Any, subject: str, queries: Sequence[str], rounds: int)
     return out
 
 
-def keyword_exactness(mem: Any, subject: str, queries: Sequence[str]) -> float | None:
+def keyword_exactness(mem: Memory, subject: str, queries: Sequence[str]) -> float | None:
     """Recall@10 of the keyword search against BM25 computed from the items' own texts (every
     item of the subject tokenised afresh, scored in NumPy), so segments, pending rows and merges
     are checked, not the formula: an item of ours counts when its exact score is at least the
@@ -412,7 +417,7 @@ def fts5_keyword(store: Any, subject: str, terms: Sequence[str], where: Any, lim
     return [(r[0], float(r[1])) for r in store.query(sql, [match, *params, int(limit)])]
 
 
-def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+def time_steps(mem: Memory, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
     """p50 ms of the three steps that grow with the subject or the model: the query embedding
     (`embed_p50`), the exact vector scan with its top 200 (`scan_p50`) and the keyword search
     (`keyword_p50`). The rest of a recall (fetch, fusion) stays near-constant."""
@@ -425,9 +430,9 @@ def time_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> d
     for _ in range(rounds):
         for q in queries:
             t0 = time.perf_counter()
-            vector = mem.embedder.embed_one(q)
+            vector = embedder_of(mem).embed_one(q)
             t1 = time.perf_counter()
-            _, matrix = mem.store.vectors(subject, mem.embedder.identity)
+            _, matrix = mem.store.vectors(subject, embedder_of(mem).identity)
             ExactScores(cosines(matrix, vector)).nearest(CANDIDATES)
             t2 = time.perf_counter()
             mem.store.keyword(subject, keyword_terms(q), where, CANDIDATES)
@@ -476,7 +481,7 @@ def run(
     return out
 
 
-def fill_subject(mem: Any, model: Any, size: int, embed_limit: int, vectors: Callable[[int], np.ndarray],
+def fill_subject(mem: Memory, model: Any, size: int, embed_limit: int, vectors: Callable[[int], np.ndarray],
                  now: float | None = None) -> float:
     """Fill SUBJECT with `size` items, seconds taken: embedded sentences through `remember_many`
     up to `embed_limit`, fitted vectors written through the store past it."""

@@ -1,13 +1,26 @@
-"""Small helpers shared by the benchmarks: percentiles, peak memory, Markdown tables."""
+"""Small helpers shared by the benchmarks: percentiles, peak memory, Markdown tables, the embedder."""
 
 from __future__ import annotations
 
 import resource
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from engram.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
+    from engram.embed.base import Embedder
+
+
+def embedder_of(mem: Memory) -> Embedder:
+    """The Memory's embedder: a benchmark that reads or times vectors needs one."""
+    if mem.embedder is None:
+        raise InvalidInput("this benchmark needs an embedder: pass --embedder (e.g. minilm or hashing), not none")
+    return mem.embedder
 
 
 def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:

@@ -21,15 +21,18 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engram.bench.report import percentiles
+from engram.bench.report import embedder_of, percentiles
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 #: Ranking terms whose cost `terms` reports (each turned off in turn).
 TERMS = ("entity", "time", "date", "question", "session", "focus", "context", "recency")
 
 
-def recall_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, Any]:
+def recall_steps(mem: Memory, subject: str, queries: Sequence[str], rounds: int) -> dict[str, Any]:
     """p50 ms of every step of `Memory.recall` (k=10) over the queries, and of the layer's own cost."""
     from engram.core.steps import UNTIMED, Steps
 
@@ -60,11 +63,11 @@ def recall_steps(mem: Any, subject: str, queries: Sequence[str], rounds: int) ->
     return out
 
 
-def _around(mem: Any, subject: str) -> Any:
+def _around(mem: Memory, subject: str) -> Any:
     """The subject's write-order neighbours, as recall reads them: id -> (previous, next)."""
     from engram.core.recall import positions
 
-    ids, _ = mem.store.vectors(subject, mem.embedder.identity)
+    ids, _ = mem.store.vectors(subject, embedder_of(mem).identity)
     position = positions(ids)
     last = len(ids) - 1
 
@@ -77,7 +80,7 @@ def _around(mem: Any, subject: str) -> Any:
     return around
 
 
-def _shortlist(mem: Any, subject: str, query: str, around: Any) -> list[str]:
+def _shortlist(mem: Memory, subject: str, query: str, around: Any) -> list[str]:
     """What a recall of `query` fetches: its best 40 and their write-order neighbours."""
     from engram.core.recall import SHORTLIST
 
@@ -90,7 +93,7 @@ def _shortlist(mem: Any, subject: str, query: str, around: Any) -> list[str]:
     return list(out)
 
 
-def _fetch_split(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+def _fetch_split(mem: Memory, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
     """`Store.get` of a shortlist against the same SQL alone: p50 ms of each, and their difference."""
     from engram.store.sql import SELECT_ITEMS
     from engram.store.sqlite import SQLiteStore
@@ -115,13 +118,13 @@ def _fetch_split(mem: Any, subject: str, queries: Sequence[str], rounds: int) ->
     return {"fetch_sql": sql, "fetch_get": get, "fetch_objects": round(max(0.0, get - sql), 2)}
 
 
-def _term_costs(mem: Any, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
+def _term_costs(mem: Memory, subject: str, queries: Sequence[str], rounds: int) -> dict[str, float]:
     """p50 ms that each ranking term adds to fusion, over each question's own candidates."""
     from engram.core import ranking
     from engram.core.names import book
     from engram.core.recall import neighbours
 
-    embedder = mem.embedder
+    embedder = embedder_of(mem)
     ids, _ = mem.store.vectors(subject, embedder.identity)
     around = _around(mem, subject)
     names_book = book(mem.store, subject, embedder.identity, ids)

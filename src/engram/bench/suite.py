@@ -36,6 +36,7 @@ from engram.bench.report import markdown_table, percentiles
 from engram.errors import InvalidInput
 
 if TYPE_CHECKING:
+    from engram.core.memory import Memory
     from engram.embed.base import Embedder
 
 K = 10
@@ -175,7 +176,7 @@ def run_retriever(facts: Sequence[Fact], questions: Sequence[Question], retrieve
 class PeopleStore:
     """A many-people store and the questions asked of it (`run_people`)."""
 
-    memory: Any  # engram.core.memory.Memory (imported lazily: the bench loads no model until used)
+    memory: Memory
     ids: dict[str, int]  # item id -> index of its fact
     chosen: list[tuple[int, str]]  # (fact index, the question asked about it)
     out: dict[str, Any]

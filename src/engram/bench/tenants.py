@@ -32,11 +32,14 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.bench.latency import NAMES, THINGS, WHEN, fill, minilm_like, sentences
-from engram.bench.report import percentiles
+from engram.bench.report import embedder_of, percentiles
 from engram.bench.scratch import scratch_store, store_kind
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 WARMUP = 1000
 ASKS = ["What does {name} think about {thing} {when}?", "When did {name} mention {thing}?",
@@ -113,7 +116,7 @@ def _plan(rng: random.Random, names: list[str], asked: list[str], warmup: int,
     return [(subject, rng.choice(asked)) for subject in subjects]
 
 
-def _fill(mem: Any, names: list[str], items: int, embed_limit: int, echo: Callable[[str], None] | None) -> None:
+def _fill(mem: Memory, names: list[str], items: int, embed_limit: int, echo: Callable[[str], None] | None) -> None:
     """Real embedded sentences while the store is small; fitted vectors past `embed_limit` items."""
     embedded = len(names) * items <= embed_limit
     vectors = None if embedded else minilm_like(mem.embedder)
@@ -122,12 +125,12 @@ def _fill(mem: Any, names: list[str], items: int, embed_limit: int, echo: Callab
         if vectors is None:
             mem.remember_many(subject, sentences(items, seed=n), now=now)
         else:
-            fill(mem.store, subject, items, mem.embedder.identity, n, now, vectors)
+            fill(mem.store, subject, items, embedder_of(mem).identity, n, now, vectors)
         if echo and (n + 1) % max(1, len(names) // 10) == 0:
             echo(f"filled {n + 1}/{len(names)} subjects")
 
 
-def _drive(mem: Any, plan: list[tuple[str, str]], clients: int) -> list[float]:
+def _drive(mem: Memory, plan: list[tuple[str, str]], clients: int) -> list[float]:
     """Run the planned recalls on `clients` threads sharing `mem`; each recall's milliseconds.
     Any error stops the bench: a many-clients run must have none."""
     timings: list[float] = []

@@ -23,10 +23,13 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.bench.latency import SUBJECT, VECTORS, fill_subject, minilm_like, sentences, write_throughput
-from engram.bench.report import markdown_table, percentiles
+from engram.bench.report import embedder_of, markdown_table, percentiles
+
+if TYPE_CHECKING:
+    from engram.core.memory import Memory
 
 WARMUP = 10  # untimed writes first: the subject's vectors load into the cache, the model warms
 
@@ -36,14 +39,14 @@ def fresh_facts(n: int, seed: int) -> list[str]:
     return [text.replace("(note ", "(update ") for text in sentences(n, seed=seed)]
 
 
-def single_writes(mem: Any, texts: Sequence[str]) -> dict[str, Any]:
+def single_writes(mem: Memory, texts: Sequence[str]) -> dict[str, Any]:
     """remember vs embed_one on the same texts, interleaved; rates, p50s and their ratio.
 
     Every other text is written with the model in the calling thread (`engram.core.embedding.inline`)
     instead of beside the rest of the write: `inline_ratio` is that baseline's ratio, same run."""
     from engram.core import embedding
 
-    embedder = mem.embedder
+    embedder = embedder_of(mem)
     remember_s: list[float] = []
     inline_s: list[float] = []
     embed_s: list[float] = []
@@ -54,7 +57,7 @@ def single_writes(mem: Any, texts: Sequence[str]) -> dict[str, Any]:
 
     for i, text in enumerate(texts):
         write = (remember_s, partial(mem.remember, SUBJECT, text)) if i % 4 < 2 else (inline_s, partial(inline, text))
-        calls = [(embed_s, partial(embedder.embed_one, text)), write]
+        calls: list[tuple[list[float], Callable[[], object]]] = [(embed_s, partial(embedder.embed_one, text)), write]
         for samples, call in calls if i % 2 == 0 else calls[::-1]:
             t0 = time.perf_counter()
             call()

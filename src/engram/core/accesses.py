@@ -3,7 +3,7 @@
 Recall never writes: `Memory.recall` adds its hits here (one more access each, and the time of
 the last one) and returns. The counts reach the store (`Store.touch`, one transaction) at the
 latest FLUSH_AFTER_S seconds later, on a timer thread; earlier with the next write through the
-same Memory (`remember`, `update`, `forget`, ...), with `Memory.flush_accesses()`, and before
+same Memory (`remember`, `update`, `forget`, ...), with `Memory.admin.flush_accesses()`, and before
 anything that reads them (`Memory.stats`, importance scoring, pruning, consolidation). `close()`
 writes what is left and raises if it cannot, so counts are never dropped silently (a Memory
 never closed writes them at interpreter exit, logging what fails). A flush

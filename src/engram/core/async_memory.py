@@ -124,7 +124,10 @@ class AsyncMemory:
     forget_all = _off_loop(Memory.forget_all)
     subjects = _off_loop(Memory.subjects)
     stats = _off_loop(Memory.stats)
-    flush_accesses = _off_loop(Memory.flush_accesses)
+
+    async def flush_accesses(self) -> int:
+        """`Memory.admin.flush_accesses`, awaited."""
+        return await self.run(self.memory.admin.flush_accesses)
 
 
 _shared: weakref.WeakKeyDictionary[Memory, Lane] = weakref.WeakKeyDictionary()

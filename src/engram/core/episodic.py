@@ -58,7 +58,7 @@ def store_fact(mem: Memory, subject: str, key: str, value: str, *, category: str
 
 def get_fact(mem: Memory, subject: str, key: str) -> Item | None:
     """The current fact with that key, or None (one lookup in the current-key index)."""
-    return mem.current(subject, FACT, _key(key))
+    return mem.admin.current(subject, FACT, _key(key))
 
 
 def facts_by_category(mem: Memory, subject: str, category: str) -> list[Item]:
@@ -107,7 +107,7 @@ def set_preference(mem: Memory, subject: str, key: str, value: str, *, source: s
 
 def get_preference(mem: Memory, subject: str, key: str, default: str | None = None) -> str | None:
     """The current value of a preference, or `default`."""
-    found = mem.current(subject, PREFERENCE, _key(key))
+    found = mem.admin.current(subject, PREFERENCE, _key(key))
     return str(found.metadata.get("value", found.text)) if found else default
 
 
@@ -122,16 +122,16 @@ def save_conversation(mem: Memory, subject: str, session: str, conversation: Sav
                       expect: str | None = None, now: TimeLike = None) -> Saved:
     """Store a working-memory Conversation under a session id (replacing an earlier save, kept as
     history). `expect`: the id of the save it was loaded from ("" for a new session); if another
-    save is current now, WriteConflict and nothing is written (see `Memory.put`)."""
+    save is current now, WriteConflict and nothing is written (see `Memory.admin.put`)."""
     data = json.dumps(conversation.to_dict(), ensure_ascii=False, sort_keys=True)
-    return mem.put(subject, _key(session, "session"), data, kind=CONVERSATION, session=session, expect=expect,
+    return mem.admin.put(subject, _key(session, "session"), data, kind=CONVERSATION, session=session, expect=expect,
                    now=now)
 
 
 def conversation_state(mem: Memory, subject: str, session: str) -> dict[str, Any]:
     """The state saved under a session id, as `to_dict` gave it (`Conversation.load` rebuilds the
     conversation from it); NotFound when nothing is saved there."""
-    found = mem.current(subject, CONVERSATION, _key(session, "session"))
+    found = mem.admin.current(subject, CONVERSATION, _key(session, "session"))
     if found is None:
         raise NotFound(f"no saved conversation {session!r} for {subject}")
     state: dict[str, Any] = json.loads(found.text)

@@ -317,7 +317,7 @@ def mark(memory: Memory, batch: Sequence[Item], now: TimeLike = None) -> None:
     """Mark each message of `batch` extracted (its metadata "extracted": the time)."""
     at = iso(validate.timestamp(now))
     for item in batch:
-        memory.update([item.id], metadata={**item.metadata, MARK: at})
+        memory.admin.update([item.id], metadata={**item.metadata, MARK: at})
 
 
 def provider(llm: LLM | None = None, *, background: bool = False) -> LLM:

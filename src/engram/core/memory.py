@@ -13,6 +13,7 @@ import os
 import random
 import time
 import uuid
+import warnings
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
@@ -28,6 +29,7 @@ from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
 from engram.core.accesses import AccessLog
+from engram.core.admin import MOVED, Admin, ids_list
 from engram.core.queries import QueryCache
 from engram.core.screened import Screened
 from engram.core.steps import UNTIMED, Steps
@@ -72,12 +74,6 @@ def _windows(text: str, size: int = 1000, overlap: int = 200) -> list[str]:
     `overlap` (a phrase shorter than that is whole in one of them)."""
     head = text[: validate.MAX_INDEX_CHARS]
     return [head[i : i + size] for i in range(0, max(1, len(head) - overlap), size - overlap)]
-
-
-def _ids(ids: Any) -> list[str]:
-    if not isinstance(ids, (list, tuple, set, frozenset)) or not all(isinstance(i, str) and i for i in ids):
-        raise InvalidInput("ids must be a list of item ids")
-    return list(ids)
 
 
 class Memory:
@@ -140,6 +136,8 @@ class Memory:
         self._with_passages: set[str] = set()  # subjects recall has found passages in (engram.core.collapse)
         self._screened = Screened()  # labels that passed the write screens (engram.core.screened)
         self._known = Known()  # stored items' slots, for supersession (engram.core.supersede_lookup)
+        #: The plumbing under the verbs: keyed writes, bookkeeping, vectors (engram.core.admin).
+        self.admin = Admin(self)
         self._check_embedder()
         if extract_llm is None and self.settings.extract and not self.read_only:  # ENGRAM_EXTRACT=on
             extract_llm = extraction.provider(background=True)
@@ -187,10 +185,8 @@ class Memory:
                 )
             self.embedder = None
 
-    def require_embedder(self) -> Embedder | None:
-        """The embedder for an operation that reads or writes vectors (None: the store has none);
-        EmbedderMismatch when the store was built with another model, or with another file of the
-        same model (its fingerprint, engram.core.reindex.check_fingerprint)."""
+    def _require_embedder(self) -> Embedder | None:
+        """The embedder for an operation on vectors, checked (`Admin.require_embedder`)."""
         if self._mismatch is None and self.embedder is not None and not self._fingerprint_checked:
             self._mismatch = check_fingerprint(self.store, self.embedder)
             self._fingerprint_checked = self._mismatch is None
@@ -215,10 +211,12 @@ class Memory:
             nearest.forget_store(self.store)
             self.store.close()
 
-    def flush_accesses(self) -> int:
-        """Write the access counts recall has recorded but not yet written (engram.core.accesses);
-        returns how many items were updated. Recall itself never writes."""
-        return self._accesses.flush()
+    if not TYPE_CHECKING:  # the plumbing's names on Memory itself still work for now, with a warning
+        def __getattr__(self, name: str) -> Any:
+            if name in MOVED:
+                warnings.warn(f"Memory.{name} is now Memory.admin.{name}", DeprecationWarning, stacklevel=2)
+                return getattr(self.admin, name)
+            raise AttributeError(f"'Memory' object has no attribute {name!r}")
 
     def __enter__(self) -> "Memory":
         return self
@@ -328,18 +326,10 @@ class Memory:
             llm = self.extraction.llm
         return extraction.extract(self, llm, subject, session=session, max_batches=max_batches, now=now)
 
-    def put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
-            session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
-            expect: str | None = None, now: TimeLike = None) -> Saved:
-        """Write one keyed item of a verbatim kind (engram.types.VERBATIM_KINDS) exactly as given.
-
-        `text` is kept byte for byte, up to 20 million characters, and replaces the current item
-        with `key` (kept as history). Unlike `remember` there is no dedupe and no fact supersession;
-        the write check is the same (a refusal is Saved(False, reason)). `index` is the text recall
-        embeds for the item (None: no vector). `expect` is the id of the version the caller read
-        ("" for none): when another version is current, WriteConflict and nothing is written.
-        Without `expect` the last writer wins (a concurrent replacement is retried).
-        """
+    def _put(self, subject: str, key: str, text: str, *, kind: str, index: str | None = None,
+             session: str | None = None, source: str = "", metadata: Mapping[str, Any] | None = None,
+             expect: str | None = None, now: TimeLike = None) -> Saved:
+        """`Admin.put` (which documents it): the keyed verbatim write, on the write path."""
         if kind not in VERBATIM_KINDS:
             raise InvalidInput(f"put writes the verbatim kinds ({', '.join(sorted(VERBATIM_KINDS))}), not {kind!r};"
                                " use remember for facts and the other kinds")
@@ -352,7 +342,7 @@ class Memory:
                                      metadata=meta, now=now, instructions=False)
         if item is None:
             return Saved(False, None, reason)
-        pending = embedding.start(self.require_embedder(), [item])  # the screen runs beside the model
+        pending = embedding.start(self._require_embedder(), [item])  # the screen runs beside the model
         reason = self._screen(item)
         if reason is not None:
             pending.drop()
@@ -372,7 +362,7 @@ class Memory:
         """Insert `item` closing the current version of its key; the store's current-key index makes
         the check and the write one step (a writer that got there first: WriteConflict)."""
         assert item.key is not None  # put always writes a keyed item
-        found = self.current(item.subject, item.kind, item.key)
+        found = self.admin.current(item.subject, item.kind, item.key)
         if expect is not None and (found.id if found else "") != expect:
             raise WriteConflict(f"{item.subject}: the current {item.kind} {item.key!r} is "
                                 f"{found.id if found else 'absent'}, not {expect or 'absent'} as read;"
@@ -467,7 +457,7 @@ class Memory:
         reads first (they let the model's thread in), then, with `screen`, the instruction screen
         (a refused item is Saved(False, None, reason) and is not written)."""
         explicit = dict(supersede or {})
-        self.require_embedder()
+        self._require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
         pending = embedding.start(self.embedder, items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
@@ -556,11 +546,11 @@ class Memory:
         # conversations; only when passages come back is it searched again, wider.
         where = collapse.searched(where)
         wide = subject in self._with_passages
-        hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k) if wide else k, where,
+        hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(k) if wide else k, where,
                       weights, at, min_score, queries=self.query_cache, steps=steps)
         if not wide and collapse.has_passages(hits):
             self._with_passages.add(subject)
-            hits = search(self.store, self.require_embedder(), subject, query, collapse.wide(k), where, weights, at,
+            hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(k), where, weights, at,
                           min_score, queries=self.query_cache, steps=steps)
         hits = collapse.collapse(self.store, hits, k)
         if not explain:
@@ -605,20 +595,6 @@ class Memory:
             raise InvalidInput("give either where= or kinds=/include_superseded=, not both")
         return self.store.find(subject, where, limit, newest_first)
 
-    def current(self, subject: str, kind: str, key: str) -> Item | None:
-        """The current item of `kind` with `key` (a keyed fact, preference, procedure, ...), or None.
-
-        One lookup in the store's current-key index (at most one current item per subject, kind, key).
-        """
-        found = self.store.find(validate.subject(subject), Filter(kinds=(validate.kind(kind),), key=key), limit=1)
-        return found[0] if found else None
-
-    def vectors(self, subject: str) -> tuple[Sequence[str], np.ndarray]:
-        """The stored vectors of a subject under this Memory's embedder: (ids, unit rows); empty without one."""
-        if self.embedder is None:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        return self.store.vectors(validate.subject(subject), self.embedder.identity)
-
     def get(self, item_id: str) -> Item:
         """One memory by id (NotFound if there is none)."""
         if not isinstance(item_id, str) or not item_id:
@@ -637,53 +613,6 @@ class Memory:
         while chain[0].id in by_successor:
             chain.insert(0, by_successor[chain[0].id])
         return chain
-
-    # -- bookkeeping (maintenance, extraction) ----------------------------------------------
-    def update(self, ids: Sequence[str], *, importance: float | None = None, metadata: Mapping[str, Any] | None = None,
-               access_count: int | None = None, last_accessed: float | None = None) -> int:
-        """Set bookkeeping fields of items (text and validity never change here); returns how many changed.
-
-        `metadata` replaces the item's metadata as a whole (read it, change it, write it back).
-        """
-        ids = _ids(ids)
-        if access_count is not None:
-            self._accesses.flush()  # buffered counts first, so the count set here is final
-        else:
-            self._accesses.flush_quietly()
-        changes: dict[str, Any] = {}
-        if importance is not None:
-            changes["importance"] = validate.weight(importance, "importance")
-            if changes["importance"] > 1.0:
-                raise InvalidInput(f"importance must be a number from 0 to 1, not {importance!r}")
-        if metadata is not None:
-            changes["metadata"] = validate.metadata(metadata)
-        if access_count is not None:
-            changes["access_count"] = validate.count(access_count, "access_count", 0, 2**62)
-        if last_accessed is not None:
-            changes["last_accessed"] = validate.timestamp(last_accessed, "last_accessed")
-        return self.store.update(ids, changes) if changes else 0
-
-    def update_metadata(self, item_id: str, metadata: Mapping[str, Any]) -> Item:
-        """Replace one item's metadata; returns the item as stored now."""
-        self.get(item_id)
-        self.update([item_id], metadata=metadata)
-        return self.get(item_id)
-
-    def mark_superseded(self, old_ids: Sequence[str], new_id: str, *, at: TimeLike = None) -> list[str]:
-        """Mark current items of `new_id`'s subject as replaced by it; they stay as history.
-
-        Each gets `superseded_by` = new_id and `valid_to` = `at` (default: the new item's
-        `valid_from`), never before its own `valid_from`. Items already superseded, or of another
-        subject, are left alone. Returns the ids it closed.
-        """
-        new = self.get(new_id)
-        moment = new.valid_from if at is None else validate.timestamp(at, "at")
-        closed: list[str] = []
-        for old in self.store.get(_ids(old_ids)):
-            if old.current and old.subject == new.subject and old.id != new.id:
-                self.store.update([old.id], {"valid_to": max(moment, old.valid_from), "superseded_by": new.id})
-                closed.append(old.id)
-        return closed
 
     # -- facts, episodes, preferences, conversations (engram.core.episodic) -----------------
     store_fact = episodic.store_fact
@@ -719,7 +648,7 @@ class Memory:
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
         """Delete memories of `subject` by id (a message with its passages); ids of other subjects are left alone."""
         subject = validate.subject(subject)
-        ids = _ids(ids)
+        ids = ids_list(ids)
         return self._delete(subject, [*ids, *conversations.passage_ids(self.store, subject, ids)])
 
     def forget_all(self, subject: str) -> int:

@@ -96,7 +96,7 @@ def _item_record(item: Item, vector: np.ndarray | None, model: str | None) -> di
 
 
 def _subject_vectors(mem: "Memory", subject: str) -> dict[str, np.ndarray]:
-    ids, matrix = mem.vectors(subject)
+    ids, matrix = mem.admin.vectors(subject)
     return {item_id: matrix[n] for n, item_id in enumerate(ids)}
 
 
@@ -133,7 +133,7 @@ def import_(mem: "Memory", path: str | os.PathLike[str] | IO[str], *, allow_secr
     (`refused`, `refused_lines`, `refused_reasons`) and not stored. Supersession is not re-run.
     """
     header, records, settings = _read(path)
-    mem.require_embedder()  # imported items get vectors of the store's model
+    mem.admin.require_embedder()  # imported items get vectors of the store's model
     identity = mem.embedder.identity if mem.embedder else None
     items: list[Item] = []
     given: dict[str, np.ndarray] = {}

@@ -137,7 +137,7 @@ def part1(mem: Memory, llm: LLM, echo: Echo) -> None:
 
 def verify_stores(mem: Memory, echo: Echo) -> None:
     """Check each turn is in both stores: an embedded fact (semantic) and keyed facts + an episode."""
-    embedded = set(mem.vectors(USER)[0]) if mem.embedder else None
+    embedded = set(mem.admin.vectors(USER)[0]) if mem.embedder else None
     episodes = mem.recent_episodes(USER, 20, session="session-1")
     echo("")
     echo(f"{'turn':<5} {'semantic (embedded fact)':<28} {'episodic (keyed facts)':<28} episode")

@@ -7,7 +7,7 @@
                                               betas=["context-management-2025-06-27"])
 
 The model's `/memories` tree lives under one subject: each file is one `memory_file` item keyed by
-its path, its content kept verbatim (any length, newlines kept) by `Memory.put`, so the model's
+its path, its content kept verbatim (any length, newlines kept) by `Memory.admin.put`, so the model's
 own notes get Engram's write check (a secret is refused: the tool result says why), history (an
 edit keeps the old version; a rename links the new path to the old one), recall (the path and
 content are embedded) and verifiable forgetting (a delete forgets every version). A directory is
@@ -116,7 +116,7 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         return found
 
     def _file(self, path: str) -> Item | None:
-        return self.memory.current(self.subject, MEMORY_FILE, path)
+        return self.memory.admin.current(self.subject, MEMORY_FILE, path)
 
     def _is_dir(self, path: str) -> bool:
         return path in self.directories()
@@ -131,7 +131,7 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
             path = posixpath.dirname(path)
         for d in reversed(made):
             try:
-                saved = self.memory.put(self.subject, d + "/", DIRECTORY, kind=MEMORY_FILE,
+                saved = self.memory.admin.put(self.subject, d + "/", DIRECTORY, kind=MEMORY_FILE,
                                         metadata={"directory": True}, expect="")
             except WriteConflict:
                 continue  # another writer made it first
@@ -142,7 +142,7 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
         """Save `content` at `path`; the id saved. A refusal (a secret) becomes the tool's error."""
         meta = {"renamed_from": renamed_from} if renamed_from else None
         try:
-            saved = self.memory.put(self.subject, path, content, kind=MEMORY_FILE, index=f"{path}\n{content}",
+            saved = self.memory.admin.put(self.subject, path, content, kind=MEMORY_FILE, index=f"{path}\n{content}",
                                     metadata=meta, expect=expect)
         except InvalidInput as exc:
             raise ToolError(f"{path} was not saved: {exc}") from exc
@@ -306,7 +306,7 @@ class EngramMemoryTool(BetaAbstractMemoryTool):
                 self._forget([before])
                 continue
             new_id = self._write(after, item.text, expect="", renamed_from=before)
-            self.memory.mark_superseded([item.id], new_id)  # history runs across the rename
+            self.memory.admin.mark_superseded([item.id], new_id)  # history runs across the rename
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
     def clear_all_memory(self) -> str:

@@ -14,7 +14,7 @@ and REST use; nothing is restated here. An agent that reads untrusted input gets
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engram import validate
 from engram.agent.tools import MemoryTools
@@ -29,8 +29,7 @@ from langchain_core.retrievers import BaseRetriever  # noqa: E402
 from langchain_core.tools import BaseTool, StructuredTool  # noqa: E402
 from pydantic import ConfigDict  # noqa: E402
 
-if TYPE_CHECKING:
-    from engram.core.memory import Memory
+from engram.core.memory import Memory  # noqa: E402 (a pydantic field's type is read at run time)
 
 __all__ = ["EngramRetriever", "memory_tools"]
 
@@ -40,7 +39,7 @@ class EngramRetriever(BaseRetriever):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    memory: Any
+    memory: Memory
     subject: str
     k: int = 5
     kinds: list[str] | None = None

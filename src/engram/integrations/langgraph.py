@@ -7,7 +7,7 @@
 How LangGraph's model maps onto Engram's (docs/langgraph.md lists every behaviour the tests check):
 - a namespace is a subject: ("users", "42") is `langgraph:users/42` (`subject_for`); each label
   is kept, characters a subject may not hold escaped as ~XX (UTF-8 bytes);
-- an item is one `store_item` kept verbatim by `Memory.put`: its value as JSON exactly as given
+- an item is one `store_item` kept verbatim by `Memory.admin.put`: its value as JSON exactly as given
   (any length, newlines kept), its key the item's key; a put replaces the key, the old version
   stays as history (`keep_history=False` forgets it), dedupe and fact supersession never apply;
 - the secret and instruction filters do: a refused put raises InvalidInput naming the reason;
@@ -276,7 +276,7 @@ class EngramStore(BaseStore):
             embeddings = ensure_embeddings(index["embed"])
             self._embed, self._embed_query = embeddings.embed_documents, embeddings.embed_query
             return {**index, "fields": list(index.get("fields") or ["$"])}
-        embedder = self.memory.require_embedder()
+        embedder = self.memory.admin.require_embedder()
         if embedder is None:
             raise InvalidInput("index= needs a Memory with an embedder (this one has embedder='none')")
         if index.get("dims") not in (None, embedder.dim):
@@ -329,11 +329,11 @@ class EngramStore(BaseStore):
             minutes = f.item.metadata.get("ttl")
             if isinstance(minutes, (int, float)):
                 meta = {**f.item.metadata, "expires_at": self.clock() + 60.0 * minutes}
-                self.memory.update([f.item.id], metadata=meta)
+                self.memory.admin.update([f.item.id], metadata=meta)
 
     def _get(self, op: GetOp) -> Item | None:
         subject = subject_for(op.namespace, self.kind)
-        current = self.memory.current(subject, STORE_ITEM, validate.raw_text(op.key, "key"))
+        current = self.memory.admin.current(subject, STORE_ITEM, validate.raw_text(op.key, "key"))
         found = self._read(tuple(op.namespace), current) if current is not None else None
         if found is None:
             return None
@@ -446,7 +446,7 @@ class EngramStore(BaseStore):
         value = _json_value(op.value, "value")
         key = validate.raw_text(op.key, "key")
         now = self.clock()
-        old = self.memory.current(subject, STORE_ITEM, key)
+        old = self.memory.admin.current(subject, STORE_ITEM, key)
         meta: dict[str, Any] = {"created_at": float(old.metadata.get("created_at", old.created_at)) if old else now}
         if op.ttl is not None:
             minutes = validate.weight(op.ttl, "ttl")
@@ -454,7 +454,7 @@ class EngramStore(BaseStore):
         texts = self._index_texts(value, op.index)
         if texts and self._embed is not None:
             meta[VECTORS] = self._embed(texts)
-        saved = self.memory.put(subject, key, json.dumps(value, ensure_ascii=False), kind=STORE_ITEM,
+        saved = self.memory.admin.put(subject, key, json.dumps(value, ensure_ascii=False), kind=STORE_ITEM,
                                 index="\n".join(texts) or None, metadata=meta, now=now)
         if not saved.saved:
             raise InvalidInput(f"put {tuple(op.namespace)!r} {key!r} was refused: {saved.reason}; nothing was stored")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
@@ -134,7 +135,7 @@ def _settings(value: Any) -> SessionSettings:
                            f" not {type(value).__name__}")
     settings = coerce_session_settings(dict(value) if isinstance(value, Mapping) else value)
     if settings.limit is not None:
-        validate.count(settings.limit, "session_settings.limit", 0, 10_000_000)
+        validate.count(settings.limit, "session_settings.limit", 0, sys.maxsize)
     return settings
 
 
@@ -187,7 +188,7 @@ class EngramSession:
         if limit is None and self.session_settings is not None:
             limit = self.session_settings.limit
         if limit is not None:
-            validate.count(limit, "limit", 0, 10_000_000)
+            validate.count(limit, "limit", 0, sys.maxsize)  # any count: the SDK asks for 2**31 - 1 to mean all
         conv = self.conversation()
         found = [_item(t) for t in conv.turns]
         if conv.summary:
@@ -240,7 +241,7 @@ class EngramSession:
     # -- loading and saving ------------------------------------------------------------------
     def _load(self) -> tuple[str, Conversation]:
         """(id of the save read, or "" for none; the conversation), with this session's budget."""
-        found = self.memory.current(self.subject, CONVERSATION, self.session_id)
+        found = self.memory.admin.current(self.subject, CONVERSATION, self.session_id)
         if found is None:
             return "", Conversation("", self.budget, self.summarize, self.counter)
         conv = Conversation.from_dict(json.loads(found.text), summarize=self.summarize, counter=self.counter)

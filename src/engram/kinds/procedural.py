@@ -84,7 +84,7 @@ def set_procedure(mem: "Memory", subject: str, name: str, instructions: str, *, 
 
 def get_procedure(mem: "Memory", subject: str, name: str) -> Procedure | None:
     """The current procedure with that name, or None."""
-    found = mem.current(subject, PROCEDURE, _name(name))
+    found = mem.admin.current(subject, PROCEDURE, _name(name))
     return Procedure.from_item(found) if found else None
 
 

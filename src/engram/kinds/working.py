@@ -233,7 +233,7 @@ class Conversation:
     def save(self, memory: Memory, subject: str, session: str, *, expect: str | None = None,
              now: TimeLike = None) -> Saved:
         """Save this conversation under a session id (`Memory.save_conversation`): each save
-        replaces the last, kept as history; `expect` as in `Memory.put`."""
+        replaces the last, kept as history; `expect` as in `Memory.admin.put`."""
         return memory.save_conversation(subject, session, self, expect=expect, now=now)
 
     @classmethod
