@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from engram.bench import locomo
 from engram.bench.baselines import OverlapRetriever, overlap_words
+from engram.errors import InvalidInput
 from engram.interfaces.commands import bench as bench_command
 
 CONTRACT = {"n", "overall", "by_category", "latency_ms", "ingest_per_s", "tokens_per_query", "config"}
@@ -342,3 +343,34 @@ def test_bench_serve_workers_runs_real_servers_and_compares_worker_counts(tmp_pa
     assert result["errors"] == 0 and result["clients"] == 4
     assert set(result["recalls_per_s"]) == {"1", "2"} and all(len(r) == 1 for r in result["recalls_per_s"].values())
     assert result["ratio"] == round(result["median"]["2"] / result["median"]["1"], 2)
+
+
+def test_the_knowledge_update_splits_are_disjoint_and_dated_in_order():
+    from engram.bench import updates
+
+    seen: set[str] = set()
+    total = 0
+    for split in updates.SPLITS:
+        changes, facts = updates.load(split)
+        total += len(changes)
+        assert len(facts) == 30 and len(changes) >= 20
+        texts = {c.old for c in changes} | {c.new for c in changes} | {f.text for f in facts}
+        assert not texts & seen  # no change or distractor shared between splits
+        seen |= texts
+        for c in changes:
+            assert round((c.new_at - c.old_at) / 86400) == 60 and c.old_at < c.as_of < c.new_at
+    assert total >= 60
+    with pytest.raises(InvalidInput, match="unknown updates split"):
+        updates.load("holdout")
+
+
+def test_bench_updates_reports_newest_and_as_of_per_split_and_weights():
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "updates", "--split", "dev",
+                                     "--weights", "newest=0", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert result["split"] == "dev" and result["changes"] == 20 and result["facts"] == 30
+    run = result["runs"]["newest=0"]
+    assert run["n"] == 20 and 0 <= run["newest_hits"] <= 20 and run["newest_top1"] == round(run["newest_hits"] / 20, 4)
+    assert run["as_of_hits"] >= 10  # the new fact is not valid yet, so the old one mostly leads
+    assert len(run["misses"]) <= 20

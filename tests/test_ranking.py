@@ -346,17 +346,41 @@ def test_a_short_memory_keeps_a_share_of_its_keyword_evidence():
     assert ranking.length_share("Uses Vim.", 0.0) == 1.0  # 0: every memory keeps all of it
 
 
-def test_newest_wins_among_near_equals_only():
+def lookup(vectors: dict[str, np.ndarray]) -> ranking.ItemVectors:
+    return lambda ids: {i: vectors[i] for i in ids if i in vectors}
+
+
+def test_newest_wins_between_the_best_hit_and_its_closest_newer_neighbour_only():
     old = Item(id="old", subject="user:1", text="Works at Acme as an engineer.", event_at=0.0)
     new = Item(id="new", subject="user:1", text="Joined Globex as a manager.", event_at=60 * DAY)
     stable = Item(id="stable", subject="user:1", text="Has worked remotely for years.", event_at=-300 * DAY)
-    signals = Signals(vector={"old": 2.0, "new": 1.8, "stable": 0.5},
-                      cosines={"old": 0.7, "new": 0.65, "stable": 0.6}, terms=("work",))
-    off = ranking.fuse([old, new, stable], signals, 90 * DAY, Weights(recency=0.0, session=0.0, newest=0.0))
-    on = ranking.fuse([old, new, stable], signals, 90 * DAY, Weights(recency=0.0, session=0.0, newest=0.5))
-    assert [h.id for h in off] == ["old", "new", "stable"]
-    assert [h.id for h in on] == ["new", "old", "stable"]  # stable is 1.5 behind: not a near-equal
+    others = [Item(id=f"x{i}", subject="user:1", text=f"Other memory {i}.", event_at=90 * DAY) for i in range(6)]
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=16)
+    vectors = {"old": base, "new": base + 0.3 * rng.normal(size=16), "stable": rng.normal(size=16),
+               **{o.id: rng.normal(size=16) for o in others}}
+    signals = Signals(vector={"old": 4.0, "new": 1.8, "stable": 3.5, **{o.id: 0.0 for o in others}},
+                      cosines={"old": 0.7, "new": 0.35, "stable": 0.6}, terms=("work",), item_vectors=lookup(vectors))
+    items = [old, new, stable, *others]
+    weights = Weights(recency=0.0, session=0.0)
+    on = ranking.fuse(items, signals, 90 * DAY, weights)
+    off = ranking.fuse(items, signals, 90 * DAY, dataclasses.replace(weights, newest=0.0))
+    assert [h.id for h in off][:3] == ["old", "stable", "new"]
+    assert [h.id for h in on][:3] == ["new", "old", "stable"]  # the newer version of the best hit, then it
     for hit in on:
         assert hit.rank == pytest.approx(sum(v for k, v in hit.components.items() if k in (*ranking.TERMS, "newest")))
-    far = dataclasses.replace(signals, vector={"old": 2.0, "new": 1.0, "stable": 0.5})
-    assert ranking.fuse([old, new, stable], far, 90 * DAY, Weights(recency=0.0, session=0.0, newest=0.5))[0].id == "old"
+    # A newer memory that is not like the best hit (the stable fact's vector is unrelated) never moves:
+    unlike = dataclasses.replace(signals, item_vectors=lookup({**vectors, "new": rng.normal(size=16)}))
+    assert ranking.fuse(items, unlike, 90 * DAY, weights)[0].id == "old"
+    # nor one further behind than the margin, one about someone else, nor without vectors.
+    far = dataclasses.replace(signals, vector={**signals.vector, "new": 4.0 - weights.newest - 0.5})
+    assert ranking.fuse(items, far, 90 * DAY, weights)[0].id == "old"
+    assert ranking.newest_lifts(items, [4.0, 3.0, 3.5, *[0.0] * 6], [0.9] * 9, 6.0, [1.0, 0.0, *[0.0] * 7],
+                                lookup(vectors), 2.5) == {}
+    assert ranking.fuse(items, dataclasses.replace(signals, item_vectors=None), 90 * DAY, weights)[0].id == "old"
+    # nor one written within `newest_after_days` of it (two sides of one story, not a change),
+    soon = [old, dataclasses.replace(new, event_at=weights.newest_after_days * DAY - DAY), stable, *others]
+    assert ranking.fuse(soon, signals, 90 * DAY, weights)[0].id == "old"
+    # and an older one never: the lift is for the newer of the two.
+    older = [dataclasses.replace(old, event_at=60 * DAY), dataclasses.replace(new, event_at=0.0), stable, *others]
+    assert ranking.fuse(older, signals, 90 * DAY, weights)[0].id == "old"

@@ -128,6 +128,9 @@ def test_raising_recency_changes_which_memory_wins(mem):
     mem.remember(U, "The office coffee machine is broken again.", now=0.0)
     mem.remember(U, "The office coffee is fine now.", now=200 * DAY)
     query = "is the office coffee machine broken"
+    newest = mem.recall(U, query, k=1, now=200 * DAY, explain=True)[0]  # the newer of two alike: newest wins
+    assert newest.text == "The office coffee is fine now." and "newest" in newest.components
+    mem.weights = dataclasses.replace(mem.weights, newest=0.0)  # recency alone
     assert mem.recall(U, query, k=1, now=200 * DAY)[0].text == "The office coffee machine is broken again."
     assert mem.recall(U, query, k=1, now=200 * DAY, recency=5.0)[0].text == "The office coffee is fine now."
 
@@ -374,3 +377,63 @@ def test_the_suite_runs_and_its_figures_are_sane(tmp_path):
     # Meaning beats words alone, and the case of a query never moves the top 3.
     assert runs["hybrid"]["overall"]["mrr"] > runs["bm25"]["overall"]["mrr"] > 0.5
     assert runs["hybrid"]["case_stable"] == 1.0
+
+
+UPDATE_DISTRACTORS = [
+    "I'm allergic to penicillin.", "My birthday is on 14 March.", "I support Arsenal.",
+    "We keep the spare key under the blue pot.", "My passport expires in 2029.", "I can't stand coriander.",
+    "The boiler was serviced in October.", "My dad is a retired plumber.", "I'm saving for a trip to Japan.",
+    "My blood type is O positive.", "The project codename is Falcon.", "I prefer window seats on planes.",
+    "I studied history at Durham.", "I listen to podcasts while cooking.", "My shoe size is 9.",
+    "I'm short-sighted and wear contacts.", "The car insurance renews in August.", "I grew up in Cork.",
+]
+
+
+@pytest.fixture
+def changed(tmp_path, minilm):
+    """A store where a fact changed two months after it was written (in words the supersession
+    rules do not read as a change), among unrelated facts written in between."""
+    m = Memory(str(tmp_path / "changed.db"), embedder=minilm)
+    writes = [("My longest run so far is 10 kilometres.", 0.0), *((t, (3 + 4 * i) * DAY)
+              for i, t in enumerate(UPDATE_DISTRACTORS)), ("Ran my first half marathon on Sunday, 21 km!", 60 * DAY)]
+    saved = m.remember_many(U, [{"text": t, "event_at": at, "now": at} for t, at in writes])
+    assert not any(s.superseded for s in saved)  # both stay current: ranking decides
+    yield m
+    m.close()
+
+
+def test_the_newer_of_two_facts_about_the_same_thing_ranks_first_by_default(changed):
+    question = "What is the longest distance I've run?"
+    hits = changed.recall(U, question, k=3, now=120 * DAY, explain=True)
+    assert hits[0].text == "Ran my first half marathon on Sunday, 21 km!"
+    assert hits[1].text == "My longest run so far is 10 kilometres."  # the old one stays, next
+    assert "newest" in hits[0].components
+    off = dataclasses.replace(changed.weights, newest=0.0)
+    changed.weights = off
+    assert changed.recall(U, question, k=1, now=120 * DAY)[0].text == "My longest run so far is 10 kilometres."
+
+
+def test_as_of_a_day_between_the_two_finds_the_old_fact(changed):
+    hits = changed.recall(U, "What is the longest distance I've run?", k=3, now=120 * DAY, as_of=30 * DAY)
+    assert hits[0].text == "My longest run so far is 10 kilometres."
+    assert all("half marathon" not in h.text for h in hits)
+
+
+def test_a_stable_fact_is_not_buried_by_a_newer_memory_on_another_matter(changed):
+    _ = changed.remember(U, "Picked up a new bike helmet from the shop.", event_at=100 * DAY, now=100 * DAY)
+    hits = changed.recall(U, "What am I allergic to?", k=3, now=120 * DAY, explain=True)
+    assert hits[0].text == "I'm allergic to penicillin."
+    assert all("newest" not in h.components for h in hits)
+
+
+def test_another_persons_newer_fact_does_not_lift_over_the_asked_persons(tmp_path, minilm):
+    with Memory(str(tmp_path / "people.db"), embedder=minilm) as m:
+        writes = [("Ana drives a red Ford Fiesta.", 0.0), *((t, (3 + 4 * i) * DAY)
+                  for i, t in enumerate(UPDATE_DISTRACTORS)), ("Tom drives a silver Skoda estate.", 60 * DAY)]
+        m.remember_many(U, [{"text": t, "event_at": at, "now": at} for t, at in writes])
+        hits = m.recall(U, "What car does Ana drive?", k=3, now=120 * DAY, explain=True)
+        assert hits[0].text == "Ana drives a red Ford Fiesta."
+        assert all("newest" not in h.components for h in hits)
+        # the same pair about one person is a change, and the newer one comes first
+        m.remember(U, "Ana drives a silver Skoda estate.", event_at=61 * DAY, now=61 * DAY)
+        assert m.recall(U, "What car does Ana drive?", k=1, now=120 * DAY)[0].text == "Ana drives a silver Skoda estate."

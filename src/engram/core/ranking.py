@@ -39,8 +39,10 @@ Rank contract (a float, higher is better, comparable within one recall call only
 - recency = w_recency * 0.5 ** (age / half_life), age from the item's event time to `now` (0..1);
 - diversity = -w_diversity * (how many better-placed candidates of the same session precede the
   item): off by default (0); when raised, the order spreads across sessions (MMR-style);
-- newest  = the lift that puts the on-topic near-equals of the best hit (rank within w_newest, off by default,
-  relevance >= ON_TOPIC) first, newest first (`newest_lifts`); only on the hits it lifts.
+- newest  = newest wins (`newest_lifts`, on by default): the best hit's closest neighbour by their own
+  vectors (`Signals.item_vectors`) among the next hits within w_newest of its rank, when it is more
+  than `newest_after_days` newer, alike beyond `newest_similar` deviations and about the same person,
+  is lifted just above it; present only on the two hits it reorders.
 
 This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calibrated relevance
 (`relevance`, 0..1, from the hit's own cosine and word overlap), comparable across recalls.
@@ -48,7 +50,7 @@ This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calib
 So a rank is in "standard deviations above an average memory", roughly 0 to 10 for a strong
 match; `min_score` filters on the relevance instead (0.5: on-topic). By default w_recency (0.01) is far below any
 signal, so recency only breaks near-ties; raise it (1 to prefer, 3-5 to let recent memories win).
-`explain=True` returns the eleven terms, which sum to the score. The weights were tuned on the
+`explain=True` returns the eleven terms (twelve on a hit newest wins moved), which sum to the score. The weights were tuned on the
 LoCoMo development split (docs/benchmarks.md), for the method, not for that data.
 """
 
@@ -58,11 +60,12 @@ import functools
 import heapq
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from engram.core import frames
 from engram.language import dates
 from engram.language.stem import name_key
 from engram.language.stopwords import STOP_WORDS
@@ -106,13 +109,19 @@ class Weights:
     diversity: float = 0.0
     keyword_cap: float = 0.0
     keyword_words: float = 24.0
-    newest: float = 0.0
+    newest: float = 6.0
+    newest_similar: float = 2.5
+    newest_after_days: float = 30.0
 
     @classmethod
     def single(cls, signal: str, **others: float) -> Weights:
         """Only one of keyword/vector (for baselines): every other signal weighs 0 unless given."""
         zeros = {f.name: 0.0 for f in fields(cls) if f.name not in ("half_life_days", "recency")}
         return cls(**{**zeros, signal: 1.0, **others})
+
+
+#: The vectors of the given items that can be had (by id): what newest wins compares.
+ItemVectors = Callable[[Sequence[str]], Mapping[str, np.ndarray]]
 
 
 @dataclass(frozen=True)
@@ -135,6 +144,8 @@ class Signals:
     dates: tuple[tuple[float, float], ...] = ()
     terms: Sequence[str] = ()
     cosines: Mapping[str, float] = field(default_factory=dict)
+    item_vectors: ItemVectors | None = None
+    asks_before: bool = False
 
 
 # A query word as the name book keys it: lower case, a possessive "'s" removed.
@@ -185,6 +196,18 @@ TIME_WORDS = frozenset(
      *(w + s for w in ("weekend", "week", "month", "year", *_DAYS) for s in ("", "s"))]
 )
 YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+# Words that ask about an earlier state (English): "Where did I live before?", "my old school".
+BEFORE = re.compile(r"\b(?:before|previous(?:ly)?|former(?:ly)?|earlier|originally|prior|in the past|used? to)\b"
+                    r"|(?<!\bhow )\bold\b", re.IGNORECASE)
+
+
+def asks_before(query: str) -> bool:
+    """True for a question about how things were ("What was my previous job?", "What car did I
+    have before?", "Mia's old school", "what did I use to drive"; not "How old is Sam?"): newest
+    wins then stays out."""
+    return bool(BEFORE.search(query))
 
 
 def asks_when(query: str) -> bool:
@@ -378,9 +401,10 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
             parts[i]["focus"] = -weights.focus
     evidence = [(signals.cosines.get(item.id, 0.0), overlap(signals.terms, item.text)) for item in items]
     scores = [relevance(cosine, share) for cosine, share in evidence]
-    if weights.newest:
+    if weights.newest and not signals.asks_before and not signals.dates:  # the query's own time rules
         lifts = newest_lifts(items, [sum(p.values()) for p in parts], scores, weights.newest,
-                             [p["entity"] for p in parts])
+                             [p["entity"] for p in parts], signals.item_vectors, weights.newest_similar,
+                             weights.newest_after_days)
         for i, lift in lifts.items():
             parts[i]["newest"] = lift
     hits = [Hit(item=item, score=score, rank=sum(part.values()), components={**part, "cosine": c, "overlap": o})
@@ -429,24 +453,66 @@ def _word_set(text: str) -> frozenset[str]:
 
 
 def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence[float],
-                 margin: float, about: Sequence[float] | None = None) -> dict[int, float]:
-    """Newest wins among near-equals: the on-topic hits (relevance >= ON_TOPIC) whose rank is
-    within `margin` of the best hit's are placed first, newest first (by event time), each lifted
-    to just above the best rank; every other hit keeps its rank. With `about` (each hit's entity
-    term), only hits about the same person as the best one are near-equals. Time decides only between
-    memories the evidence cannot tell apart, so a stable fact far ahead is never buried."""
-    if not items:
+                 margin: float, about: Sequence[float] | None = None, vectors: ItemVectors | None = None,
+                 similar: float = 0.0, after_days: float = 0.0) -> dict[int, float]:
+    """Newest wins between two memories about the same thing: of the next NEWEST_WINDOW hits
+    after the best one, the one most like it (the highest cosine of their own `vectors`) among
+    those within `margin` of its rank is placed first, the best hit second, when it is newer by
+    more than `after_days` (by event time), its cosine to the best hit stands at least `similar`
+    standard deviations above those of the other hits of the window (leave-one-out, the spread at
+    least VECTOR_MIN_STD), it is about the same person (`about`, each hit's entity term, equal to
+    the best one's; and not another named holder, `same_holder`) and both are at least
+    NEWEST_FLOOR relevant. Every other hit keeps its rank. Time decides only between the best
+    answer and its closest neighbour, so a stable fact is never placed under a newer memory on
+    another matter, one merely near it, or one about someone else. Without vectors nothing moves;
+    they are asked for only when some hit of the window could move."""
+    if not items or vectors is None:
         return {}
-    best = max(range(len(items)), key=lambda i: ranks[i])
-    group = [i for i in range(len(items)) if ranks[i] >= ranks[best] - margin and scores[i] >= ON_TOPIC
-             and (about is None or about[i] == about[best])]
-    if len(group) < 2 or best not in group:
+    order = sorted(range(len(items)), key=lambda i: -ranks[i])
+    best, window = order[0], order[1 : 1 + NEWEST_WINDOW]
+    near = [i for i in window if ranks[i] >= ranks[best] - margin]
+    movable = {i for i in near if items[i].event_at > items[best].event_at + after_days * DAY
+               and scores[i] >= NEWEST_FLOOR and (about is None or about[i] == about[best])}
+    if scores[best] < NEWEST_FLOOR or not movable:
         return {}
-    group.sort(key=lambda i: (-items[i].event_at, items[i].id))
+    found = vectors([items[i].id for i in (best, *window)])
+    anchor = found.get(items[best].id)
+    if anchor is None:
+        return {}
+    likeness = {i: cosine(anchor, v) for i in window if (v := found.get(items[i].id)) is not None}
+    near = [i for i in near if i in likeness]
+    if not near:
+        return {}
+    closest = max(near, key=lambda i: likeness[i])
+    rest = np.fromiter((c for i, c in likeness.items() if i != closest), dtype=np.float64)
+    mean, spread = (float(rest.mean()), max(float(rest.std()), VECTOR_MIN_STD)) if rest.size else (0.0, VECTOR_MIN_STD)
+    if (closest not in movable or (likeness[closest] - mean) / spread < similar
+            or not same_holder(items[best].text, items[closest].text)):
+        return {}
     top = ranks[best]
-    return {i: top + NEWEST_STEP * (len(group) - place) - ranks[i] for place, i in enumerate(group)}
+    return {closest: top + 2 * NEWEST_STEP - ranks[closest], best: NEWEST_STEP}
 
 
+def same_holder(a: str, b: str) -> bool:
+    """False only when two memories are about two different named people ("Ana drives ..." and
+    "Tom drives ...", engram.core.frames.sentence_holder); one about the user, or with no named
+    holder, may be about anyone ("My manager is Karen" and "Karen moved ..., I report to Tomasz")."""
+    first, second = frames.sentence_holder(a), frames.sentence_holder(b)
+    return first == second or bool({first, second} & {"self", "team"})
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    """The cosine similarity of two vectors (0.0 when either is all zeros)."""
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.dot(a, b)) / norm if norm > 0 else 0.0
+
+
+#: The least relevance of the two memories newest_lifts reorders (0.5 is on-topic: a question
+#: that reads like the old fact often shares few words with the new one).
+NEWEST_FLOOR = 0.1
+#: How many hits after the best one newest_lifts looks at: the ones within the margin may move,
+#: and all of them are the population of the likeness z-score.
+NEWEST_WINDOW = 8
 #: How far apart newest_lifts places the near-equals it reorders (in rank units).
 NEWEST_STEP = 1e-3
 

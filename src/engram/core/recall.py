@@ -87,6 +87,9 @@ class Vectors(Protocol):
         """For items with a vector: the 3 x m cosine z-scores of (previous, self, next) and those ids
         (None where there is no neighbour; its z-score is then any number: it is masked)."""
 
+    def vector_of(self, item_id: str) -> np.ndarray | None:
+        """The item's own stored vector, when this source holds it (None otherwise)."""
+
 
 class VectorSource(Protocol):
     """Where recall's vector half comes from: an in-process scan of the subject's vectors
@@ -133,7 +136,8 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     signals = ranking.Signals(keyword=keyword_z, keyword_floor=keyword_floor, vector=vectors.vector,
                               vector_floor=vectors.floor, names=mentions.names, name_weights=mentions.weights,
                               led=mentions.led, asks_when=bool(weights.time) and ranking.asks_when(query),
-                              dates=ranking.query_dates(query, now) if weights.date else ())
+                              dates=ranking.query_dates(query, now) if weights.date else (),
+                              asks_before=bool(weights.newest) and ranking.asks_before(query))
     signals = dataclasses.replace(signals, terms=ranking.keyword_terms(query))
     pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
     ranked = prerank(pool, signals, vectors, weights)
@@ -141,7 +145,8 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), vectors.around, where)
     steps.lap("fetch")
     signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found),
-                                  cosines={it.id: vectors.cosine(it.id) for it in items})
+                                  cosines={it.id: vectors.cosine(it.id) for it in items},
+                                  item_vectors=ItemVectors(vectors, embedder, items))
     hits = ranking.fuse(items, signals, now, weights)
     steps.lap("fuse")
     top = ranking.top_k(hits, k, min_score)
@@ -211,6 +216,9 @@ class NoVectors:
     def window(self, placed: Sequence[str]) -> tuple[np.ndarray, list[list[str | None]]]:
         return np.zeros((3, 0)), [[], [], []]
 
+    def vector_of(self, item_id: str) -> np.ndarray | None:
+        return None
+
 
 class StoreVectors:
     """A store that answers nearest-neighbour queries itself (PostgreSQL + pgvector): the query is
@@ -261,6 +269,9 @@ class StoreVectors:
                                           [self.around(i)[1] for i in placed]]
         z = np.array([[self.vector.get(j, self.floor) if j else 0.0 for j in row] for row in window])
         return z, window
+
+    def vector_of(self, item_id: str) -> np.ndarray | None:
+        return None  # the vectors stay on the server (ItemVectors embeds the few it needs)
 
 
 class ScannedVectors:
@@ -328,6 +339,35 @@ class ScannedVectors:
         ids = [[rows[r] if ok else None for r, ok in zip(line.tolist(), mask.tolist())]
                for line, mask in zip(window, valid)]
         return z, ids
+
+    def vector_of(self, item_id: str) -> np.ndarray | None:
+        if not self.placed(item_id):
+            return None
+        return np.asarray(self._matrix[self._row_of[item_id]], dtype=np.float64)
+
+
+class ItemVectors:
+    """The fetched items' own vectors, read only when newest wins asks for a few (a callable,
+    `ranking.ItemVectors`): the source's stored vectors, or else (a store that keeps its vectors
+    on the server) the items' texts embedded in one batch."""
+
+    def __init__(self, vectors: Vectors, embedder: Embedder | None, items: Sequence[Item]) -> None:
+        self._vectors, self._embedder = vectors, embedder
+        self._texts = {it.id: it.text for it in items}
+
+    def __call__(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        missing = []
+        for item_id in ids:
+            vector = self._vectors.vector_of(item_id)
+            if vector is not None:
+                found[item_id] = vector
+            elif item_id in self._texts:
+                missing.append(item_id)
+        if missing and self._embedder is not None:
+            embedded = self._embedder.embed([self._texts[i] for i in missing])
+            found.update((i, np.asarray(v, dtype=np.float64)) for i, v in zip(missing, embedded))
+        return found
 
 
 def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:

@@ -1,4 +1,4 @@
-"""`engram bench locomo|beam|suite|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|beam|suite|updates|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -160,6 +160,32 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
     if "case_stable" in result["retrievers"].get("hybrid", {}):
         click.echo(f"\nhybrid case_stable (same top 3 as written / lower / Capitalised): "
                    f"{result['retrievers']['hybrid']['case_stable']:.3f}")
+
+
+@bench.command()
+@click.option("--split", "splits", default="dev", show_default=True,
+              help="Comma-separated splits of the knowledge-update set: train, dev, test.")
+@click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
+              help="A folder with updates_<split>.jsonl files (default: the shipped set).")
+@weights_option
+@vector_cache_option
+@scratch_and_json
+@click.pass_context
+def updates(ctx: click.Context, splits: str, data: str | None, weights: str | None, vector_cache: str | None,
+            folder: str | None, as_json: bool) -> None:
+    """Knowledge updates: does the newer of two facts rank first, and does as_of find the older?"""
+    from engram.bench import updates as bench_updates
+    from engram.bench.baselines import parse_weights
+
+    embedder = _embedder(ctx, vector_cache)
+    results = [bench_updates.run(split.strip(), data=data, embedder=embedder, folder=folder,
+                                 weights=[parse_weights(weights)])
+               for split in splits.split(",") if split.strip()]
+    if as_json:
+        click.echo(json.dumps(results[0] if len(results) == 1 else results))
+        return
+    for result in results:
+        click.echo(bench_updates.summary(result))
 
 
 @bench.command()
