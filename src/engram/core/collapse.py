@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from engram.store import Filter, Store
 from engram.types import MESSAGE, PASSAGE, Hit, Item
 
-WIDEN = 4  # passages asked for per message wanted: a message's passages often rank together
+WIDEN = 8  # passages asked for per message wanted: a message is ranked by all its passages found (message_rank)
 MAX_WIDE = 400
 #: The soft maximum's temperature, in rank units: how much a message's further passages count.
 SPREAD = 2.0
