@@ -307,7 +307,22 @@ def test_a_short_request_that_states_the_fact_beats_one_passage_of_a_long_answer
     hits = memory.recall("user:1", "Which port does my Redis cache listen on?", k=3, explain=True)
     assert hits[0].item.metadata["message_id"] == "1"
     for hit in hits:  # the message's terms, with the soft maximum's part, still sum to its rank
-        assert hit.rank == pytest.approx(sum(hit.components[t] for t in (*ranking.TERMS, "passages")))
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in (*ranking.TERMS, "passages", "standing")))
         assert hit.components["question"] == 0.0 and hit.components["context"] == 0.0
     long = next(h for h in hits if h.item.metadata["message_id"] == "2")
     assert long.components["passages"] < 0  # one passage found of many
+
+
+def test_a_users_standing_instruction_is_lifted_and_only_a_users(memory):
+    from engram.core.collapse import STANDING
+
+    memory.add_messages("user:1", [
+        {"role": "user", "content": "Always use APA style when I ask about citing sources.", "id": 1},
+        {"role": "assistant", "content": "Always use APA style when I ask about citing my sources.", "id": 2},
+        {"role": "user", "content": "I never use APA style when citing sources in my blog.", "id": 3},
+    ], at="2024-03-15T09:00:00Z")
+    hits = memory.recall("user:1", "How should I cite the sources in my paper?", k=3, explain=True)
+    lifted = {h.item.metadata["message_id"]: h.components["standing"] for h in hits}
+    assert lifted == {"1": STANDING, "2": 0.0, "3": 0.0}  # the assistant's echo and a statement are not
+    order = [h.item.metadata["message_id"] for h in hits]
+    assert order.index("1") < order.index("2")  # the same words: the user's instruction first

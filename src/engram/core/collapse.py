@@ -10,13 +10,16 @@ chit-chat (`TURN_TERMS`: the question penalty, a neighbour's context, the sessio
 neighbours are mostly its own message's other passages, which the soft maximum already counts,
 and a working conversation's request ends in a question while stating what it is about. The
 message's `explain` gives those terms as 0 and the soft maximum's part as "passages", so the
-terms still sum to its rank. Hits on other kinds pass through unchanged.
+terms still sum to its rank. A user's standing instruction ("Always use APA style when I ask
+about references", `standing`) gains STANDING ("standing"): it applies to every later request on
+its topic, which rarely repeats its words. Hits on other kinds pass through unchanged.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Sequence
 
 from engram.store import Filter, Store
@@ -28,6 +31,9 @@ MAX_WIDE = 400
 SPREAD = 2.0
 #: Terms of a passage's rank that its message is ranked without (see the module's docstring).
 TURN_TERMS = ("question", "context", "session")
+#: What a user's standing instruction gains, in rank units.
+STANDING = 1.0
+_STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
 
 
 def wide(k: int) -> int:
@@ -66,6 +72,12 @@ def message_rank(ranks: Sequence[float], passages: int, spread: float = SPREAD) 
     return best + spread * math.log(share)
 
 
+def standing(message: Item) -> bool:
+    """True for a user's message that starts as a standing instruction ("Always ...", "Never ...",
+    "From now on ...", English)."""
+    return message.metadata.get("role") == "user" and bool(_STANDING.match(message.text))
+
+
 def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
     """The best `k` hits with each message's passages replaced by one hit on the message, ranked
     by `message_rank` (stable: equal ranks keep the passages' order)."""
@@ -89,11 +101,13 @@ def _message_hit(message: Item, passages: list[Hit]) -> Hit:
     ranks = [passage_rank(h) for h in passages]
     top = max(range(len(passages)), key=lambda i: ranks[i])
     hit = passages[top]
-    rank = message_rank(ranks, int(message.metadata.get("passages", len(passages))))
+    lift = STANDING if standing(message) else 0.0
+    rank = message_rank(ranks, int(message.metadata.get("passages", len(passages)))) + lift
     meta = hit.item.metadata
     components: dict[str, float] = {}
     if hit.components:
-        components = {**hit.components, **dict.fromkeys(TURN_TERMS, 0.0), "passages": rank - ranks[top],
+        components = {**hit.components, **dict.fromkeys(TURN_TERMS, 0.0), "passages": rank - lift - ranks[top],
+                      "standing": lift,
                       "passage": float(meta.get("passage", 0)), "passage_start": float(meta.get("start", 0)),
                       "passage_end": float(meta.get("end", 0))}
     return dataclasses.replace(hit, item=message, rank=rank, components=components, passage=hit.item.text,
