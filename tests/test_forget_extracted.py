@@ -70,7 +70,7 @@ def test_forgetting_a_message_forgets_the_fact_extracted_from_it_alone(memory: M
     assert audit(memory, S, "Cockroach").found > 0
 
     preview = forget_verb(memory, ids=[ids["u1"], ids["a1"]])
-    assert [m["id"] for m in preview["memories"]] == [ids["a1"], ids["u1"]]
+    assert [m["id"] for m in preview["memories"]] == [ids["u1"], ids["a1"]]
     assert [(d["memory"]["id"], d["memory"]["kind"]) for d in preview["derived"]] == [(migration.id, FACT)]
     assert "extracted from" in preview["derived"][0]["why"] and ids["u1"] in preview["derived"][0]["why"]
     assert "kept" not in preview
@@ -190,3 +190,16 @@ def test_forget_by_phrase_takes_every_passage_of_the_message(memory: Memory) -> 
     assert memory.items(S, kinds=[PASSAGE]) == [] and memory.items(S, kinds=[MESSAGE]) == []
     assert saved[0].id
     nothing_left(memory, "caching layers", "rotates on Mondays")
+
+
+def test_a_message_forgotten_while_the_model_answers_leaves_no_fact(memory: Memory) -> None:
+    ids = {m["id"]: s.id for m, s in zip(CHAT, memory.add_messages(S, CHAT, session="week-1")) if s.id}
+
+    def answer_after_a_forget(request: Any) -> str:
+        memory.forget_ids(S, [ids["u2"], ids["u3"]])  # the user forgets while the call is out
+        return json.dumps(FACTS)
+
+    report = memory.extract(S, llm=ScriptedLLM(rule=answer_after_a_forget))
+    assert [f.text for f in report.facts if f.saved] == [MIGRATION, FERRY]
+    assert fact(memory, FERRY) is None and fact(memory, MIGRATION) is not None
+    nothing_left(memory, "Setubal")
