@@ -203,3 +203,43 @@ def test_a_message_forgotten_while_the_model_answers_leaves_no_fact(memory: Memo
     assert [f.text for f in report.facts if f.saved] == [MIGRATION, FERRY]
     assert fact(memory, FERRY) is None and fact(memory, MIGRATION) is not None
     nothing_left(memory, "Setubal")
+
+
+def test_over_rest_the_replies_match_the_published_schema(tmp_path: Path) -> None:
+    from jsonschema import Draft202012Validator
+    from starlette.testclient import TestClient
+
+    from engram import __version__
+    from engram.interfaces.rest import create_app, openapi_document
+    from engram.safety.keys import KeyRing
+
+    db = str(tmp_path / "server.db")
+    with Memory(db, embedder=HashingEmbedder(256)) as mem:
+        ids = kept_chat(mem)
+        token = KeyRing(mem.store).create([S])[0]
+    document = openapi_document(__version__)
+    reply = document["paths"]["/v1/forget"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    check = Draft202012Validator({**reply, "components": document["components"]})  # its $refs, resolved in place
+    with TestClient(create_app(lambda: Memory(db, embedder=HashingEmbedder(256)))) as client:
+        def forget(**body: Any) -> dict[str, Any]:
+            answer = client.post("/v1/forget", headers={"Authorization": f"Bearer {token}"}, json={"subject": S, **body})
+            assert answer.status_code == 200, answer.text
+            data = dict(answer.json())
+            assert not list(check.iter_errors(data)), data
+            return data
+
+        preview = forget(ids=[ids["u1"], ids["u2"]])
+        assert [d["memory"]["text"] for d in preview["derived"]] == [MIGRATION]
+        assert [k["memory"]["text"] for k in preview["kept"]] == [FERRY]
+        done = forget(ids=[ids["u1"], ids["u2"]], confirm=True)
+        assert done["forgotten"] == preview["would_forget"] and done["derived"] == 1
+    assert not check.is_valid({"forgotten": 1, "derived": "one"}) and not check.is_valid({"forgotten": 1, "kept": [{}]})
+
+
+def test_the_agents_tool_says_what_goes_with_the_message(memory: Memory) -> None:
+    from engram.agent.tools import RENDER
+
+    kept_chat(memory)
+    call = Call(memory, {"match": "We are moving the orders", "confirm": False}, "tool", subject=S)
+    text = RENDER["forget"](forget_verb(memory, match="We are moving the orders"), call)
+    assert "1 memory would be deleted" in text and MIGRATION in text and "derived from them" in text
