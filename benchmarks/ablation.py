@@ -152,7 +152,7 @@ def markdown(summary: Mapping[str, Any], result: Mapping[str, Any]) -> str:
 
     first = next(iter(summary.values()))
     cols = [c for c in first if not c.startswith("locomo ") or c in ("locomo R@5", "locomo R@10")]
-    cols = [c for c in cols if "case_stable" not in c and " mrr" not in c or c.startswith(("suite mrr", "people"))]
+    cols = [c for c in cols if ("case_stable" not in c and " mrr" not in c) or c.startswith(("suite mrr", "people"))]
     lines = ["| variant | " + " | ".join(cols) + " |", "|" + "---|" * (len(cols) + 1)]
     for name, row in summary.items():
         lines.append(f"| {name} | " + " | ".join(cell(row[c]) for c in cols) + " |")
@@ -179,7 +179,7 @@ def main() -> None:
     variants = {"shipped": variants.pop("shipped"), **variants}
     embedder = bench_embedder(args.embedder, args.vector_cache)
     t0 = time.time()
-    result: dict[str, Any] = {"variants": {n: w for n, w in variants.items()}, "load_before": os.getloadavg()}
+    result: dict[str, Any] = {"variants": dict(variants), "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory(prefix="engram-ablation-") as tmp:
         if args.locomo:
             result["locomo"] = run_locomo(args.locomo, variants, embedder, tmp)

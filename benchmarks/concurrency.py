@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from pg_server import fresh_database, postgres_for_tests  # noqa: E402
+from pg_server import fresh_database, postgres_for_tests
 
-from engram.bench.concurrency import run  # noqa: E402
+from engram.bench.concurrency import run
 
 
 def main() -> None:

@@ -349,7 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                f"{args.questions} --conversations {args.conversations} --seed {args.seed} --write docs/peers.md")
     if args.write:
         args.write.write_text(page(result, command), encoding="utf-8")
-    print(json.dumps(result) if args.json else page(result, command))  # noqa: T201 - a script's output
+    print(json.dumps(result) if args.json else page(result, command))  # a script's output
     return 0
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from pg_server import ENV_URL, EmbeddedServer, embedded_server, with_database  # noqa: E402
+from pg_server import ENV_URL, EmbeddedServer, embedded_server, with_database
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ENGRAM = [sys.executable, "-m", "engram.interfaces.cli"]

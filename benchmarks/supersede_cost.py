@@ -51,7 +51,7 @@ def measure(size: int, writes: int, batch: int, embedder: str, seed: int = 5) ->
         with Memory(path, embedder=embedder, auto_supersede=False) as mem:
             for start in range(0, size, 1000):
                 mem.remember_many("user:cost", [f.text for f in fill[start : start + 1000]])
-        setattr(memory_module, "Batch", Timed)  # what Memory._write instantiates
+        memory_module.Batch = Timed  # what Memory._write instantiates
         try:
             with Memory(path, embedder=embedder) as mem:
                 load = mem.store.vectors
@@ -80,7 +80,7 @@ def measure(size: int, writes: int, batch: int, embedder: str, seed: int = 5) ->
                         mem.remember("user:cost", text)
                 total = time.perf_counter() - started
         finally:
-            setattr(memory_module, "Batch", Batch)
+            memory_module.Batch = Batch
     per = 1000.0 / len(texts)
     return {"size": size, "writes": len(texts), "mode": f"remember_many({batch})" if batch else "remember",
             "write_ms": round(total * per, 3), "embed_ms": round(embed * per, 3),

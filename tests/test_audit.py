@@ -160,3 +160,12 @@ def test_cli_audit_json_before_and_after_forget(tmp_path):
     out = json.loads(result.output)
     assert (out["found"], out["where"]) == (0, [])
     assert secret.encode() not in file_bytes(Path(db)).lower()
+
+
+def test_an_item_that_only_shares_the_texts_stems_is_no_copy(memory):
+    kept = memory.remember("user:1", "I live in Setubal and take the ferry to work.").id
+    gone = memory.remember("user:1", "My sister Ines is a nurse in Faro.").id
+    assert f"keyword:{gone}" in audit(memory, "user:1", "Ines").where  # "ines" stems to "in"
+    memory.forget_ids("user:1", [gone])
+    assert (audit(memory, "user:1", "Ines").found, memory.get(kept).id) == (0, kept)
+    assert f"keyword:{kept}" in audit(memory, "user:1", "ferry to work").where

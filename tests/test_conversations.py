@@ -4,11 +4,13 @@ one-hit-per-message collapse, redaction and trust, and the verb on REST, MCP and
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from engram.core import ranking
 from engram.core.conversations import MAX_MESSAGE_CHARS, messages_of
 from engram.core.passages import TARGET, split
 from engram.errors import InvalidInput
@@ -273,3 +275,54 @@ def test_a_fresh_memory_finds_k_distinct_messages_and_facts_search_as_before(tmp
         assert [h.text for h in fresh.recall("user:2", "dashboard deploys", k=3)] == [
             "The team deploys the dashboard on Fridays."]
         assert "user:2" not in fresh._with_passages  # a subject without passages is searched as before
+
+
+# -- how a message's passages make its rank ---------------------------------------------------
+def test_a_message_ranks_by_a_soft_maximum_over_all_its_passages():
+    from engram.core.collapse import SPREAD, message_rank
+
+    assert message_rank([4.0], 1) == pytest.approx(4.0)  # a short message: its one passage
+    one_of_twelve = message_rank([4.0], 12)
+    assert one_of_twelve == pytest.approx(4.0 - SPREAD * math.log(12))  # one match among many says less
+    several = message_rank([4.0, 3.8, 3.9, 3.7], 12)
+    assert one_of_twelve < several < 4.0  # several matching passages say more than one
+
+
+FILLER = [f"## {topic.title()}\nThe {topic} notes cover scheduling, reviews and the usual team rituals in detail. " * 8
+          for i, topic in enumerate(["onboarding", "budget", "hiring", "travel", "office", "release", "design",
+                                     "support", "payroll", "training", "roadmap"])]
+
+
+def test_a_short_request_that_states_the_fact_beats_one_passage_of_a_long_answer(memory):
+    # A user's message states what is asked about and ends with a question (as requests do); a
+    # long answer mentions the same words in one of its twelve passages. The short message wins:
+    # the question penalty is a chit-chat term, and one passage of twelve is weak evidence.
+    answer = "\n\n".join([*FILLER[:6], "## Redis\nWhich port does your Redis cache listen on? The firewall only opens port 6380 to it.", *FILLER[6:]])
+    assert len(split(answer)) > 10
+    memory.add_messages("user:1", [
+        {"role": "user", "content": "My Redis cache listens on port 6380, how do I lock it down?", "id": 1},
+        {"role": "assistant", "content": answer, "id": 2},
+        {"role": "user", "content": "Thanks, that helps with the office budget too.", "id": 3},
+    ], at="2024-03-15T09:00:00Z")
+    hits = memory.recall("user:1", "Which port does my Redis cache listen on?", k=3, explain=True)
+    assert hits[0].item.metadata["message_id"] == "1"
+    for hit in hits:  # the message's terms, with the soft maximum's part, still sum to its rank
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in (*ranking.TERMS, "passages", "standing")))
+        assert hit.components["question"] == 0.0 and hit.components["context"] == 0.0
+    long = next(h for h in hits if h.item.metadata["message_id"] == "2")
+    assert long.components["passages"] < 0  # one passage found of many
+
+
+def test_a_users_standing_instruction_is_lifted_and_only_a_users(memory):
+    from engram.core.collapse import STANDING
+
+    memory.add_messages("user:1", [
+        {"role": "user", "content": "Always use APA style when I ask about citing sources.", "id": 1},
+        {"role": "assistant", "content": "Always use APA style when I ask about citing my sources.", "id": 2},
+        {"role": "user", "content": "I never use APA style when citing sources in my blog.", "id": 3},
+    ], at="2024-03-15T09:00:00Z")
+    hits = memory.recall("user:1", "How should I cite the sources in my paper?", k=3, explain=True)
+    lifted = {h.item.metadata["message_id"]: h.components["standing"] for h in hits}
+    assert lifted == {"1": STANDING, "2": 0.0, "3": 0.0}  # the assistant's echo and a statement are not
+    order = [h.item.metadata["message_id"] for h in hits]
+    assert order.index("1") < order.index("2")  # the same words: the user's instruction first

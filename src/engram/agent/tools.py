@@ -155,7 +155,12 @@ def _forgot(reply: dict[str, Any], call: Call) -> str:
     found = reply["memories"]
     shown = [it["text"] for it in found[:PREVIEW_ITEMS]]
     more = f" (and {len(found) - PREVIEW_ITEMS} more)" if len(found) > PREVIEW_ITEMS else ""
-    return (f"{_count(len(found))} would be deleted{more}:\n" + memory_block(shown, trailer="")
+    derived = [r["memory"]["text"] for r in reply.get("derived", [])]
+    also = (f"\nWith them, {_count(len(derived))} derived from them (extracted facts, session summaries):\n"
+            + memory_block(derived[:PREVIEW_ITEMS], trailer="")) if derived else ""
+    kept = f"\n{_count(len(reply['kept']))} extracted from them stay: other kept messages support them." \
+        if reply.get("kept") else ""
+    return (f"{_count(len(found))} would be deleted{more}:\n" + memory_block(shown, trailer="") + also + kept
             + "\nNothing deleted yet: call forget again with confirm: true to delete them.")
 
 

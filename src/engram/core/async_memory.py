@@ -119,6 +119,7 @@ class AsyncMemory:
     get = _off_loop(Memory.get)
     history = _off_loop(Memory.history)
     matches = _off_loop(Memory.matches)
+    forget_plan = _off_loop(Memory.forget_plan)
     forget = _off_loop(Memory.forget)
     forget_ids = _off_loop(Memory.forget_ids)
     forget_all = _off_loop(Memory.forget_all)

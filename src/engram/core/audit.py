@@ -74,9 +74,17 @@ def audit(mem: Memory, subject: str, text: str) -> AuditReport:
         not_scanned.insert(0, f"{type(store).__name__}: backend-specific indexes and files")
     else:
         traces = store.traces(subject, needle)
-        where += traces.places
+        where += [p for p in traces.places if not _stems_only(p, {it.id for it in holding})]
         not_scanned = [*traces.not_scanned, *not_scanned]
     return AuditReport(len(where), where, not_scanned)
+
+
+def _stems_only(place: str, holding: set[str]) -> bool:
+    """Whether `place` is a live item posted under every stem of the text whose row holds no copy
+    of it ("Ines" stems to "in", posted for "I live in Lisbon"): index terms come from the row's
+    text, so they hold the text only when the row does. An entry without a row is always kept."""
+    name = place.removeprefix("keyword:")
+    return name != place and " " not in name and name not in holding
 
 
 def _needle(text: Any) -> str:

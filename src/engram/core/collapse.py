@@ -1,21 +1,39 @@
 """One hit per message: recall ranks passages (engram.core.passages) and returns their messages.
 
 A passage hit becomes a hit on its message (kind "message", the whole text) carrying the passage
-that matched (`Hit.passage`, `Hit.passage_id`) and the passage's place in `explain`
-("passage", "passage_start", "passage_end"); a message's later passages are dropped, so the
-message scores as its best passage. Hits on other kinds pass through unchanged.
+that matched best (`Hit.passage`, `Hit.passage_id`) and the passage's place in `explain`
+("passage", "passage_start", "passage_end"). A message is ranked by all of its passages that
+were found, as a soft maximum over every passage it has (`message_rank`): one matching passage
+out of twelve says less than the one passage of a short message, and several matching passages
+say more than one. A passage is ranked without the terms that read a memory as one turn of
+chit-chat (`TURN_TERMS`: the question penalty, a neighbour's context, the session's lift): its
+neighbours are mostly its own message's other passages, which the soft maximum already counts,
+and a working conversation's request ends in a question while stating what it is about. The
+message's `explain` gives those terms as 0 and the soft maximum's part as "passages", so the
+terms still sum to its rank. A user's standing instruction ("Always use APA style when I ask
+about references", `standing`) gains STANDING ("standing"): it applies to every later request on
+its topic, which rarely repeats its words. Hits on other kinds pass through unchanged.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 from collections.abc import Sequence
 
 from engram.store import Filter, Store
-from engram.types import MESSAGE, PASSAGE, Hit
+from engram.types import MESSAGE, PASSAGE, Hit, Item
 
-WIDEN = 4  # passages asked for per message wanted: a message's passages often rank together
+WIDEN = 8  # passages asked for per message wanted: a message is ranked by all its passages found (message_rank)
 MAX_WIDE = 400
+#: The soft maximum's temperature, in rank units: how much a message's further passages count.
+SPREAD = 2.0
+#: Terms of a passage's rank that its message is ranked without (see the module's docstring).
+TURN_TERMS = ("question", "context", "session")
+#: What a user's standing instruction gains, in rank units.
+STANDING = 1.0
+_STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
 
 
 def wide(k: int) -> int:
@@ -39,28 +57,58 @@ def searched(where: Filter) -> Filter:
     return where
 
 
+def passage_rank(hit: Hit) -> float:
+    """A passage hit's rank without its `TURN_TERMS`."""
+    return hit.rank - sum(hit.components.get(term, 0.0) for term in TURN_TERMS)
+
+
+def message_rank(ranks: Sequence[float], passages: int, spread: float = SPREAD) -> float:
+    """A message's rank from the ranks of its passages that were found, out of its `passages`:
+    best + spread * log(mean over all its passages of exp((rank - best) / spread)), a passage
+    not found counting as nothing. One passage of one: its rank; one of n: n-fold less likely,
+    spread * log(n) lower; n found near the best: about the best again."""
+    best = max(ranks)
+    share = sum(math.exp((r - best) / spread) for r in ranks) / max(passages, len(ranks))
+    return best + spread * math.log(share)
+
+
+def standing(message: Item) -> bool:
+    """True for a user's message that starts as a standing instruction ("Always ...", "Never ...",
+    "From now on ...", English)."""
+    return message.metadata.get("role") == "user" and bool(_STANDING.match(message.text))
+
+
 def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
-    """The first `k` hits with each passage replaced by its message, one hit per message."""
+    """The best `k` hits with each message's passages replaced by one hit on the message, ranked
+    by `message_rank` (stable: equal ranks keep the passages' order)."""
     wanted = [str(h.item.metadata.get("message")) for h in hits if h.item.kind == PASSAGE]
     found = {it.id: it for it in store.get(list(dict.fromkeys(wanted)))} if wanted else {}
-    out: list[Hit] = []
-    seen: set[str] = set()
+    groups: dict[str, list[Hit]] = {}  # message id (or a passing hit's own id) -> its hits, in order
     for hit in hits:
-        if len(out) >= k:
-            break
         if hit.item.kind != PASSAGE:
-            if hit.id not in seen:
-                seen.add(hit.id)
-                out.append(hit)
+            groups.setdefault(hit.id, [hit])
             continue
-        meta = hit.item.metadata
-        message = found.get(str(meta.get("message")))
-        if message is None or message.id in seen:  # forgotten since, or already in
-            continue
-        seen.add(message.id)
-        place = {"passage": float(meta.get("passage", 0)), "passage_start": float(meta.get("start", 0)),
-                 "passage_end": float(meta.get("end", 0))}
-        components = {**hit.components, **place} if hit.components else {}
-        out.append(dataclasses.replace(hit, item=message, components=components, passage=hit.item.text,
-                                       passage_id=hit.item.id))
-    return out
+        message = found.get(str(hit.item.metadata.get("message")))
+        if message is not None:  # else forgotten since
+            groups.setdefault(message.id, []).append(hit)
+    out = [_message_hit(found[key], group) if group[0].item.kind == PASSAGE else group[0]
+           for key, group in groups.items()]
+    return sorted(out, key=lambda h: -h.rank)[:k]
+
+
+def _message_hit(message: Item, passages: list[Hit]) -> Hit:
+    """One hit on `message` from its passage hits: the best passage's, at the message's rank."""
+    ranks = [passage_rank(h) for h in passages]
+    top = max(range(len(passages)), key=lambda i: ranks[i])
+    hit = passages[top]
+    lift = STANDING if standing(message) else 0.0
+    rank = message_rank(ranks, int(message.metadata.get("passages", len(passages)))) + lift
+    meta = hit.item.metadata
+    components: dict[str, float] = {}
+    if hit.components:
+        components = {**hit.components, **dict.fromkeys(TURN_TERMS, 0.0), "passages": rank - lift - ranks[top],
+                      "standing": lift,
+                      "passage": float(meta.get("passage", 0)), "passage_start": float(meta.get("start", 0)),
+                      "passage_end": float(meta.get("end", 0))}
+    return dataclasses.replace(hit, item=message, rank=rank, components=components, passage=hit.item.text,
+                               passage_id=hit.item.id)

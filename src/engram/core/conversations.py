@@ -31,7 +31,6 @@ from typing import Any
 from engram import validate
 from engram.core import passages
 from engram.errors import InvalidInput
-from engram.store import Filter, Store
 from engram.types import MESSAGE, PASSAGE, Item
 
 MAX_MESSAGE_CHARS = validate.MAX_VERBATIM_CHARS  # 20 million characters: far above any real message
@@ -246,9 +245,3 @@ def chunks(planned: Sequence[Planned]) -> Iterator[list[Planned]]:
     if batch:
         yield batch
 
-
-def passage_ids(store: Store, subject: str, ids: Sequence[str]) -> list[str]:
-    """The ids of the passages of those of `ids` that are messages (forgetting a message forgets them)."""
-    messages = [it.id for it in store.get(list(ids)) if it.kind == MESSAGE and it.subject == subject]
-    return [p.id for mid in messages
-            for p in store.find(subject, Filter(kinds=(PASSAGE,), metadata={"message": mid}, include_superseded=True))]

@@ -22,6 +22,7 @@ Then each message of the batch gets its mark, so a restart neither redoes nor sk
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -309,8 +310,39 @@ def run_batch(memory: Memory, llm: LLM, subject: str, batch: Sequence[Item], *, 
     saved = memory.remember_many(subject, entries, source=SOURCE, session=result.session, now=now) if entries else []
     for (text, cited_ids, about), outcome in zip(kept, saved):
         result.facts.append(Fact(text, cited_ids, outcome.saved, outcome.id, outcome.reason, about))
+    cite(memory, [(f.id, entry["metadata"]) for f, entry in zip(result.facts, entries)
+                  if f.reason == "duplicate" and f.id])
     mark(memory, batch, now)
+    orphans = orphaned(memory, batch, result.facts)
+    if orphans:  # a forget took the messages while the model was answering: their facts go too
+        memory.forget_ids(subject, orphans)
     return result
+
+
+def cite(memory: Memory, duplicates: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Add the messages a duplicate fact came from to the extracted fact it repeats, so forgetting
+    one of its messages keeps it while another supports it (engram.core.forgetting). A fact that
+    was not extracted (the user's own) stays as it was: no message can take it away."""
+    found = {it.id: it for it in memory.store.get([i for i, _ in duplicates])}
+    for item_id, meta in duplicates:
+        item = found.get(item_id)
+        if item is None or not isinstance(item.metadata.get("messages"), list):
+            continue
+        updated = dict(item.metadata)
+        for key in ("messages", "message_ids"):
+            known = list(updated.get(key) or [])
+            updated[key] = known + [m for m in meta.get(key, []) if m not in known]
+            if not updated[key]:
+                del updated[key]
+        if updated != item.metadata:
+            memory.admin.update([item_id], metadata=updated)
+            found[item_id] = dataclasses.replace(item, metadata=updated)
+
+
+def orphaned(memory: Memory, batch: Sequence[Item], facts: Sequence[Fact]) -> list[str]:
+    """The facts just saved whose every message is gone (forgotten during the call)."""
+    alive = {it.id for it in memory.store.get([it.id for it in batch])}
+    return [f.id for f in facts if f.saved and f.id and not alive.intersection(f.messages)]
 
 
 def mark(memory: Memory, batch: Sequence[Item], now: TimeLike = None) -> None:

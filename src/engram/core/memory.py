@@ -24,7 +24,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, embedding, episodic, extraction, notes
+from engram.core import collapse, conversations, embedding, episodic, extraction, forgetting, notes
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
@@ -640,16 +640,29 @@ class Memory:
             raise InvalidInput("say what to forget (a word or phrase), or use forget_all(subject)")
         return self.store.find(subject, Filter(contains=needle, include_superseded=True))
 
-    def forget(self, subject: str, contains: str) -> int:
-        """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere."""
+    def forget_plan(self, subject: str, contains: str | None = None, *,
+                    ids: Sequence[str] | None = None) -> forgetting.Plan:
+        """What `forget(subject, contains)` (or `forget_ids(subject, ids)`) would delete, nothing deleted:
+        the items asked for, the passages of their messages, the facts extracted from those messages
+        and the session summaries covering them (`derived`, each with why), and the extracted facts
+        kept because another kept message supports them (`kept`, with why). engram.core.forgetting."""
         subject = validate.subject(subject)
-        return self._delete(subject, [it.id for it in self.matches(subject, contains)], looked_for=contains)
+        if (contains is None) == (ids is None):
+            raise InvalidInput("say what to forget: a word or phrase, or ids (not both)")
+        asked = self.matches(subject, contains) if contains is not None else self.store.get(ids_list(ids))
+        return forgetting.plan(self.store, subject, asked)
+
+    def forget(self, subject: str, contains: str) -> int:
+        """Delete every memory of `subject` containing `contains` (case-insensitive), everywhere,
+        with what was derived from its messages (`forget_plan` lists it first)."""
+        reach = self.forget_plan(subject, contains)
+        return self._delete(reach.subject, reach.ids, looked_for=contains)
 
     def forget_ids(self, subject: str, ids: Sequence[str]) -> int:
-        """Delete memories of `subject` by id (a message with its passages); ids of other subjects are left alone."""
-        subject = validate.subject(subject)
-        ids = ids_list(ids)
-        return self._delete(subject, [*ids, *conversations.passage_ids(self.store, subject, ids)])
+        """Delete memories of `subject` by id, with what was derived from its messages (a message's
+        passages, the facts extracted from it: `forget_plan`); ids of other subjects are left alone."""
+        reach = self.forget_plan(subject, ids=ids)
+        return self._delete(reach.subject, reach.ids)
 
     def forget_all(self, subject: str) -> int:
         """Delete every memory of a subject, in every kind and version."""

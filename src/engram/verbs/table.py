@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from engram import validate
+from engram.core.forgetting import Reached
 from engram.errors import AccessDenied, InvalidInput, NotFound
 from engram.safety.keys import ApiKey, KeyRing
 from engram.types import Item, Saved
@@ -97,14 +98,20 @@ def forget(call: Call) -> dict[str, Any]:
         if len(match) < MIN_FORGET_CHARS:
             raise InvalidInput(f"match {match!r} is too broad; give a word or phrase of at least "
                                f"{MIN_FORGET_CHARS} characters")
-        found = call.memory.matches(subject, match)
-    else:
-        wanted = set(ids or ())
-        found = [it for it in call.memory.items(subject, include_superseded=True) if it.id in wanted]
+    reach = call.memory.forget_plan(subject, match, ids=ids)
+    kept = {"kept": [_reached(r, call) for r in reach.kept]} if reach.kept else {}
     if not call.args["confirm"]:
-        return {"would_forget": len(found), "memories": [item_json(it, brief=call.brief) for it in found],
-                "next": "call forget again with confirm=true to delete these" if found else "nothing matches"}
-    return {"forgotten": call.memory.forget_ids(subject, [it.id for it in found])}
+        return {"would_forget": len(reach), "memories": [item_json(it, brief=call.brief) for it in reach.asked],
+                **({"passages": len(reach.passages)} if reach.passages else {}),
+                **({"derived": [_reached(r, call) for r in reach.derived]} if reach.derived else {}), **kept,
+                "next": "call forget again with confirm=true to delete these" if len(reach) else "nothing matches"}
+    count = call.memory.forget_ids(subject, reach.ids)
+    return {"forgotten": count, **({"derived": len(reach.derived)} if reach.derived else {}), **kept}
+
+
+def _reached(reached: Reached, call: Call) -> dict[str, Any]:
+    """A derived memory a forget takes (or keeps) without having been asked, and why."""
+    return {"memory": item_json(reached.item, brief=call.brief), "why": reached.why}
 
 
 def list_items(call: Call) -> list[dict[str, Any]]:
@@ -176,6 +183,8 @@ def _caller(call: Call) -> ApiKey:
 # -- the definitions --------------------------------------------------------------------------
 CONFIRM = Arg("confirm", {"type": "boolean"}, "false or absent: only preview what would be deleted. true: delete "
               "it, for good.", default=False, aliases=("confirmed", "yes", "force", "delete"))
+REACHED = {"type": "object", "required": ["memory", "why"], "additionalProperties": False,
+           "properties": {"memory": ref("Item"), "why": {"type": "string"}}}
 ID = Arg("id", {"type": "string", "minLength": 1, "maxLength": 64}, "A memory id (from recall or list).",
          required=True, rest_in="path")
 
@@ -251,8 +260,17 @@ FORGET = Verb(
     forget, EVERYWHERE, destructive=True,
     route=Route("POST", "/v1/forget", "Preview (default) or delete every memory containing a phrase",
                 {"200": {"type": "object", "additionalProperties": False, "properties": {
-                    "would_forget": {"type": "integer"}, "forgotten": {"type": "integer"}, "next": {"type": "string"},
-                    "memories": array_of(ref("Item"))},
+                    "would_forget": {"type": "integer", "description": "Every item that goes: the memories, "
+                                     "their passages and what was derived from them."},
+                    "forgotten": {"type": "integer"}, "next": {"type": "string"},
+                    "memories": array_of(ref("Item")),
+                    "passages": {"type": "integer", "description": "Passages (a message's search index) that go "
+                                 "with the messages."},
+                    "derived": {"oneOf": [array_of(REACHED), {"type": "integer"}], "description": "Preview: the facts "
+                                "extracted from the messages and the session summaries covering them, each with "
+                                "why; result: how many of those went."},
+                    "kept": {**array_of(REACHED), "description": "Facts extracted from a message that goes but "
+                             "kept: another kept message supports them."}},
                     "oneOf": [{"required": ["would_forget", "memories", "next"], "not": {"required": ["forgotten"]}},
                               {"required": ["forgotten"], "not": {"required": ["would_forget"]}}]}}))
 

@@ -60,9 +60,15 @@ def _forget_lines(mem: Memory, reply: dict[str, Any]) -> Iterable[str]:
 
     if "forgotten" in reply:
         yield from forgot_lines(mem, reply["forgotten"])
-        return
-    yield from (item_line(it) for it in reply["memories"])
-    yield f"{reply['would_forget']} item(s) would be forgotten; run again with --yes to delete them"
+        if reply.get("derived"):
+            yield f"{reply['derived']} of them derived from the forgotten messages"
+    else:
+        yield from (item_line(it) for it in reply["memories"])
+        yield from (f"derived   {item_line(r['memory'])}\n          {r['why']}" for r in reply.get("derived", []))
+    yield from (f"kept      {item_line(r['memory'])}\n          {r['why']}" for r in reply.get("kept", []))
+    if "would_forget" in reply:
+        passages = f", {reply['passages']} of them passages of the messages" if reply.get("passages") else ""
+        yield f"{reply['would_forget']} item(s) would be forgotten{passages}; run again with --yes to delete them"
 
 
 def _list_lines(mem: Memory, items: list[dict[str, Any]]) -> Iterable[str]:

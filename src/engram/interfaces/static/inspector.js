@@ -157,9 +157,15 @@ async function previewForget(event) {
   if (!subject || !match) return;
   try {
     const preview = await api("POST", "/v1/forget", {subject, match});
-    $("forget-summary").textContent = `${preview.would_forget} memories contain “${match}” and would be deleted:`;
+    const derived = preview.derived || [], kept = preview.kept || [];
+    $("forget-summary").textContent = `${preview.would_forget} memories would be deleted: ${preview.memories.length} ` +
+      `contain “${match}”` + (preview.passages ? `, ${preview.passages} are their passages` : "") +
+      (derived.length ? `, ${derived.length} were derived from them` : "") +
+      (kept.length ? `; ${kept.length} derived from them stay` : "") + ":";
     const list = $("forget-items");
-    list.replaceChildren(...preview.memories.map((item) => el("li", item.text)));
+    list.replaceChildren(...preview.memories.map((item) => el("li", item.text)),
+      ...derived.map((r) => el("li", `${r.memory.text} (goes: ${r.why})`)),
+      ...kept.map((r) => el("li", `${r.memory.text} (stays: ${r.why})`)));
     $("forget-confirm").hidden = preview.would_forget === 0;
     $("forget-preview").hidden = false; $("forget-done").textContent = "";
   } catch (err) { show(err.message); }
