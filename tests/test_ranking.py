@@ -381,6 +381,9 @@ def test_newest_wins_between_the_best_hit_and_its_closest_newer_neighbour_only()
     # nor one written within `newest_after_days` of it (two sides of one story, not a change),
     soon = [old, dataclasses.replace(new, event_at=weights.newest_after_days * DAY - DAY), stable, *others]
     assert ranking.fuse(soon, signals, 90 * DAY, weights)[0].id == "old"
+    # nor conversation turns (a later turn about the same thing is another event),
+    turns = [dataclasses.replace(old, session="s1"), dataclasses.replace(new, session="s2"), stable, *others]
+    assert ranking.fuse(turns, signals, 90 * DAY, weights)[0].id == "old"
     # and an older one never: the lift is for the newer of the two.
     older = [dataclasses.replace(old, event_at=60 * DAY), dataclasses.replace(new, event_at=0.0), stable, *others]
     assert ranking.fuse(older, signals, 90 * DAY, weights)[0].id == "old"

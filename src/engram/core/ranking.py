@@ -462,7 +462,9 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     standard deviations above those of the other hits of the window (leave-one-out, the spread at
     least VECTOR_MIN_STD), it is about the same person (`about`, each hit's entity term, equal to
     the best one's; and not another named holder, `same_holder`) and both are at least
-    NEWEST_FLOOR relevant. Every other hit keeps its rank. Time decides only between the best
+    NEWEST_FLOOR relevant. Conversation turns (items with a session) never move nor are moved
+    over: a later turn about the same thing is another event, not a change. Every other hit
+    keeps its rank. Time decides only between the best
     answer and its closest neighbour, so a stable fact is never placed under a newer memory on
     another matter, one merely near it, or one about someone else. Without vectors nothing moves;
     they are asked for only when some hit of the window could move."""
@@ -471,9 +473,10 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     order = sorted(range(len(items)), key=lambda i: -ranks[i])
     best, window = order[0], order[1 : 1 + NEWEST_WINDOW]
     near = [i for i in window if ranks[i] >= ranks[best] - margin]
-    movable = {i for i in near if items[i].event_at > items[best].event_at + after_days * DAY
-               and scores[i] >= NEWEST_FLOOR and (about is None or about[i] == about[best])}
-    if scores[best] < NEWEST_FLOOR or not movable:
+    movable = {i for i in near if items[i].session is None
+               and items[i].event_at > items[best].event_at + after_days * DAY and scores[i] >= NEWEST_FLOOR
+               and (about is None or about[i] == about[best])}
+    if scores[best] < NEWEST_FLOOR or items[best].session is not None or not movable:
         return {}
     found = vectors([items[i].id for i in (best, *window)])
     anchor = found.get(items[best].id)
