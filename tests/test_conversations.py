@@ -326,3 +326,20 @@ def test_a_users_standing_instruction_is_lifted_and_only_a_users(memory):
     assert lifted == {"1": STANDING, "2": 0.0, "3": 0.0}  # the assistant's echo and a statement are not
     order = [h.item.metadata["message_id"] for h in hits]
     assert order.index("1") < order.index("2")  # the same words: the user's instruction first
+
+
+def test_a_small_k_ranks_as_many_passages_as_a_larger_one(memory):
+    from engram.core.collapse import MAX_WIDE, MIN_WIDE, WIDEN, wide
+
+    assert wide(1) == wide(MIN_WIDE // WIDEN) == MIN_WIDE and wide(1000) == MAX_WIDE
+    answers = ["\n\n".join(f"{part} ({topic})" for part in FILLER) for topic in ("Redis", "Postgres", "Kafka")]
+    memory.add_messages("user:1", [
+        *({"role": "assistant", "content": text, "id": i} for i, text in enumerate(answers)),
+        *({"role": "user", "content": f"Which {topic} settings keep the team rituals short?", "id": 10 + i}
+          for i, topic in enumerate(("Redis", "Postgres", "Kafka"))),
+    ], at="2024-03-15T09:00:00Z")
+    assert len(memory.items("user:1", kinds=[PASSAGE])) > 1 + 20  # more than k + 20 passages
+    question = "How do the Kafka notes cover the team rituals?"
+    many = [h.id for h in memory.recall("user:1", question, k=6)]
+    assert [h.id for h in memory.recall("user:1", question, k=1)] == many[:1]
+    assert [h.id for h in memory.recall("user:1", question, k=3)] == many[:3]

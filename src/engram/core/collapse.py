@@ -27,6 +27,9 @@ from engram.types import MESSAGE, PASSAGE, Hit, Item
 
 WIDEN = 8  # passages asked for per message wanted: a message is ranked by all its passages found (message_rank)
 MAX_WIDE = 400
+#: At least this many passages are ranked (the vector and keyword candidates are 200 each): a
+#: message's rank counts all of its passages found, so a small `k` ranks as many as a larger one.
+MIN_WIDE = 200
 #: The soft maximum's temperature, in rank units: how much a message's further passages count.
 SPREAD = 2.0
 #: Terms of a passage's rank that its message is ranked without (see the module's docstring).
@@ -38,7 +41,7 @@ _STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.I
 
 def wide(k: int) -> int:
     """How many passage hits to rank so that `k` distinct messages survive the collapse."""
-    return min(MAX_WIDE, max(k * WIDEN, k + 20))
+    return min(MAX_WIDE, max(k * WIDEN, k + 20, MIN_WIDE))
 
 
 def has_passages(hits: Sequence[Hit]) -> bool:
