@@ -258,6 +258,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout2 (by hand; first read 17/20, 0/20, then fixed)": DATA / "secrets_holdout2.jsonl",
         "secrets_holdout3 (by hand; first read 18/20, 0/20, then fixed)": DATA / "secrets_holdout3.jsonl",
         "secrets_agent (an agent's saves; first read 24/30, 0/60, then fixed)": DATA / "secrets_agent.jsonl",
+        "secrets_holdout4 (by hand; first read 19/20, 0/20, then fixed)": DATA / "secrets_holdout4.jsonl",
+        "secrets_holdout5 (by hand; first read 16/20, 1/20, then fixed)": DATA / "secrets_holdout5.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []

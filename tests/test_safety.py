@@ -442,7 +442,8 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
 
 
 @pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
-                                  "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_agent.jsonl"])
+                                  "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl",
+                                  "secrets_agent.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
@@ -478,4 +479,28 @@ def test_labels_with_qualifiers_lock_codes_and_glued_names_are_redacted(text, se
     "The auth token expires after 3600 seconds.",
 ])
 def test_near_misses_of_those_shapes_are_kept(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Mijn pincode van de bankpas is 4826.", "4826"),  # a PIN label and connector in Dutch
+    ("Der PIN-Code für die Kreditkarte ist 7391.", "7391"),
+    ("Heslo k routeru je Kocour_4412.", "Kocour_4412"),  # a Czech preposition
+    ("Salasanani pankkiin on Lumi#8841.", "Lumi#8841"),  # "for the bank" as a case ending
+    ("My gym locker combination is 31-07-22.", "31-07-22"),  # a combination in digit groups
+    ("The fake server accepts any key, but prod uses sk_live_51Nq8ZtR4kLmW2pX9vB7cY3dF6gH1jK0s.",
+     "sk_live_51Nq8ZtR4kLmW2pX9vB7cY3dF6gH1jK0s"),  # a provider format counts even beside a test double
+])
+def test_multilingual_labels_combinations_and_providers_beside_test_doubles(text, secret):
+    assert any(text[s:e] == secret for s, e, _ in find_secrets(text)), find_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The fixture logs in with password='hunter2-test' against the fake server.",
+    "mock_login(username='bob', password='Sw0rdfish!') in the unit tests",
+    "Salasanan pituus on 12.",  # "the password's length is 12": a number, not a password
+    "The combination lock has 3 wheels.",
+    "Het wachtwoord beleid is streng.",
+])
+def test_test_doubles_and_words_about_passwords_are_kept(text):
     assert find_secrets(text) == []

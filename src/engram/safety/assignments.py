@@ -131,9 +131,23 @@ _CURL_USER = re.compile(r"""(?<!\S)(?:-u|--user)\s+["']?[^\s:"']{1,64}:(?P<v>[^\
 _FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|secret|auth-?token)|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
 
 
+# A text about a test double: the password it gives is the fixture's, not a person's or a service's.
+_TEST_DOUBLE = re.compile(r"(?i)\b(?:fixtures?|mock(?:ed|s)?|fake|dummy|stub(?:bed|s)?|test\s+doubles?|conftest|"
+                          r"unit\s+tests?|pytest|factory[_\s]boy)\b")
+
+
+def about_test_double(text: str) -> bool:
+    """Whether `text` says its credentials belong to a test double (a fixture, a mock, a fake server):
+    then a password or key *name* with a literal is a fixture's, and only provider formats count."""
+    return _TEST_DOUBLE.search(text) is not None
+
+
 def find(text: str) -> list[tuple[int, int, str]]:
-    """Spans of secret values assigned to secret names in `text` (kind `password` or `api_key`)."""
+    """Spans of secret values assigned to secret names in `text` (kind `password` or `api_key`);
+    none in a text about a test double (`about_test_double`)."""
     out: list[tuple[int, int, str]] = []
+    if about_test_double(text):
+        return out
     for pattern in (_PAIR_ARG, _CURL_USER, _FLAG):
         for m in pattern.finditer(text):
             if is_secret_value(m.group("v"), quoted=pattern is _PAIR_ARG):

@@ -161,7 +161,10 @@ def _looks_like_code(value: str) -> bool:
 
 
 def _password_value_ok(m: re.Match[str]) -> bool:
-    """A 'password is X' value counts when quoted, or when X looks like a password, not a word."""
+    """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
+    in a sentence about a test double (a fixture, a mock, a fake server)."""
+    if assignments.about_test_double(m.string):
+        return False
     quoted = m.group("v") is not None
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
@@ -282,9 +285,12 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
              "hotspot", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
-              r"dla|do|för|til|от|для|к)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
+              r"dla|do|för|på|til|k|ke|na|od|pro|za|от|для|к|на)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
               r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
-              r"(?:du|de|del|do|da)\s+[\w@.'-]+)")
+              r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
+              # one word with no preposition: languages that mark "for the bank" with a case ending
+              # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
+              r"\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{3,}(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan)\s))")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
                r"on|je|olan|это|c'est|c’est|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
                r"\s*(?:是|为|為|は|는|은|가|이|：)\s*|\s+)")
@@ -383,10 +389,14 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
-    _rule("pin", r"(?i:\b(?:pin(?:\s*(?:code|number))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
+    _rule("pin", r"(?i:\b(?:pin(?:[\s-]*(?:code|kode|kod|koodi|number|nummer|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building)\s+(?:code|combination|combo)|"
-          r"combination(?:\s+code)?)\b" + _PW_FOR + r")(?:" + _CONNECT + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
-          ("pin", "code", "cvv", "cvc", "combination", "combo"), 1, min_digits=3),
+          r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
+          + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код"), 1, min_digits=3),
+    # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
+    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")" + _CONNECT + r"['\"]?(\d{1,3}(?:[-\s]\d{1,3}){2,3})\b(?![.,-]\d)",
+          ("combination", "combo"), 1, min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
