@@ -135,6 +135,24 @@ def test_raising_recency_changes_which_memory_wins(mem):
     assert mem.recall(U, query, k=1, now=200 * DAY, recency=5.0)[0].text == "The office coffee is fine now."
 
 
+def test_newest_wins_reads_the_stored_vectors_and_embeds_only_the_query(store_url, tmp_path):
+    """On PostgreSQL the vectors stay on the server: newest wins reads the two it compares from the
+    store (Store.item_vectors), embeds no stored item's text, and orders them as SQLite does."""
+    query = "is the office coffee machine broken"
+    orders = []
+    for url in (store_url, str(tmp_path / "reference.db")):
+        embedder = RecordingEmbedder()
+        with Memory(url, embedder=embedder) as m:
+            m.remember(U, "The office coffee machine is broken again.", now=0.0)
+            m.remember(U, "The office coffee is fine now.", now=200 * DAY)
+            embedder.seen.clear()
+            hits = m.recall(U, query, k=2, now=200 * DAY, explain=True)
+            assert embedder.seen == [query]
+            assert "newest" in hits[0].components
+            orders.append([h.text for h in hits])
+    assert orders[0] == orders[1] == ["The office coffee is fine now.", "The office coffee machine is broken again."]
+
+
 def test_conversation_context_finds_the_answer_to_a_question(mem):
     turns = ["Bob said, \"Which city did you move to last spring?\"",
              "Alice said, \"Lisbon! The light there is wonderful.\"",

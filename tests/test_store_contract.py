@@ -144,6 +144,40 @@ def test_vectors_are_returned_per_subject_and_model(store):
     assert store.vectors(SUBJECT, "other:3")[0] == []
 
 
+def test_item_vectors_are_the_stored_vectors_of_the_ids_asked(store):
+    a, b, c = make("stored vector one"), make("stored vector two"), make("stored vector three")
+    other = make("a vector of another subject", subject="user:2")
+    elsewhere = make("a vector of another model")
+    bare = make("an item without a vector")
+    vectors = {a.id: unit(1, 2, 3), b.id: unit(0, 1, 0), c.id: unit(3, 0, 1)}
+    store.put([a, b, c], vectors, model="m:3")
+    store.put([other], {other.id: unit(0, 0, 1)}, model="m:3")
+    store.put([elsewhere], {elsewhere.id: unit(1, 1, 0)}, model="n:3")
+    store.put([bare])
+    asked = [c.id, "unknown", a.id, other.id, elsewhere.id, bare.id]
+    found = store.item_vectors(SUBJECT, "m:3", asked)
+    assert set(found) == {a.id, c.id}
+    for item_id, vector in found.items():
+        assert vector.dtype == np.float32
+        np.testing.assert_array_equal(vector, vectors[item_id])
+    assert set(store.item_vectors(SUBJECT, "n:3", asked)) == {elsewhere.id}
+    assert set(store.item_vectors("user:2", "m:3", asked)) == {other.id}
+    assert store.item_vectors(SUBJECT, "m:3", []) == {}
+
+
+def test_a_scoped_store_reads_item_vectors_of_its_own_subject_only(store):
+    from engram.errors import AccessDenied
+    from engram.safety.access import scoped
+
+    mine, theirs = make("my stored vector"), make("their stored vector", subject="user:2")
+    store.put([mine], {mine.id: unit(1, 0)}, model="m:2")
+    store.put([theirs], {theirs.id: unit(0, 1)}, model="m:2")
+    seen = scoped(store, SUBJECT)
+    assert set(seen.item_vectors(SUBJECT, "m:2", [mine.id, theirs.id])) == {mine.id}
+    with pytest.raises(AccessDenied):
+        seen.item_vectors("user:2", "m:2", [theirs.id])
+
+
 def test_vectors_cache_sees_new_writes(store):
     a, b = make("first vector item here"), make("second vector item here")
     store.put([a], {a.id: unit(1, 0)}, model="m:2")

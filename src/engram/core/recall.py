@@ -146,7 +146,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     steps.lap("fetch")
     signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found),
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
-                                  item_vectors=ItemVectors(vectors, embedder, items))
+                                  item_vectors=ItemVectors(vectors, store, subject, embedder, items))
     hits = ranking.fuse(items, signals, now, weights)
     steps.lap("fuse")
     top = ranking.top_k(hits, k, min_score)
@@ -271,7 +271,7 @@ class StoreVectors:
         return z, window
 
     def vector_of(self, item_id: str) -> np.ndarray | None:
-        return None  # the vectors stay on the server (ItemVectors embeds the few it needs)
+        return None  # the vectors stay on the server (ItemVectors reads the few it needs from the store)
 
 
 class ScannedVectors:
@@ -348,11 +348,13 @@ class ScannedVectors:
 
 class ItemVectors:
     """The fetched items' own vectors, read only when newest wins asks for a few (a callable,
-    `ranking.ItemVectors`): the source's stored vectors, or else (a store that keeps its vectors
-    on the server) the items' texts embedded in one batch."""
+    `ranking.ItemVectors`): the source's (a scanned matrix), else the store's stored ones (a store
+    that keeps its vectors on the server: `Store.item_vectors`, one read), and only for an item
+    with no stored vector under the embedder's model, its text embedded."""
 
-    def __init__(self, vectors: Vectors, embedder: Embedder | None, items: Sequence[Item]) -> None:
-        self._vectors, self._embedder = vectors, embedder
+    def __init__(self, vectors: Vectors, store: Store, subject: str, embedder: Embedder | None,
+                 items: Sequence[Item]) -> None:
+        self._vectors, self._store, self._subject, self._embedder = vectors, store, subject, embedder
         self._texts = {it.id: it.text for it in items}
 
     def __call__(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -364,9 +366,14 @@ class ItemVectors:
                 found[item_id] = vector
             elif item_id in self._texts:
                 missing.append(item_id)
-        if missing and self._embedder is not None:
-            embedded = self._embedder.embed([self._texts[i] for i in missing])
-            found.update((i, np.asarray(v, dtype=np.float64)) for i, v in zip(missing, embedded))
+        if not missing or self._embedder is None:
+            return found
+        stored = self._store.item_vectors(self._subject, self._embedder.identity, missing)
+        found.update((i, np.asarray(v, dtype=np.float64)) for i, v in stored.items())
+        unstored = [i for i in missing if i not in stored]
+        if unstored:
+            embedded = self._embedder.embed([self._texts[i] for i in unstored])
+            found.update((i, np.asarray(v, dtype=np.float64)) for i, v in zip(unstored, embedded))
         return found
 
 

@@ -97,6 +97,10 @@ class ScopedStore:
         self.check(subject, "read")
         return self.inner.vectors(subject, model)
 
+    def item_vectors(self, subject: str, model: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        self.check(subject, "read")
+        return self.inner.item_vectors(subject, model, ids)
+
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         self.check(subject, "write")
         return self.inner.delete(subject, ids)

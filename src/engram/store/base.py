@@ -165,6 +165,11 @@ class Store(Protocol):
         The same two objects until the subject changes (callers may key caches on them); never
         changed afterwards (a backend that grows its cache hands out a new snapshot instead)."""
 
+    def item_vectors(self, subject: str, model: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of these items of `subject` under `model` (float32 unit rows), by id:
+        an id with none (unknown, of another subject, without a vector of `model`) is left out.
+        A read of a few rows, for a caller that needs a handful of vectors, not the matrix."""
+
     def delete(self, subject: str, ids: Sequence[str]) -> int:
         """Delete items everywhere they are held (row, keyword index, vectors) and scrub freed space."""
 

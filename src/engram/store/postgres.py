@@ -329,6 +329,15 @@ class PostgresStore(RelationalStore):
 
         return self._run(work, write=False)
 
+    def item_vectors(self, subject: str, model: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        rows = self._read("SELECT v.item_id, vector_send(v.vec) FROM items i JOIN vectors v ON v.item_seq = i.seq"
+                          " WHERE i.id = ANY(%s) AND v.subject = %s AND v.model = %s",
+                          (list(ids), subject, model), binary=True)
+        matrix = _matrix([r[1] for r in rows], self.url, subject, model)
+        return {r[0]: vector for r, vector in zip(rows, matrix)}
+
     # -- vector search in the server (SearchesVectors) ------------------------------------
     def vector_ids(self, subject: str, model: str) -> Sequence[str]:
         """The ids of the subject's vectors under `model`, in write order; the same object until

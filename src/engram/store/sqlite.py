@@ -388,6 +388,16 @@ class SQLiteStore(RelationalStore):
             self._vector_cache.put(subject, model, entry, entry.nbytes)
         return entry.snapshot()
 
+    def item_vectors(self, subject: str, model: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            rows = self._read("SELECT i.id, v.vec FROM items i JOIN vectors v ON v.item_rowid = i.rowid"
+                              f" WHERE i.id IN ({marks}) AND v.subject = ? AND v.model = ?", (*chunk, subject, model))
+            found.update((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+        return found
+
     def cache_stats(self) -> dict[str, Any]:
         """The vector cache's entries, bytes, bounds and hit rate."""
         return self._vector_cache.stats()
