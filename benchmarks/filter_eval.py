@@ -230,6 +230,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
         "instructions_holdout": ("by hand, before tuning; measured once", DATA / "instructions_holdout.jsonl"),
         "instructions_holdout3": ("scenario cards, after the last training; measured once", DATA / "instructions_holdout3.jsonl"),
+        "instructions_holdout4": ("by hand, after the last training; first read 17/20, 0/20, then one family added",
+                                  DATA / "instructions_holdout4.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -244,7 +246,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += ["", "Per family and per language, instructions_holdout3:", ""]
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
-    for name in ("instructions_holdout", "instructions_holdout3"):
+    for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]

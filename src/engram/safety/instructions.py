@@ -186,7 +186,7 @@ def windows(text: str) -> list[str]:
 
 # The rule families whose hit lowers the bar to the rule threshold: the ones the shipped model weighs
 # most (benchmarks/train_intent.py prints every signal's weight; these are about +1.5 to +3.5 in the logit).
-STRONG_RULES = frozenset({"override", "reveal", "persona", "bypass", "exfiltration", "destructive"})
+STRONG_RULES = frozenset({"override", "reveal", "persona", "bypass", "exfiltration", "destructive", "chat_template"})
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 

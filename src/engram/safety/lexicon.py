@@ -311,6 +311,12 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                        r"(?:prompt|message|instructions?)\b|\bend\W+of\W+(?:user|conversation|context|memory)\W+"
                        r"(?:input|data|block)?\W*(?:begin|start|new)"), None),
     ("role_marker", _c(_ML_ROLE), _addressed_after),
+    # --- a chat template written out: a control token, a role, then the turn itself
+    # (`<|im_start|>system\n…`, `<|start_header_id|>system<|end_header_id|>\n…`; views read the
+    # line break as a space): a turn forged in the template's own syntax, not a mention of its
+    # tokens (no role right after the token, or punctuation after the role).
+    ("chat_template", _c(r"(?:<\|im_start\|>|<\|start_header_id\|>)[ \t]*(?:system|assistant|developer|tool)"
+                         r"[ \t]*(?:<\|end_header_id\|>)?\s+(?:[^\s,;:.]+\s+){2,}\S"), None),
     ("role_marker", _c(r"(?:^|[.;!?]\s+)(?:human|user|assistant|system)\s*:.{0,200}?\b(?:assistant|ai|system)\s*:"),
      None),
     ("role_marker", _c(r"\b(?:system|admin(?:istrator)?|developer|security|root|kernel|priority|emergency)\W+"
