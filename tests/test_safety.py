@@ -504,3 +504,33 @@ def test_multilingual_labels_combinations_and_providers_beside_test_doubles(text
 ])
 def test_test_doubles_and_words_about_passwords_are_kept(text):
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Kata sandi saya adalah Merdeka#45.", "Merdeka#45"),  # Indonesian, a possessive before the copula
+    ("Mật khẩu của tôi là Hanoi@2024.", "Hanoi@2024"),  # Vietnamese
+    ("סיסמה: Tapuz!8841", "Tapuz!8841"),  # Hebrew
+    ("كلمة المرور هي Qamar#2291", "Qamar#2291"),  # Arabic
+    ("Lozinka za wifi je Sarma_7712.", "Sarma_7712"),  # Croatian / Serbian
+    ("Parool on Tallinn#88.", "Tallinn#88"),  # Estonian
+    ("Slaptažodis: Vilnius!42", "Vilnius!42"),  # Lithuanian
+    ("मेरा पासवर्ड Dilli#4521 है", "Dilli#4521"),  # Hindi: the verb comes after the value
+    ("รหัสผ่านคือ Siam@7788", "Siam@7788"),  # Thai: no space between the words
+    ("Nenosiri langu ni Simba#2020", "Simba#2020"),  # Swahili
+    ("პაროლი: Tbilisi#77", "Tbilisi#77"),  # Georgian
+])
+def test_password_labels_in_more_languages(text, secret):
+    assert any(text[s:e] == secret for s, e, _ in find_secrets(text)), find_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Kata sandi harus diganti setiap tiga bulan.",
+    "Mật khẩu phải có ít nhất tám ký tự.",
+    "סיסמה חזקה חשובה מאוד.",
+    "Lozinka mora imati najmanje 12 znakova.",
+    "Parool on liiga lühike.",
+    "Nenosiri lako ni siri.",
+    "รหัสผ่านต้องยาวอย่างน้อยแปดตัว",
+])
+def test_sentences_about_passwords_in_more_languages_are_kept(text):
+    assert find_secrets(text) == []

@@ -269,6 +269,18 @@ _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
     r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b)\s*"
 )
+# "password" in more languages, word-bounded (a letter may not come right before): Baltic, South
+# Slavic, Icelandic, Celtic, Iberian, Albanian, Afrikaans, Swahili, Indonesian / Malay, Vietnamese,
+# Hebrew, Arabic, Persian, Urdu, Hindi, Bengali, Georgian, Armenian. And scripts written without
+# spaces (Thai), matched anywhere like the CJK words. Each is also a hint (_PW_HINTS).
+_PW_WORDS_MORE = ("parool", "parooli", "parole", "paroli", "slaptažodis", "slaptazodis", "lozinka", "lozinku", "geslo",
+                  "парола", "лозинка", "lykilorð", "lykilord", "pasfhocal", "cyfrinair", "contrasenya", "pasahitza",
+                  "contrasinal", "fjalëkalimi", "fjalëkalim", "fjalekalim", "wagwoord", "nenosiri", "kata sandi",
+                  "kata laluan", "mật khẩu", "mat khau", "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
+                  "گذرواژه", "پاس ورڈ", "पासवर्ड", "পাসওয়ার্ড", "პაროლი", "գաղտնաբառ")
+_PW_WORDS_UNSPACED = ("รหัสผ่าน",)
+_MORE = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _PW_WORDS_MORE)
+_UNSPACED = "|".join(re.escape(w) for w in _PW_WORDS_UNSPACED)
 # "password" in other languages (European, Cyrillic, CJK, Korean, Turkish), for prose such as
 # "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
@@ -278,11 +290,12 @@ _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mo
               r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
               r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
               r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
-              r"κωδικός|password)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
+              r"κωδικός|password|" + _MORE + r")|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|" + _UNSPACED + r")")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
              "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
-             "hotspot", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호")
+             "hotspot", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
+             *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
               r"dla|do|för|på|til|k|ke|na|od|pro|za|от|для|к|на)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
@@ -290,10 +303,13 @@ _PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|d
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
               # one word with no preposition: languages that mark "for the bank" with a case ending
               # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
-              r"\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{3,}(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan)\s))")
+              # ("salasanani pankkiin on"), or a possessive of one or two words ("kata sandi saya adalah",
+              # "mật khẩu của tôi là"); the value check still applies
+              r"(?:\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}){1,2}"
+              r"(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan|adalah|ialah|là|ni|ay|este|yw|היא|הוא|هي|هو|คือ)\s))")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
-               r"on|je|olan|это|c'est|c’est|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
-               r"\s*(?:是|为|為|は|는|은|가|이|：)\s*|\s+)")
+               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|este|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"\s*(?:是|为|為|は|는|은|가|이|：|คือ)\s*|\s+)")
 # After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
 _VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
 _VALUE = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[^\s"'`]{3,79}[^\s"'`.,;:!?)\]}]))"""
