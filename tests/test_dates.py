@@ -3,6 +3,7 @@ the look-alike episode from the date a question names (real MiniLM, real SQLite 
 
 from __future__ import annotations
 
+import math
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -82,7 +83,9 @@ def test_ambiguous_numeric_dates_read_day_first_unless_only_month_first_has_begu
 @given(nows, st.sampled_from(WEEKDAYS))
 def test_last_weekday_is_that_weekday_in_the_seven_days_before_today(now: float, name: str) -> None:
     (start, end), = spans(f"What did I cook last {name}?", now)
-    today = datetime.fromtimestamp(now, tz=timezone.utc).date()
+    # The day `now` falls in: floored, as the module reads it (fromtimestamp rounds to the microsecond,
+    # so 23:59:59.9999995 would be the next day).
+    today = datetime.fromtimestamp(math.floor(now), tz=timezone.utc).date()
     got = datetime.fromtimestamp(start, tz=timezone.utc).date()
     assert end - start == DAY and WEEKDAYS[got.weekday()] == name
     assert today - timedelta(days=7) <= got < today
