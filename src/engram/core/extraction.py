@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 ROLES = ("user", "assistant")  # whose messages are read: never a tool's output or a system prompt
 MARK = "extracted"  # a message's metadata key once its batch is done: the time, ISO 8601
+#: An extracted fact's metadata: the ids of the messages it came from (engram.core.forgetting reads it).
+EXTRACTED_FROM = "messages"
 SOURCE = "extract"
 MAX_BATCH_MESSAGES = 40
 MAX_BATCH_CHARS = 12_000
@@ -299,7 +301,7 @@ def run_batch(memory: Memory, llm: LLM, subject: str, batch: Sequence[Item], *, 
             result.rejected.append((raw, problem))
             continue
         text, about = " ".join(raw["text"].split()), raw.get("about") or None
-        meta: dict[str, Any] = {"extracted": True, "messages": [it.id for it in cited]}
+        meta: dict[str, Any] = {MARK: True, EXTRACTED_FROM: [it.id for it in cited]}
         caller_ids = [it.metadata["message_id"] for it in cited if "message_id" in it.metadata]
         if caller_ids:
             meta["message_ids"] = caller_ids
@@ -326,10 +328,10 @@ def cite(memory: Memory, duplicates: Sequence[tuple[str, dict[str, Any]]]) -> No
     found = {it.id: it for it in memory.store.get([i for i, _ in duplicates])}
     for item_id, meta in duplicates:
         item = found.get(item_id)
-        if item is None or not isinstance(item.metadata.get("messages"), list):
+        if item is None or not isinstance(item.metadata.get(EXTRACTED_FROM), list):
             continue
         updated = dict(item.metadata)
-        for key in ("messages", "message_ids"):
+        for key in (EXTRACTED_FROM, "message_ids"):
             known = list(updated.get(key) or [])
             updated[key] = known + [m for m in meta.get(key, []) if m not in known]
             if not updated[key]:

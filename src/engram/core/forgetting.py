@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engram.core.extraction import EXTRACTED_FROM, MARK
 from engram.store import Filter, Store
 from engram.types import MESSAGE, PASSAGE, SUMMARY, Item
 
 USER = "user"  # the role whose kept message still supports an extracted fact
-EXTRACTED_FROM = "messages"  # an extracted fact's metadata: the ids of the messages it came from
 COVERS = "covers"  # a session summary's metadata: the ids of the items it summarises
 
 
@@ -101,7 +101,7 @@ def _passages(store: Store, subject: str, messages: Sequence[str]) -> list[Item]
 def _extracted(store: Store, subject: str, messages: set[str], gone: set[str]) -> tuple[list[Reached], list[Reached]]:
     """The facts extracted from the forgotten `messages`: (forgotten, kept because a user message
     they also cite is kept). An assistant's message alone supports no fact (engram.core.extraction)."""
-    facts = [it for it in store.find(subject, Filter(metadata={"extracted": True}, include_superseded=True))
+    facts = [it for it in store.find(subject, Filter(metadata={MARK: True}, include_superseded=True))
              if it.id not in gone and set(_ids(it, EXTRACTED_FROM)) & messages]
     others = {m for it in facts for m in _ids(it, EXTRACTED_FROM) if m not in messages}
     alive = {it.id for it in _get(store, sorted(others))
