@@ -20,6 +20,31 @@ from engram.core.memory import Memory
 from engram.store import open_store
 
 BACKENDS = ["sqlite", "postgres"]
+# The PostgreSQL half of a test parametrised over backends is `slow` (the full run, CI's, has it),
+# except in these files: the store contract runs on PostgreSQL in the fast run too, so a broken
+# backend fails there first; so do the unparametrised PostgreSQL tests (test_postgres_specific.py,
+# test_pg_outage.py, test_keyword.py's comparison of the two).
+POSTGRES_IN_FAST_RUN = frozenset({"test_store_contract.py"})
+POSTGRES_PARAMS = frozenset({"postgres", "engram-postgres"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(item, "callspec", None)
+        if params is None or item.path.name in POSTGRES_IN_FAST_RUN:
+            continue
+        if any(isinstance(v, str) and v in POSTGRES_PARAMS for v in params.params.values()):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def minilm(tmp_path_factory: pytest.TempPathFactory):
+    """The real bundled model, loaded once per session; each text is embedded once per session
+    (engram.bench.vectorcache: the model's own vectors, kept in a file under the session tmp dir)."""
+    from engram.bench.vectorcache import CachedEmbedder
+    from engram.embed import get_embedder
+
+    return CachedEmbedder(get_embedder("minilm"), tmp_path_factory.mktemp("minilm-vectors"))
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,9 @@ from engram.bench.baselines import OverlapRetriever, overlap_words
 from engram.errors import InvalidInput
 from engram.interfaces.commands import bench as bench_command
 
+# Benchmark-shaped (real servers, writer counts, plots): the full run (CI) has them, `-m "not slow"` not.
+pytestmark = pytest.mark.slow
+
 CONTRACT = {"n", "overall", "by_category", "latency_ms", "ingest_per_s", "tokens_per_query", "config"}
 OVERALL = {"R@1", "R@5", "R@10", "R@25", "R@50", "session_R@10"}
 

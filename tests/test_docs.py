@@ -31,7 +31,10 @@ def registries(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(plugins, "_registered", dict(plugins._registered))
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+# README.md runs in the fast run (`-m "not slow"`); every page runs in the full run (CI) and in
+# `pytest tests/test_docs.py`.
+@pytest.mark.parametrize("page", [pytest.param(p, marks=() if p.name == "README.md" else pytest.mark.slow) for p in PAGES],
+                         ids=lambda p: p.name)
 @pytest.mark.usefixtures("registries")
 def test_page_examples_run_as_shown(page: Path, tmp_path: Path, request: pytest.FixtureRequest,
                                     monkeypatch: pytest.MonkeyPatch) -> None:

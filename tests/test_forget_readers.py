@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from engram.core.memory import Memory
 from engram.embed.hashing import HashingEmbedder
 
@@ -43,6 +45,7 @@ def _file_copies(db: str) -> int:
     return sum(int(p.split("(")[1].split()[0]) for p in places)
 
 
+@pytest.mark.slow  # several processes on one file, like tests/test_shared_stress.py (~30 s here)
 def test_forget_with_a_reader_in_another_process_says_what_remains_and_audit_agrees(tmp_path: Path) -> None:
     db = str(tmp_path / "memory.db")
     with Memory(db, embedder=HashingEmbedder(64)) as mem:

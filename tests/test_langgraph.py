@@ -24,17 +24,11 @@ from langgraph.store.base import BaseStore, GetOp, InvalidNamespaceError, ListNa
 from langgraph.store.memory import InMemoryStore
 
 from engram import InvalidInput, Memory
-from engram.embed import get_embedder
 from engram.integrations.langgraph import EngramStore, namespace_of, subject_for
 from engram.store import Filter
 from engram.types import STORE_ITEM
 
 STORES = ["engram-sqlite", "engram-postgres", "inmemory"]
-
-
-@pytest.fixture(scope="module")
-def minilm():
-    return get_embedder("minilm")
 
 
 def _memory(kind: str, request: pytest.FixtureRequest, tmp_path, embedder) -> Memory:
@@ -276,6 +270,7 @@ def test_values_that_are_not_json_are_refused_and_nothing_is_lost(engram_store: 
     assert engram_store.get(("u",), "k").value == {"text": "kept"}
 
 
+@pytest.mark.slow  # a 5 MB and a 20 MB value (~25 s here)
 def test_a_huge_value_is_kept_and_one_past_the_limit_is_refused(engram_store: EngramStore):
     huge = {"text": "y" * 5_000_000}
     engram_store.put(("u",), "huge", huge)

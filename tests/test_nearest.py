@@ -19,18 +19,12 @@ from engram.core import vectors as nearest
 from engram.core import recall
 from engram.core.audit import audit
 from engram.bench.latency import QUESTIONS, sentences
-from engram.embed import get_embedder
 from engram.core.memory import Memory
 from engram.store.base import Filter, SearchesVectors
 
 SUBJECT = "user:ann"
 OTHER = "user:other"
 CROSSOVER = 200
-
-
-@pytest.fixture(scope="module")
-def minilm():
-    return get_embedder(None)
 
 
 @pytest.fixture

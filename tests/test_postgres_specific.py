@@ -302,6 +302,7 @@ def test_pool_size_from_the_environment(pg_server, monkeypatch):
         PostgresStore(fresh_database(pg_server))
 
 
+@pytest.mark.slow  # crash-shaped, like tests/test_crash.py
 def test_killing_the_backend_mid_write_loses_no_acknowledged_write(pg_server):
     url = fresh_database(pg_server)
     acknowledged: list[str] = []
@@ -421,6 +422,7 @@ def test_write_order_neighbours_follow_writes_and_deletes(pg_server):
         assert store.vector_ids(SUBJECT, "m:8") == [it.id for it in [*first, *more[1:]]]
 
 
+@pytest.mark.slow  # benchmark-shaped: a recall figure over thousands of vectors
 def test_past_the_crossover_the_hnsw_index_finds_the_exact_top_10(pg_server, monkeypatch):
     """recall@10 of the index path against an exact scan, one subject among 8 (iterative scan)."""
     import engram.store.postgres as postgres
