@@ -534,3 +534,42 @@ def test_password_labels_in_more_languages(text, secret):
 ])
 def test_sentences_about_passwords_in_more_languages_are_kept(text):
     assert find_secrets(text) == []
+
+
+FENCE = "`" * 3
+
+
+@pytest.mark.parametrize("text", [
+    # A Markdown fence after the label: the label introduces a code block, not a value.
+    f"Here is how to verify their password during login:\n\n{FENCE}python\nuser = User('jo')\n{FENCE}",
+    f"Hashing the password:\n{FENCE}js\nconst hash = await bcrypt.hash(pw, 12);\n{FENCE}",
+    # The label is a function being called, and what follows is the body.
+    "    if argon2.verify_password(stored_hashed_password, password):\n        end_time = time.time()",
+    "if user.check_password(form.password.data):\n    login_user(user)",
+    # An identifier assigned or called right after the label.
+    "Then hash the password:\n    hashed_pw = bcrypt.hashpw(raw, salt)",
+    "def login(username, password):\n    session_token = make_token(username)",
+    # A variable name where the text is code (inside a fence, or on a line that calls something).
+    f"{FENCE}python\ndef reset(user):\n    password: new_password\n{FENCE}",
+    "print('password:', user_password)",
+    # A value spelled from the password word and words that describe it: an example, not a password.
+    "provided_password = 'secure_password123'",
+    "db.password = 'strongpassword1'",
+])
+def test_code_after_a_password_label_is_not_a_password(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    # Look-alikes: a real password after the same labels, in prose or inside a block.
+    ("Their password during login: Tr0ub4dor&3", "Tr0ub4dor&3"),
+    (f"{FENCE}yaml\npassword: Blue_Sky_42\n{FENCE}", "Blue_Sky_42"),
+    (f"Config for the box:\n{FENCE}\npassword: Xk9#mQ2v!\n{FENCE}", "Xk9#mQ2v!"),
+    ("My Wi-Fi password is correct_horse_battery.", "correct_horse_battery"),  # snake_case in prose
+    ("The admin password (prod): k8s_Admin_7781", "k8s_Admin_7781"),  # a qualifier in brackets is no call
+    ("password: hunter_2024 and the user is bob", "hunter_2024"),  # digits: a value, even snake_case
+    ("db.password = 'Secure#Passw0rd-2291'", "Secure#Passw0rd-2291"),
+    ("provided_password = 'secure_zebra_8841'", "secure_zebra_8841"),  # other words than the label's
+])
+def test_a_real_password_after_such_labels_is_still_found(text, secret):
+    assert any(text[s:e] == secret for s, e, _ in find_secrets(text)), find_secrets(text)

@@ -11,7 +11,7 @@ A hit needs two things, each checked on its own:
   name, `generate_password_hash(…)`, `os.environ[…]`, `settings.SECRET_KEY`), not a placeholder
   (`your-api-key-here`, `${API_KEY}`, `{{ vault_pw }}`, `<password>`, `****`, `changeme`,
   `sk-...`, `!vault`), not a hash output (`pbkdf2:sha256:…`, `$2b$…`, `$argon2id$…`) and not a
-  word (`testpassword`, `hunter`); it has a digit, a symbol or inner capitals, or is long and random.
+  word (`testpassword`, `hunter`, `secure_password123`: the password word and words describing it); it has a digit, a symbol or inner capitals, or is long and random.
 
 `find(text)` gives (start, end, kind) spans of the values; engram.safety.secrets runs it with its rules.
 """
@@ -66,7 +66,8 @@ def is_secret_name(name: str) -> bool:
 _PLACEHOLDER_WORDS = re.compile(r"your|example|sample|dummy|placeholder|changeme|change[_-]?me|redacted|replace|"
                                 r"here|xxx|todo|fixme|secret|password|passwd|token|test|fake|demo|default|insert|"
                                 r"enter|none|null|empty|lorem", re.IGNORECASE)
-_FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|pass|pw|pwd|db|user", re.IGNORECASE)
+_FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|old|pass|pw|pwd|db|user|"
+                           r"secure|strong|super|safe", re.IGNORECASE)
 _TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|!\w+.*|"
                        r"[*x•.#?_-]{3,}|\w+-\.\.\.|\w*\.\.\.)$", re.IGNORECASE)
 _HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|scrypt:|sha(?:1|256|384|512)[:$-]|"

@@ -160,14 +160,52 @@ def _looks_like_code(value: str) -> bool:
     return value[:1] in "@<([{" or "(" in value or "=" in value or re.match(r"--?[A-Za-z]", value) is not None
 
 
+# After a password label, code rather than a value: a Markdown fence that opens a block (the label
+# ends a sentence that introduces the code); the label as a function being called
+# (`verify_password(stored, pw)`); an identifier assigned or called right after it (`end_time = …`); a
+# variable name (snake_case or lowerCamelCase, no digit) where the text is code: inside a fenced block,
+# or on a line that calls something.
+_FENCE = re.compile(r"```|~~~")
+# A call: the label glued to a longer name (`verify_password(`), or arguments that read as code.
+_CALLED_LABEL = re.compile(r"[^\W\d_]+\((?:\)|[^)\n]*[,_=.\"'])")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_VARIABLE = re.compile(r"[a-z][a-z]*(?:_[a-z]+)+|_[a-z]+(?:_[a-z]+)*|[a-z]+(?:[A-Z][a-z]+)+")
+_ASSIGNED_OR_CALLED = re.compile(r"[ \t]*(?:=(?!=)|\+=|-=|\()")
+_CALL_ON_LINE = re.compile(r"[A-Za-z_][\w.]*\(")
+
+
+def _in_code(text: str, start: int) -> bool:
+    """Whether `start` lies in code: inside a fenced block, or on a line that calls a function."""
+    if len(_FENCE.findall(text, 0, start)) % 2 == 1:
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return _CALL_ON_LINE.search(text, line_start, start + 1) is not None or \
+        _CALL_ON_LINE.match(text, start) is not None
+
+
+def _code_after_label(m: re.Match[str], value: str, value_end: int) -> bool:
+    """The label and its 'value' are code, not a password given in text (see _FENCE above)."""
+    glued = m.start() > 0 and m.string[m.start() - 1] in "_."
+    if value.startswith(("```", "~~~")) or _CALLED_LABEL.match(m.group(0)) or \
+            (glued and re.match(r"[^\W\d_]+\(", m.group(0))):
+        return True
+    if not _IDENTIFIER.fullmatch(value):
+        return False
+    if _ASSIGNED_OR_CALLED.match(m.string, value_end):
+        return True  # `end_time = …`, `login(…)`: the left side of an assignment, or a call
+    return _VARIABLE.fullmatch(value) is not None and _in_code(m.string, m.start())
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
-    in a sentence about a test double (a fixture, a mock, a fake server)."""
+    in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
     if assignments.about_test_double(m.string):
         return False
     quoted = m.group("v") is not None
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
+        return False
+    if not quoted and _code_after_label(m, m.group("v2"), m.end("v2")):
         return False
     if assignments.is_placeholder_or_hash(value):
         return False
