@@ -49,7 +49,9 @@ CATEGORIES = {
 _CATEGORY_WORDS = {w: cat for cat, words in CATEGORIES.items() for w in words.split()}
 ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "position": "role", "job": "role",
                    "age": "age",
-                   "home": "location", "address": "location", "home city": "location", "city": "location",
+                   "home": "location", "home city": "location", "city": "location",
+                   # A street address sits inside a city: "Lives in Leeds" and "My address is 12 Park Row" both hold.
+                   "address": "address",
                    "time zone": "timezone", "employer": "employer", "company": "employer", "team": "team",
                    "diet": "diet", "car": "car", "commute": "commute", "phone": "choice:phone",
                    "editor": "choice:editor", "code editor": "choice:editor", "text editor": "choice:editor"}
