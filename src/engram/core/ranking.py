@@ -41,7 +41,8 @@ Rank contract (a float, higher is better, comparable within one recall call only
   item): off by default (0); when raised, the order spreads across sessions (MMR-style);
 - newest  = newest wins (`newest_lifts`, on by default): the best hit's closest neighbour by their own
   vectors (`Signals.item_vectors`) among the next hits within w_newest of its rank, when it is more
-  than `newest_after_days` newer, alike beyond `newest_similar` deviations and about the same person,
+  than `newest_after_days` newer, alike beyond `newest_similar` deviations (or, most alike of the newer
+  ones, read by the frames as the same matter: `frames.same_matter`) and about the same person,
   is lifted just above it; present only on the two hits it reorders.
 
 This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calibrated relevance
@@ -460,7 +461,8 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     those within `margin` of its rank is placed first, the best hit second, when it is newer by
     more than `after_days` (by event time), its cosine to the best hit stands at least `similar`
     standard deviations above those of the other hits of the window (leave-one-out, the spread at
-    least VECTOR_MIN_STD), it is about the same person (`about`, each hit's entity term, equal to
+    least VECTOR_MIN_STD) or, failing that, the window's hit most like it among the newer ones
+    is one the frames read as the same matter (`_same_matter`), it is about the same person (`about`, each hit's entity term, equal to
     the best one's; and not another named holder, `same_holder`) and both are at least
     NEWEST_FLOOR relevant. Conversation turns (items with a session) never move nor are moved
     over: a later turn about the same thing is another event, not a change. Every other hit
@@ -489,11 +491,26 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     closest = max(near, key=lambda i: likeness[i])
     rest = np.fromiter((c for i, c in likeness.items() if i != closest), dtype=np.float64)
     mean, spread = (float(rest.mean()), max(float(rest.std()), VECTOR_MIN_STD)) if rest.size else (0.0, VECTOR_MIN_STD)
-    if (closest not in movable or (likeness[closest] - mean) / spread < similar
-            or not same_holder(items[best].text, items[closest].text)):
+    if closest not in movable or (likeness[closest] - mean) / spread < similar:
+        closest = _same_matter(items, best, window, movable, likeness)
+    if closest is None or not same_holder(items[best].text, items[closest].text):
         return {}
     top = ranks[best]
     return {closest: top + 2 * NEWEST_STEP - ranks[closest], best: NEWEST_STEP}
+
+
+def _same_matter(items: Sequence[Item], best: int, window: Sequence[int], movable: Collection[int],
+                 likeness: Mapping[int, float]) -> int | None:
+    """The hit of `window` most like the best hit among those newer than it, when it may move and
+    the frames say the two are about one matter (`frames.same_matter`: one slot, or things of one
+    known category), else None: what the words say stands in for standing out by likeness."""
+    newer = [i for i in window if i in likeness and items[i].event_at > items[best].event_at]
+    if not newer:
+        return None
+    closest = max(newer, key=lambda i: likeness[i])
+    if closest in movable and frames.same_matter(items[best].text, items[closest].text):
+        return closest
+    return None
 
 
 def same_holder(a: str, b: str) -> bool:
