@@ -488,10 +488,11 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     near = [i for i in near if i in likeness]
     if not near:
         return {}
-    closest = max(near, key=lambda i: likeness[i])
-    rest = np.fromiter((c for i, c in likeness.items() if i != closest), dtype=np.float64)
+    alike = max(near, key=lambda i: likeness[i])
+    rest = np.fromiter((c for i, c in likeness.items() if i != alike), dtype=np.float64)
     mean, spread = (float(rest.mean()), max(float(rest.std()), VECTOR_MIN_STD)) if rest.size else (0.0, VECTOR_MIN_STD)
-    if closest not in movable or (likeness[closest] - mean) / spread < similar:
+    closest: int | None = alike
+    if alike not in movable or (likeness[alike] - mean) / spread < similar:
         closest = _same_matter(items, best, window, movable, likeness)
     if closest is None or not same_holder(items[best].text, items[closest].text):
         return {}
