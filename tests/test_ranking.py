@@ -369,8 +369,9 @@ def test_newest_wins_between_the_best_hit_and_its_closest_newer_neighbour_only()
     assert [h.id for h in on][:3] == ["new", "old", "stable"]  # the newer version of the best hit, then it
     for hit in on:
         assert hit.rank == pytest.approx(sum(v for k, v in hit.components.items() if k in (*ranking.TERMS, "newest")))
-    # A newer memory that is not like the best hit (the stable fact's vector is unrelated) never moves:
-    unlike = dataclasses.replace(signals, item_vectors=lookup({**vectors, "new": rng.normal(size=16)}))
+    # A newer memory that is not like the best hit never moves, even where the words read one matter
+    # (a job, then another: the frames' employer slot):
+    unlike = dataclasses.replace(signals, item_vectors=lookup({**vectors, "new": -base}))
     assert ranking.fuse(items, unlike, 90 * DAY, weights)[0].id == "old"
     # nor one further behind than the margin, one about someone else, nor without vectors.
     far = dataclasses.replace(signals, vector={**signals.vector, "new": 4.0 - weights.newest - 0.5})

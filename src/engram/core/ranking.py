@@ -502,16 +502,18 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
 
 def _same_matter(items: Sequence[Item], best: int, window: Sequence[int], movable: Collection[int],
                  likeness: Mapping[int, float]) -> int | None:
-    """The hit of `window` most like the best hit among those newer than it, when it may move and
-    the frames say the two are about one matter (`frames.same_matter`: one slot, or things of one
-    known category), else None: what the words say stands in for standing out by likeness."""
-    newer = [i for i in window if i in likeness and items[i].event_at > items[best].event_at]
+    """Of the hits of `window` that may move and that the frames read as the best hit's matter
+    (`frames.same_matter`: one slot, or things of one known category), the one most like it, when
+    its likeness stands NEWEST_MATTER_SIMILAR deviations above the rest of the window; else None.
+    What the words say stands in for standing out by likeness alone."""
+    newer = [i for i in window if i in movable and i in likeness and frames.same_matter(items[best].text, items[i].text)]
     if not newer:
         return None
     closest = max(newer, key=lambda i: likeness[i])
-    if closest in movable and frames.same_matter(items[best].text, items[closest].text):
-        return closest
-    return None
+    rest = np.fromiter((c for i, c in likeness.items() if i != closest), dtype=np.float64)
+    if rest.size and (likeness[closest] - float(rest.mean())) / max(float(rest.std()), VECTOR_MIN_STD) < NEWEST_MATTER_SIMILAR:
+        return None
+    return closest
 
 
 def same_holder(a: str, b: str) -> bool:
@@ -531,6 +533,9 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
 #: The least relevance of the two memories newest_lifts reorders (0.5 is on-topic: a question
 #: that reads like the old fact often shares few words with the new one).
 NEWEST_FLOOR = 0.1
+#: How far (standard deviations, as `newest_similar`) a memory the frames read as the best hit's
+#: matter must stand above the rest of the window by likeness: alike, if not outstanding.
+NEWEST_MATTER_SIMILAR = 0.5
 #: How many hits after the best one newest_lifts looks at: the ones within the margin may move,
 #: and all of them are the population of the likeness z-score.
 NEWEST_WINDOW = 8
