@@ -632,3 +632,20 @@ def test_look_alikes_of_those_families_are_kept(text):
 def test_a_real_card_beside_a_test_card_is_still_found():
     text = "Test with 4242 4242 4242 4242, but the user's own card is 4539 1488 0343 6467."
     assert [text[s:e] for s, e, _ in find_secrets(text)] == ["4539 1488 0343 6467"]
+
+
+@pytest.mark.parametrize("text", [
+    "The Pushover app token a7f3c9e2b1d84f6a0c5e9b2d7f1a4c8e goes in the header.",
+    'Tool result: {"api_key": "9c4e1f7a2b8d3e6f0a5c9b1d4e7f2a8c", "status": "ok"}',
+    "DeepSeek key: sk-3e52bde02976a58347afa510c117ded8",
+    "heres the api tokn for the weather service: 7c1e9a4f2b8d3e6a0f5c9b1d4e7a2f8c",
+])
+def test_a_key_with_an_engram_ids_shape_is_refused_on_the_agents_remember_tool(sqlite_memory, text):
+    """A 32-hex value the text names as a key is a secret on every write path, not an item id: the
+    agent's remember tool (Memory.remember) reads what the filter alone reads."""
+    from engram.agent.tools import MemoryTools
+
+    assert find_secrets(text)
+    out = MemoryTools(sqlite_memory, "user:1").handle("remember", {"fact": text})
+    assert out.startswith("not saved") and "secret" in out, out
+    assert sqlite_memory.items("user:1") == []
