@@ -30,9 +30,10 @@ _ASSIGN = re.compile(
     r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
+                           "psk", "presharedkey",
                            "credentials", "auth", "pw"})
 _SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret"),
-                           ("signing", "key"), ("encryption", "key"), ("master", "key"), ("account", "key")})
+                           ("signing", "key"), ("encryption", "key"), ("preshared", "key"), ("master", "key"), ("account", "key")})
 # Parts that say the name holds something other than the secret itself.
 _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "digest", "salt", "length", "len", "min", "max",
                           "type", "types", "policy", "field", "fields", "column", "label", "prompt", "placeholder",
@@ -46,7 +47,7 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "-p", "-a", "-u", "--user", "login")
+HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login")
 
 
 def _parts(name: str) -> list[str]:
@@ -74,6 +75,10 @@ _HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[15
                           r"bcrypt[:$]|md5[:$])", re.IGNORECASE)
 # Code, not a literal: a call, attribute, subscript or a bare identifier (a variable).
 _CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$")
+
+
+# A file path: `/root/.smbcred`, `~/.config/app/token`, `./secrets/db.txt`, `C:\\keys\\app.pem`.
+_PATH = re.compile(r"^(?:~|\.{1,2})?/(?:[\w.-]+/)*\.?[A-Za-z][\w.-]*/?$|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$")
 
 
 def _entropy(s: str) -> float:
@@ -105,6 +110,8 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
     value = value.strip()
     if len(value) < 6 or is_placeholder_or_hash(value) or value.startswith("[REDACTED:"):
         return False
+    if _PATH.match(value):
+        return False  # `credentials=/root/.smbcred`: where the secret is kept, not the secret
     if not quoted and _CODE.match(value) and not any(c.isdigit() for c in value):
         return False  # `password = form_password`, `token=request.args.get('t')`
     if not quoted and ("(" in value or value.endswith(")")):
