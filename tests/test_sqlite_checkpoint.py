@@ -9,6 +9,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from engram.core.memory import Memory
 from engram.embed.hashing import HashingEmbedder
 from engram.store import sqlite_checkpoint
@@ -83,3 +85,23 @@ def test_closing_stops_the_thread_and_its_connection(tmp_path: Path) -> None:
     assert checkpoints._db is None
     checkpoints.after_commit(10**9)  # a commit after close starts nothing
     assert checkpoints._thread is None or not checkpoints._thread.is_alive()
+
+
+def test_the_pages_left_to_copy_are_read_from_the_wal_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`uncopied_pages` reads the -shm header as SQLite lays it out: the log's pages before a
+    checkpoint (as the checkpoint itself counts them), none after it."""
+    monkeypatch.setattr(sqlite_checkpoint, "PAGES", 10**9)  # no background checkpoint in this test
+    db = tmp_path / "m.db"
+    with Memory(str(db), embedder=HashingEmbedder()) as mem:
+        assert isinstance(mem.store, SQLiteStore)
+        mem.store.scrub()  # an empty log to start from
+        mem.remember_many(U, _facts(40))
+        with open(f"{db}-shm", "rb", buffering=0) as shm:
+            before = sqlite_checkpoint.uncopied_pages(shm)
+            con = sqlite3.connect(db)
+            try:
+                busy, pages, copied = con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            finally:
+                con.close()
+            assert (busy, copied) == (0, pages) and before == pages > 10
+            assert sqlite_checkpoint.uncopied_pages(shm) == 0

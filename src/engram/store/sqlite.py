@@ -89,7 +89,7 @@ class SQLiteStore(RelationalStore):
         if self.path != ":memory:":
             self._readers = Readers(self._connect)
             if not self.read_only:
-                self._checkpoints = Checkpointer(self._connect, self._lock)
+                self._checkpoints = Checkpointer(self._connect, self._lock, self.path)
 
     # -- connection -----------------------------------------------------------------------
     def _check_file(self) -> None:
