@@ -232,6 +232,9 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "instructions_holdout3": ("scenario cards, after the last training; measured once", DATA / "instructions_holdout3.jsonl"),
         "instructions_holdout4": ("by hand, after the last training; first read 17/20, 0/20, then one family added",
                                   DATA / "instructions_holdout4.jsonl"),
+        "instructions_holdout5": ("by hand, after the last training: authority claims, any AI reading this, delayed "
+                                  "triggers, tool output; first read 13/20, 0/20, then fixed as families",
+                                  DATA / "instructions_holdout5.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -246,7 +249,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += ["", "Per family and per language, instructions_holdout3:", ""]
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
-    for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4"):
+    for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]
@@ -262,6 +265,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_agent (an agent's saves; first read 24/30, 0/60, then fixed)": DATA / "secrets_agent.jsonl",
         "secrets_holdout4 (by hand; first read 19/20, 0/20, then fixed)": DATA / "secrets_holdout4.jsonl",
         "secrets_holdout5 (by hand; first read 16/20, 1/20, then fixed)": DATA / "secrets_holdout5.jsonl",
+        "secrets_holdout6 (by hand, formats and languages new to the sets; first read 10/20, 4/20, then fixed)":
+            DATA / "secrets_holdout6.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
-from engram.core import names, ranking
+from engram.core import frames, names, ranking
 from engram.core.ranking import DAY, Signals, Weights
 from engram.types import Item
 
@@ -369,8 +369,9 @@ def test_newest_wins_between_the_best_hit_and_its_closest_newer_neighbour_only()
     assert [h.id for h in on][:3] == ["new", "old", "stable"]  # the newer version of the best hit, then it
     for hit in on:
         assert hit.rank == pytest.approx(sum(v for k, v in hit.components.items() if k in (*ranking.TERMS, "newest")))
-    # A newer memory that is not like the best hit (the stable fact's vector is unrelated) never moves:
-    unlike = dataclasses.replace(signals, item_vectors=lookup({**vectors, "new": rng.normal(size=16)}))
+    # A newer memory that is not like the best hit never moves, even where the words read one matter
+    # (a job, then another: the frames' employer slot):
+    unlike = dataclasses.replace(signals, item_vectors=lookup({**vectors, "new": -base}))
     assert ranking.fuse(items, unlike, 90 * DAY, weights)[0].id == "old"
     # nor one further behind than the margin, one about someone else, nor without vectors.
     far = dataclasses.replace(signals, vector={**signals.vector, "new": 4.0 - weights.newest - 0.5})
@@ -387,3 +388,38 @@ def test_newest_wins_between_the_best_hit_and_its_closest_newer_neighbour_only()
     # and an older one never: the lift is for the newer of the two.
     older = [dataclasses.replace(old, event_at=60 * DAY), dataclasses.replace(new, event_at=0.0), stable, *others]
     assert ranking.fuse(older, signals, 90 * DAY, weights)[0].id == "old"
+
+
+def test_newest_wins_when_the_words_say_one_matter_though_the_likeness_does_not_stand_out():
+    """An older memory as alike as the newer one (Evernote beside Sublime Text) keeps the newer one
+    from standing out; naming two editors says it is the same matter, and the newer one comes first.
+    Another matter at the same likeness stays where it was."""
+    old = Item(id="old", subject="user:1", text="I write code in Sublime Text.", event_at=0.0)
+    new = Item(id="new", subject="user:1", text="Set up Zed last weekend, it's my editor now.", event_at=60 * DAY)
+    rival = Item(id="rival", subject="user:1", text="For notes I use Evernote.", event_at=-100 * DAY)
+    others = [Item(id=f"x{i}", subject="user:1", text=f"Other memory {i}.", event_at=90 * DAY) for i in range(6)]
+    rng = np.random.default_rng(1)
+    base = rng.normal(size=16)
+    vectors = {"old": base, "new": base + 0.9 * rng.normal(size=16), "rival": base + 0.9 * rng.normal(size=16),
+               **{o.id: rng.normal(size=16) for o in others}}
+    signals = Signals(vector={"old": 4.0, "new": 2.0, "rival": 2.5, **{o.id: 0.0 for o in others}},
+                      cosines={"old": 0.7, "new": 0.35, "rival": 0.4}, terms=("code", "editor"),
+                      item_vectors=lookup(vectors))
+    weights = Weights(recency=0.0, session=0.0)
+    assert frames.same_matter(old.text, new.text) and not frames.same_matter(old.text, rival.text)
+    hits = ranking.fuse([old, new, rival, *others], signals, 90 * DAY, weights)
+    assert [h.id for h in hits][:2] == ["new", "old"] and "newest" in hits[0].components
+    desk = dataclasses.replace(new, text="Set up the standing desk last weekend.")
+    assert not frames.same_matter(old.text, desk.text)
+    # the same vectors with another matter's words: nothing moves (likeness alone does not stand out)
+    assert ranking.fuse([old, desk, rival, *others], signals, 90 * DAY, weights)[0].id == "old"
+
+
+def test_matters_reads_slots_and_the_categories_of_named_things_only():
+    assert "category:editor" in frames.matters("Switched from VS Code to Neovim last month.")
+    assert "category:database" in frames.matters("The team uses Postgres 16 for all backend services.")
+    # a category word that does not begin a name, or only starts the sentence, names nothing
+    assert frames.matters("Favourite editor font is Fira Code.") == {"favourite:editor font"}
+    assert frames.matters("Code reviews happen on Tuesdays.") == frozenset()
+    assert frames.same_matter("Lives in Berlin.", "Moved to Porto last month.")  # one slot
+    assert not frames.same_matter("Lives in Berlin.", "Uses Postgres 16.")

@@ -3,6 +3,7 @@ stored string and on import, and prompt escaping."""
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import importlib.util
 import json
@@ -142,7 +143,7 @@ def test_finding_is_frozen_and_never_holds_the_secret():
 
 
 def test_redact_keeps_the_surrounding_text():
-    text = "DB is postgres://app:S3cr3t!x@db.internal:5432/app, card 4111 1111 1111 1111, password is hunter2."
+    text = "DB is postgres://app:S3cr3t!x@db.internal:5432/app, card 4539 1488 0343 6467, password is hunter2."
     assert redact(text) == (
         "DB is postgres://app:[REDACTED:connection_string]@db.internal:5432/app, "
         "card [REDACTED:card_number], password is [REDACTED:password]."
@@ -165,7 +166,7 @@ def test_talking_about_secrets_is_not_a_secret(text):
 
 @given(st.lists(st.sampled_from([
     "Prefers dark mode.", "ghp_Zx81Kq2Lw93Mv74Nb65Jc56Hd47Gf38Ds29Aa10", "My password is Tr0ub4dor&3",
-    "card 5555 5555 5555 4444", "SSN 219-09-9999", "IBAN GB82 WEST 1234 5698 7654 32", "and", "hf_" + "x1Y2" * 9,
+    "card 4539 1488 0343 6467", "SSN 219-09-9999", "IBAN GB82 WEST 1234 5698 7654 32", "and", "hf_" + "x1Y2" * 9,
     "postgres://u:p4ss@h/db", "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----",
 ]), max_size=6), st.text(max_size=40))
 @settings(max_examples=150, deadline=None)
@@ -365,7 +366,7 @@ def test_cli_import_reports_refusals_and_takes_allow_secrets(sqlite_memory, tmp_
 
 def test_card_in_groups_followed_by_another_number_is_redacted():
     # Found by the mixtures property test: the digits ran on into the next number and failed Luhn.
-    assert redact("card 5555 5555 5555 4444 card 5555 5555 5555 4444 1") == (
+    assert redact("card 4539 1488 0343 6467 card 4539 1488 0343 6467 1") == (
         "card [REDACTED:card_number] card [REDACTED:card_number] 1")
 
 
@@ -382,7 +383,7 @@ def test_engram_ids_in_what_a_write_stores_are_not_taken_for_card_numbers(sqlite
     cited = sqlite_memory.remember("user:1", "The page lists the release dates.",
                                    source="https://example.org/releases src:4539578763621486")
     assert summary.saved and cited.saved
-    refused = sqlite_memory.remember("user:1", "Paid for the hosting today.", metadata={"card": "4111111111111111"})
+    refused = sqlite_memory.remember("user:1", "Paid for the hosting today.", metadata={"card": "4539148803436467"})
     assert (refused.saved, refused.reason) == (False, "looks like a secret (card_number)")
 
 
@@ -442,7 +443,7 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
 
 
 @pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
-                                  "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl",
+                                  "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
                                   "secrets_agent.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
@@ -534,3 +535,117 @@ def test_password_labels_in_more_languages(text, secret):
 ])
 def test_sentences_about_passwords_in_more_languages_are_kept(text):
     assert find_secrets(text) == []
+
+
+FENCE = "`" * 3
+
+
+@pytest.mark.parametrize("text", [
+    # A Markdown fence after the label: the label introduces a code block, not a value.
+    f"Here is how to verify their password during login:\n\n{FENCE}python\nuser = User('jo')\n{FENCE}",
+    f"Hashing the password:\n{FENCE}js\nconst hash = await bcrypt.hash(pw, 12);\n{FENCE}",
+    # The label is a function being called, and what follows is the body.
+    "    if argon2.verify_password(stored_hashed_password, password):\n        end_time = time.time()",
+    "if user.check_password(form.password.data):\n    login_user(user)",
+    # An identifier assigned or called right after the label.
+    "Then hash the password:\n    hashed_pw = bcrypt.hashpw(raw, salt)",
+    "def login(username, password):\n    session_token = make_token(username)",
+    # A variable name where the text is code (inside a fence, or on a line that calls something).
+    f"{FENCE}python\ndef reset(user):\n    password: new_password\n{FENCE}",
+    "print('password:', user_password)",
+    # A value spelled from the password word and words that describe it: an example, not a password.
+    "provided_password = 'secure_password123'",
+    "db.password = 'strongpassword1'",
+])
+def test_code_after_a_password_label_is_not_a_password(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    # Look-alikes: a real password after the same labels, in prose or inside a block.
+    ("Their password during login: Tr0ub4dor&3", "Tr0ub4dor&3"),
+    (f"{FENCE}yaml\npassword: Blue_Sky_42\n{FENCE}", "Blue_Sky_42"),
+    (f"Config for the box:\n{FENCE}\npassword: Xk9#mQ2v!\n{FENCE}", "Xk9#mQ2v!"),
+    ("My Wi-Fi password is correct_horse_battery.", "correct_horse_battery"),  # snake_case in prose
+    ("The admin password (prod): k8s_Admin_7781", "k8s_Admin_7781"),  # a qualifier in brackets is no call
+    ("password: hunter_2024 and the user is bob", "hunter_2024"),  # digits: a value, even snake_case
+    ("db.password = 'Secure#Passw0rd-2291'", "Secure#Passw0rd-2291"),
+    ("provided_password = 'secure_zebra_8841'", "secure_zebra_8841"),  # other words than the label's
+])
+def test_a_real_password_after_such_labels_is_still_found(text, secret):
+    assert any(text[s:e] == secret for s, e, _ in find_secrets(text)), find_secrets(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    # Label words typed with one slip (a letter dropped, two swapped), generated from the word.
+    ("my passwrd for the nas is Heron#5521", "Heron#5521"),
+    ("psasword: Kettle_8832!", "Kettle_8832!"),
+    ("the bot toekn: 9c2e7a1f4b8d3e6a0f5c9b1d4e7a2f8c", "9c2e7a1f4b8d3e6a0f5c9b1d4e7a2f8c"),
+    # More languages: possessive forms, prepositions and copulas from the same word tables.
+    ("A banki jelszavam Tisza!4417", "Tisza!4417"),  # Hungarian, "my password", no copula
+    ("Lösenordet till servern är Tall#Skog71", "Tall#Skog71"),  # Swedish "till"
+    ("Ο κωδικός μου είναι Thalassa#22", "Thalassa#22"),  # Greek possessive and copula
+    ("Ang password mo sa wifi ay Bahay_Kubo77", "Bahay_Kubo77"),  # Tagalog possessive and preposition
+    ("PIN-koden til bankkortet er 3390", "3390"),  # a PIN label with a definite ending
+    # Formats: a .pgpass record, user/password@service of a database client, a pre-shared key,
+    # base64 of a PEM private key.
+    ("db1.internal:5432:*:report:Zq8#mLp2Wx", "Zq8#mLp2Wx"),
+    ("expdp system/Orcl#2291x@pdb1 schemas=HR", "Orcl#2291x"),
+    ("[Peer]\nPresharedKey = 9fQ2LmZx7PkW4tR8vB3nC6yD1hJ0sE5uG2aK8oI4=", "9fQ2LmZx7PkW4tR8vB3nC6yD1hJ0sE5uG2aK8oI4="),
+    ('psk="river-Stone-4471"', "river-Stone-4471"),
+])
+def test_slips_more_languages_and_credential_file_formats_are_found(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+def test_base64_of_a_pem_private_key_is_a_private_key_and_of_a_certificate_is_not():
+    key = base64.b64encode(b"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIGq8vX2kLm9ZtR4wP7nB3cY6dF1hJ0sQ5uE8").decode()
+    cert = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIC5zCCAc+gAwIBAgIBADANBgkqhkiG9w0BAQsFADAVMRMw").decode()
+    pub = base64.b64encode(b"-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq8vX2kLm9ZtR4wP7").decode()
+    assert [k for _, _, k in find_secrets(f"client-key-data: {key}")] == ["private_key"]
+    assert find_secrets(f"certificate-authority-data: {cert}") == []
+    assert find_secrets(f"PUBLIC_KEY_B64={pub}") == []
+
+
+@pytest.mark.parametrize("text", [
+    # Look-alikes of those families that hold nothing secret.
+    "my pasword manager is Bitwarden now",
+    "The toekn expires after an hour.",
+    "A jelszava túl rövid.",  # Hungarian: "its password is too short"
+    "Ο κωδικός πρέπει να έχει οκτώ χαρακτήρες.",
+    "Pinkoden skal have fire cifre.",
+    "Each ~/.pgpass line is hostname:port:database:username:password.",
+    "db1.internal:5432:*:report:*",  # a .pgpass record whose password is a wildcard
+    "sqlplus /nolog",
+    "expdp system@pdb1 schemas=HR",  # no password: the client asks for it
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC8vX2kLm9ZtR4wP7nB3cY6dF1hJ0sQ5uE8rT2yU4iO7pAzWq deploy@ci",
+    "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBKq8vX2kLm9ZtR4 host",
+    "mount -t cifs //nas/share /mnt -o credentials=/root/.smbcred",
+    'token_file = "~/.config/gh/token"',
+    "Use Stripe's test card 4242 4242 4242 4242 or 5555 5555 5555 4444 in staging.",
+    "Braintree's sandbox accepts 4111111111111111.",
+])
+def test_look_alikes_of_those_families_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_a_real_card_beside_a_test_card_is_still_found():
+    text = "Test with 4242 4242 4242 4242, but the user's own card is 4539 1488 0343 6467."
+    assert [text[s:e] for s, e, _ in find_secrets(text)] == ["4539 1488 0343 6467"]
+
+
+@pytest.mark.parametrize("text", [
+    "The Pushover app token a7f3c9e2b1d84f6a0c5e9b2d7f1a4c8e goes in the header.",
+    'Tool result: {"api_key": "9c4e1f7a2b8d3e6f0a5c9b1d4e7f2a8c", "status": "ok"}',
+    "DeepSeek key: sk-3e52bde02976a58347afa510c117ded8",
+    "heres the api tokn for the weather service: 7c1e9a4f2b8d3e6a0f5c9b1d4e7a2f8c",
+])
+def test_a_key_with_an_engram_ids_shape_is_refused_on_the_agents_remember_tool(sqlite_memory, text):
+    """A 32-hex value the text names as a key is a secret on every write path, not an item id: the
+    agent's remember tool (Memory.remember) reads what the filter alone reads."""
+    from engram.agent.tools import MemoryTools
+
+    assert find_secrets(text)
+    out = MemoryTools(sqlite_memory, "user:1").handle("remember", {"fact": text})
+    assert out.startswith("not saved") and "secret" in out, out
+    assert sqlite_memory.items("user:1") == []

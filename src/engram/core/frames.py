@@ -49,7 +49,9 @@ CATEGORIES = {
 _CATEGORY_WORDS = {w: cat for cat, words in CATEGORIES.items() for w in words.split()}
 ATTRIBUTE_SLOTS = {"job title": "role", "title": "role", "role": "role", "position": "role", "job": "role",
                    "age": "age",
-                   "home": "location", "address": "location", "home city": "location", "city": "location",
+                   "home": "location", "home city": "location", "city": "location",
+                   # A street address sits inside a city: "Lives in Leeds" and "My address is 12 Park Row" both hold.
+                   "address": "address",
                    "time zone": "timezone", "employer": "employer", "company": "employer", "team": "team",
                    "diet": "diet", "car": "car", "commute": "commute", "phone": "choice:phone",
                    "editor": "choice:editor", "code editor": "choice:editor", "text editor": "choice:editor"}
@@ -365,6 +367,46 @@ def category_of(value: str) -> str | None:
         if word in _CATEGORY_WORDS:
             return _CATEGORY_WORDS[word]
     return None
+
+
+@functools.lru_cache(maxsize=65536)
+def matters(text: str) -> frozenset[str]:
+    """What a fact is about, as far as the frames tell: the slots it fills ("location",
+    "choice:editor", ...) and the known categories of the things it names ("Sublime Text" and
+    "Zed" are both "category:editor"). Empty for most sentences; cached like `read`."""
+    slots = {f.slot for f in read(text) if f.slot}
+    return frozenset(slots | {f"category:{_CATEGORY_WORDS[name[0].lower()]}" for name in _names(text)
+                              if name[0].lower() in _CATEGORY_WORDS})
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9][\w.+#'-]*")
+
+
+def _names(text: str) -> list[list[str]]:
+    """The names a text writes: runs of words with a capital or a digit ("VS Code", "Pixel 8",
+    "Sublime Text", "MySQL"), not a capital that only starts the sentence ("Code reviews ...").
+    A category word counts only where it begins a name: "Fira Code" is a font, not the editor."""
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for n, match in enumerate(_TOKEN.finditer(straighten(text))):
+        word = match.group(0).rstrip(".'")
+        inner = any(ch.isupper() for ch in word[1:]) or any(ch.isdigit() for ch in word)
+        if inner or (n > 0 and word[:1].isupper()):
+            current.append(word)
+            continue
+        if current:
+            runs.append(current)
+        current = []
+    if current:
+        runs.append(current)
+    return runs
+
+
+def same_matter(a: str, b: str) -> bool:
+    """Two facts fill one slot or name things of one known category (`matters`): "I write code in
+    Sublime Text" and "Set up Zed, it's my editor now"; "I'm on the payments team" and "Got moved
+    to the search team". A hint that the later one answers the earlier one's question."""
+    return not matters(a).isdisjoint(matters(b))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -41,7 +41,8 @@ Rank contract (a float, higher is better, comparable within one recall call only
   item): off by default (0); when raised, the order spreads across sessions (MMR-style);
 - newest  = newest wins (`newest_lifts`, on by default): the best hit's closest neighbour by their own
   vectors (`Signals.item_vectors`) among the next hits within w_newest of its rank, when it is more
-  than `newest_after_days` newer, alike beyond `newest_similar` deviations and about the same person,
+  than `newest_after_days` newer, alike beyond `newest_similar` deviations (or, most alike of the newer
+  ones, read by the frames as the same matter: `frames.same_matter`) and about the same person,
   is lifted just above it; present only on the two hits it reorders.
 
 This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calibrated relevance
@@ -460,7 +461,8 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     those within `margin` of its rank is placed first, the best hit second, when it is newer by
     more than `after_days` (by event time), its cosine to the best hit stands at least `similar`
     standard deviations above those of the other hits of the window (leave-one-out, the spread at
-    least VECTOR_MIN_STD), it is about the same person (`about`, each hit's entity term, equal to
+    least VECTOR_MIN_STD) or, failing that, the window's hit most like it among the newer ones
+    is one the frames read as the same matter (`_same_matter`), it is about the same person (`about`, each hit's entity term, equal to
     the best one's; and not another named holder, `same_holder`) and both are at least
     NEWEST_FLOOR relevant. Conversation turns (items with a session) never move nor are moved
     over: a later turn about the same thing is another event, not a change. Every other hit
@@ -486,14 +488,32 @@ def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence
     near = [i for i in near if i in likeness]
     if not near:
         return {}
-    closest = max(near, key=lambda i: likeness[i])
-    rest = np.fromiter((c for i, c in likeness.items() if i != closest), dtype=np.float64)
+    alike = max(near, key=lambda i: likeness[i])
+    rest = np.fromiter((c for i, c in likeness.items() if i != alike), dtype=np.float64)
     mean, spread = (float(rest.mean()), max(float(rest.std()), VECTOR_MIN_STD)) if rest.size else (0.0, VECTOR_MIN_STD)
-    if (closest not in movable or (likeness[closest] - mean) / spread < similar
-            or not same_holder(items[best].text, items[closest].text)):
+    closest: int | None = alike
+    if alike not in movable or (likeness[alike] - mean) / spread < similar:
+        closest = _same_matter(items, best, window, movable, likeness)
+    if closest is None or not same_holder(items[best].text, items[closest].text):
         return {}
     top = ranks[best]
     return {closest: top + 2 * NEWEST_STEP - ranks[closest], best: NEWEST_STEP}
+
+
+def _same_matter(items: Sequence[Item], best: int, window: Sequence[int], movable: Collection[int],
+                 likeness: Mapping[int, float]) -> int | None:
+    """Of the hits of `window` that may move and that the frames read as the best hit's matter
+    (`frames.same_matter`: one slot, or things of one known category), the one most like it, when
+    its likeness stands NEWEST_MATTER_SIMILAR deviations above the rest of the window; else None.
+    What the words say stands in for standing out by likeness alone."""
+    newer = [i for i in window if i in movable and i in likeness and frames.same_matter(items[best].text, items[i].text)]
+    if not newer:
+        return None
+    closest = max(newer, key=lambda i: likeness[i])
+    rest = np.fromiter((c for i, c in likeness.items() if i != closest), dtype=np.float64)
+    if rest.size and (likeness[closest] - float(rest.mean())) / max(float(rest.std()), VECTOR_MIN_STD) < NEWEST_MATTER_SIMILAR:
+        return None
+    return closest
 
 
 def same_holder(a: str, b: str) -> bool:
@@ -513,6 +533,9 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
 #: The least relevance of the two memories newest_lifts reorders (0.5 is on-topic: a question
 #: that reads like the old fact often shares few words with the new one).
 NEWEST_FLOOR = 0.1
+#: How far (standard deviations, as `newest_similar`) a memory the frames read as the best hit's
+#: matter must stand above the rest of the window by likeness: alike, if not outstanding.
+NEWEST_MATTER_SIMILAR = 0.5
 #: How many hits after the best one newest_lifts looks at: the ones within the margin may move,
 #: and all of them are the population of the likeness z-score.
 NEWEST_WINDOW = 8

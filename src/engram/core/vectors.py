@@ -85,13 +85,23 @@ def cosines(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
 
 
 class ExactScores:
-    """Every cosine, from one scan of the matrix."""
+    """Every cosine, from one scan of the matrix; mean, spread and minimum worked out when first
+    read (recall reads them; supersession, which only wants the nearest rows, never pays for them)."""
 
     def __init__(self, cosines: np.ndarray) -> None:
         self.cosines = cosines
-        self.mean = float(cosines.mean(dtype=np.float64)) if len(cosines) else 0.0
-        self.std = float(cosines.std(dtype=np.float64)) if len(cosines) else 0.0
-        self.minimum = float(cosines.min()) if len(cosines) else 0.0
+
+    @functools.cached_property
+    def mean(self) -> float:
+        return float(self.cosines.mean(dtype=np.float64)) if len(self.cosines) else 0.0
+
+    @functools.cached_property
+    def std(self) -> float:
+        return float(self.cosines.std(dtype=np.float64)) if len(self.cosines) else 0.0
+
+    @functools.cached_property
+    def minimum(self) -> float:
+        return float(self.cosines.min()) if len(self.cosines) else 0.0
 
     def at(self, rows: np.ndarray) -> np.ndarray:
         """Cosines at row positions."""

@@ -11,7 +11,7 @@ A hit needs two things, each checked on its own:
   name, `generate_password_hash(…)`, `os.environ[…]`, `settings.SECRET_KEY`), not a placeholder
   (`your-api-key-here`, `${API_KEY}`, `{{ vault_pw }}`, `<password>`, `****`, `changeme`,
   `sk-...`, `!vault`), not a hash output (`pbkdf2:sha256:…`, `$2b$…`, `$argon2id$…`) and not a
-  word (`testpassword`, `hunter`); it has a digit, a symbol or inner capitals, or is long and random.
+  word (`testpassword`, `hunter`, `secure_password123`: the password word and words describing it); it has a digit, a symbol or inner capitals, or is long and random.
 
 `find(text)` gives (start, end, kind) spans of the values; engram.safety.secrets runs it with its rules.
 """
@@ -30,9 +30,10 @@ _ASSIGN = re.compile(
     r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
+                           "psk", "presharedkey",
                            "credentials", "auth", "pw"})
 _SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret"),
-                           ("signing", "key"), ("encryption", "key"), ("master", "key"), ("account", "key")})
+                           ("signing", "key"), ("encryption", "key"), ("preshared", "key"), ("master", "key"), ("account", "key")})
 # Parts that say the name holds something other than the secret itself.
 _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "digest", "salt", "length", "len", "min", "max",
                           "type", "types", "policy", "field", "fields", "column", "label", "prompt", "placeholder",
@@ -46,7 +47,7 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "-p", "-a", "-u", "--user", "login")
+HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login")
 
 
 def _parts(name: str) -> list[str]:
@@ -66,13 +67,18 @@ def is_secret_name(name: str) -> bool:
 _PLACEHOLDER_WORDS = re.compile(r"your|example|sample|dummy|placeholder|changeme|change[_-]?me|redacted|replace|"
                                 r"here|xxx|todo|fixme|secret|password|passwd|token|test|fake|demo|default|insert|"
                                 r"enter|none|null|empty|lorem", re.IGNORECASE)
-_FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|pass|pw|pwd|db|user", re.IGNORECASE)
+_FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|old|pass|pw|pwd|db|user|"
+                           r"secure|strong|super|safe", re.IGNORECASE)
 _TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|!\w+.*|"
                        r"[*x•.#?_-]{3,}|\w+-\.\.\.|\w*\.\.\.)$", re.IGNORECASE)
 _HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|scrypt:|sha(?:1|256|384|512)[:$-]|"
                           r"bcrypt[:$]|md5[:$])", re.IGNORECASE)
 # Code, not a literal: a call, attribute, subscript or a bare identifier (a variable).
 _CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$")
+
+
+# A file path: `/root/.smbcred`, `~/.config/app/token`, `./secrets/db.txt`, `C:\\keys\\app.pem`.
+_PATH = re.compile(r"^(?:~|\.{1,2})?/(?:[\w.-]+/)*\.?[A-Za-z][\w.-]*/?$|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$")
 
 
 def _entropy(s: str) -> float:
@@ -104,6 +110,8 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
     value = value.strip()
     if len(value) < 6 or is_placeholder_or_hash(value) or value.startswith("[REDACTED:"):
         return False
+    if _PATH.match(value):
+        return False  # `credentials=/root/.smbcred`: where the secret is kept, not the secret
     if not quoted and _CODE.match(value) and not any(c.isdigit() for c in value):
         return False  # `password = form_password`, `token=request.args.get('t')`
     if not quoted and ("(" in value or value.endswith(")")):

@@ -87,15 +87,37 @@ def _word_ids(text: str) -> list[int]:
     return [zlib.crc32(g.encode("utf-8"), 0x5EED) % DIM for g in grams]
 
 
-def features(text: str, signals: frozenset[str] = frozenset()) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Sparse features of a normalised text: (indices, values); n-gram presence L2-normalised, signals 1."""
+#: Texts up to this length keep their n-gram features (`_grams`) for the next call: the screen
+#: reads each window twice, without the rule signals and then with them.
+_CACHED_CHARS = 2000
+
+
+def _gram_features(text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The n-gram and word part of `features`: bucket ids and their L2-normalised values."""
     read = reading(text)
     ids = np.unique(np.concatenate([_ngram_ids(read), np.array(_word_ids(read), dtype=np.int64)]))
     values = np.ones(len(ids))  # binary: a repeated n-gram ("AAAAAAAA") counts once
     norm = float(np.sqrt(values @ values)) or 1.0
+    return ids, values / norm
+
+
+@lru_cache(maxsize=256)
+def _cached_grams(text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    ids, values = _gram_features(text)
+    ids.flags.writeable = values.flags.writeable = False  # shared between calls: nobody may change them
+    return ids, values
+
+
+def _grams(text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    return _cached_grams(text) if len(text) <= _CACHED_CHARS else _gram_features(text)
+
+
+def features(text: str, signals: frozenset[str] = frozenset()) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Sparse features of a normalised text: (indices, values); n-gram presence L2-normalised, signals 1."""
+    ids, values = _grams(text)
     extra = sorted(_SIGNAL_INDEX[s] for s in signals if s in _SIGNAL_INDEX)
     return (np.concatenate([ids, np.array(extra, dtype=np.int64)]),
-            np.concatenate([values / norm, np.ones(len(extra))]))
+            np.concatenate([values, np.ones(len(extra))]))
 
 
 @dataclass(frozen=True)

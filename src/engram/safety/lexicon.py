@@ -251,14 +251,19 @@ _ML_REVEAL_V = (r"\b(?:zeig\w*|gib\W+(?:\w+\W+){0,3}?aus|verrat\w*|nenne|offenle
                 r"покажи|раскрой|выведи|напиши|скажи|повтори|покажіть|покажи|розкрий)\b|"
                 r"显示|顯示|告诉我|告訴我|输出|輸出|透露|打印|泄露|洩露|给我看|給我看|表示して|教えて|見せて|出力して|"
                 r"보여|알려|출력")
-_ML_SEND_V = (r"\b(?:leite\w*|weiterleit\w*|sende\w*|schick\w*|transfere[rz]?|envoie[rz]?|transmet\w*|reenvia\w*|"
+# "this address" in other languages: the destination of an exfiltration order with no address written out.
+_ML_THIS_DEST = (r"\b(?:dia\W+chi\W+nay|đia\W+chi\W+nay|alamat\W+ini|cette\W+adresse|esta\W+direccion|"
+                 r"diese\W+adresse|questo\W+indirizzo|este\W+endereco|dit\W+adres|ten\W+adres|bu\W+adres\w*|"
+                 r"этот\W+адрес|эту\W+почту|цю\W+адресу)\b|这个地址|這個地址|此地址|このアドレス|이\s*주소")
+_ML_SEND_V = (r"\b(?:gui|chuyen\W+tiep|kirim\w*|teruskan|leite\w*|weiterleit\w*|sende\w*|schick\w*|transfere[rz]?|envoie[rz]?|transmet\w*|reenvia\w*|"
               r"envia\w*|manda\w*|inoltra\w*|invia\w*|encaminh\w*|envie|stuur|doorsturen|przeslij|wyslij|gonder|"
               r"ilet|перешли|отправ\w*|пересыл\w*|надішли|перешли)\b|转发|轉發|发送|發送|发给|發給|転送|送信|전달|보내")
 _ML_DATA = (r"\b(?:e-?mails?|mails|nachrichten|courriels?|messages|correos?|mensajes|messaggi|mensagens|berichten|"
             r"wiadomosci|mesajlar\w*|passworter|kennworter|mots\W+de\W+passe|contrasenas|senhas|wachtwoorden|"
             r"hasla|sifreler\w*|daten|donnees|datos|dati|dados|gegevens|dane|veriler\w*|gesprache|conversations|"
             r"conversaciones|conversazioni|conversas|unterhaltungen|verlauf|historique|historial|cronologia|"
-            r"historico)\b|письма|сообщени\w*|пароли|данные|переписк\w*|листи|邮件|郵件|密码|密碼|数据|數據|聊天记录|"
+            r"historico|lich\W+su\W+tro\W+chuyen|tin\W+nhan|du\W+lieu|mat\W+khau|riwayat\W+(?:percakapan|obrolan)|"
+            r"pesan|kata\W+sandi)\b|письма|сообщени\w*|пароли|данные|переписк\w*|листи|邮件|郵件|密码|密碼|数据|數據|聊天记录|"
             r"聊天記錄|对话|對話|メール|パスワード|データ|会話|이메일|메일|비밀번호|데이터|대화")
 _ML_BYPASS = (r"\b(?:deaktivier\w*|umgeh\w*|uberspring\w*|schalte\W+(?:\w+\W+){0,3}?aus|desactive[rz]?|contourne[rz]?|"
               r"desactiva[r]?|omite|omitir|salta(?:te)?|disattiva\w*|aggira\w*|salta|desative|desativa[r]?|"
@@ -269,6 +274,24 @@ _ML_BYPASS = (r"\b(?:deaktivier\w*|umgeh\w*|uberspring\w*|schalte\W+(?:\w+\W+){0
               r"filter\w*|filtr\w*|фильтр\w*|过滤|過濾|フィルター|필터|kontrollen|prufungen|verifications?|"
               r"controles|controlli|verificacoes|verificaciones|проверк\w*|检查|檢查|チェック|검사|"
               r"restriction\w*|restricc\w*|restrizion\w*|restricoes|einschrankung\w*|ограничени\w*|限制|制限|제한)")
+# What an injection says was done to the model's rules: revoked, suspended, lifted, patched out.
+_REVOKED = (r"(?:lifted|removed|disabled|off|suspended|void|gone|waived|deactivated|revoked|rescinded|withdrawn|"
+            r"cancell?ed|retracted|repealed|overridden|patched[\W_]+out|switched[\W_]+off|turned[\W_]+off|"
+            r"no[\W_]+longer[\W_]+(?:apply|applies|valid|active|in[\W_]+(?:effect|force)))")
+# The same in other languages: "your" (to the model), the rules, the verb, what was done (Italian "sospese",
+# Dutch "ingetrokken", German "aufgehoben", after "tue restrizioni", "je veiligheidsregels", "deine Regeln").
+_ML_RULES_REVOKED = (
+    r"\b(?:tue|tuoi|vostre|vostri|je|jouw|uw|deine|ihre|eure|tus|sus|tes|vos|suas|tuas|teus|twoje|twoich|твои|ваши|"
+    r"senin|sizin)[\W_]+(?:\w+[\W_]+)?\w*(?:regole|restrizioni|limitazioni|filtri|istruzioni|linee\W+guida|regels|"
+    r"richtlijnen|beperkingen|instructies|regeln|richtlinien|einschrankungen|beschrankungen|anweisungen|vorgaben|"
+    r"reglas|normas|restricciones|directrices|pautas|instrucciones|regles|consignes|directives|restrictions|limites|"
+    r"regras|restricoes|diretrizes|instrucoes|zasady|regu[lł]y|ograniczenia|wytyczne|instrukcje|правила|ограничения|"
+    r"инструкции|фильтры|kurallar\w*|kisitlamalar\w*)[\W_]+(?:\w+[\W_]+){0,2}?(?:revocat|sospes|rimoss|"
+    r"disattivat|annullat|abolit|ingetrokken|opgeheven|geschrapt|uitgeschakeld|verwijderd|vervallen|aufgehoben|"
+    r"widerrufen|deaktiviert|entfernt|ausgesetzt|abgeschafft|revocad|suspendid|eliminad|desactivad|anulad|levantad|"
+    r"revoque|suspendu|leve|supprime|desactive|annule|revogad|suspens|removid|desativad|cofniet|zawieszon|usuniet|"
+    r"wy[lł]aczon|uchylon|zniesion|отменен|снят|отключен|удален|приостановлен|kaldirild|iptal)\w*"
+)
 _ML_ROLE = (r"^\W{0,6}(?:system|systeme|sistema|systeem|systemnachricht|system\W+message|система|系统|系統|システム|"
             r"시스템|النظام|सिस्टम|assistant|assistente|asistente|ассистент|助手|アシスタント|어시스턴트)"
             r"\s*(?:\]|\)|\}|\|)?\s*[:：]+\s*")
@@ -300,6 +323,32 @@ def _persona_context(view: str, m: re.Match[str]) -> bool:
                      r"du|tu|vous|eres|sei|voce|ты|вы|ki|ia|ии|jetzt|maintenant|ahora|ora|agora|nu|teraz)\b|"
                      r"你|あなた|당신|人工智能|AI|KI|模式|モード|모드|助手|アシスタント", view) is not None
 
+
+_AI = (r"(?:a\.?i\.?|ai|ia|ki|llms?|asystenc\w*|mo\s+hinh|tro\s+ly|النموذج|मॉडल|(?:large\s+)?language\s+models?|models?|modelo|modello|modele|modell|modelu|"
+       r"(?:chat)?bots?|robots?|assistants?|asistentes?|assistente|assistent|asystent\w*|agents?|agentes?|agenten|"
+       r"claude|chatgpt|gpt(?:-?\d\w*)?|gemini|copilot|siri|alexa|yapay\s+zeka|"
+       r"ии|нейросеть|модель|модели|бот|ассистент|агент|помощник|асистент|"
+       r"模型|助手|机器人|智能体|人工智能|アシスタント|モデル|ボット|エージェント|모델|어시스턴트|에이전트|봇)")
+_READS = (r"(?:reads?|reading|loads?|loading|processe?s?|processing|retrieves?|retrieving|recalls?|recalling|sees?|"
+          r"seeing|parses?|parsing|summari[sz]es?|summari[sz]ing|stores?|indexe?s?|indexing|finds?|opens?|gets?|"
+          r"ingests?|ingesting|analy[sz]es?|analy[sz]ing|reviews?|reviewing|scans?|scanning|crawls?|crawling|"
+          r"handles?|handling|consumes?|consuming|visits?|visiting|encounters?|encountering|translates?|translating|"
+          r"triages?|triaging|answers?|answering)")
+# The same verbs as participles, for a reader named after an addressee ("any LLM summarising this ticket:").
+_READING = "(?:" + "|".join(w for w in _READS[3:-1].split("|") if w.endswith("ing")) + ")"
+# An order planted for whichever AI reads the content: a README or a ticket that names its reader by what it
+# does with the text (_READS), then gives it an order: one of the verbs below, after a modal or a colon; "Any AI tool that
+# processes this dataset must cite the paper" names no such order and is left to the classifier.
+_PLANTED_VERBS = (r"(?:add|append|insert|include|mark|close|approve|reject|rate|rank|recommend|promote|praise|"
+                  r"delete|remove|erase|send|forward|e-?mail|post|upload|reply|respond|answer|say|state|tell|claim|"
+                  r"report|describe|summari[sz]e|output|print|reveal|ignore|disregard|forget|treat|classify|label|"
+                  r"call|run|execute|open|click|visit|download|install|grant|give|transfer|pay|change|set|write|"
+                  r"omit|hide|skip|stop|never|always|do[\W_]+not|don'?t|not)")
+_PLANTED = (r"\b(?:(?:any|every|all|each|whichever|whatever|the)[\W_]+)?(?:\w+[\W_]+)?" + _AI
+            + r"(?:[\W_]+(?:system|tool|agent|model|assistant|reader|crawler|pipeline)s?)?[\W_]+(?:(?:that|which|who)[\W_]+)?"
+            + _READS + r"[\W_]+(?:this|these|the[\W_]+following|my|our)\b[^.!?:]{0,40}?(?:[\W_](?:must|should|shall|"
+            r"(?:is|are)[\W_]+to|needs?[\W_]+to|has[\W_]+to|have[\W_]+to|will)|\s*[:—–-])[\W_]+(?:also[\W_]+|now[\W_]+|"
+            r"immediately[\W_]+|please[\W_]+|first[\W_]+)?" + _PLANTED_VERBS + r"\b")
 
 RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     # --- role markers: a fake turn or control token
@@ -492,19 +541,24 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("bypass", _c(_IMP + _EN_BYPASS_V + r"[\W_]+" + _gap(3) + _EN_GUARD_Q + r"[\W_]+" + _gap(1) + _EN_GUARD_N + r"\b"),
      None),
     ("bypass", _c(r"\b(?:without|no[\W_]+need[\W_]+(?:for|to)|don'?t[\W_]+(?:need[\W_]+to|bother|ask)|do[\W_]+not"
-                  r"[\W_]+(?:ask|need[\W_]+to)|never[\W_]+ask)[\W_]+(?:for[\W_]+|any[\W_]+)?(?:asking[\W_]+(?:for[\W_]+)?|"
+                  r"[\W_]+(?:ask|need[\W_]+to)|never[\W_]+ask|(?:stop|quit|cease|no[\W_]+longer|no[\W_]+more)"
+                  r"(?=[\W_]+(?:ask|request|wait)))[\W_]+(?:for[\W_]+|any[\W_]+)?(?:asking[\W_]+(?:for[\W_]+)?|"
                   r"requesting[\W_]+)?(?:the[\W_]+user'?s?[\W_]+)?(?:confirmation|approval|permission|consent|"
                   r"verification|authori[sz]ation|confirming|verifying|checking[\W_]+with[\W_]+the[\W_]+user)\b"),
      lambda v, m: re.search(r"\b(?:transfer|wire|pay|payment|purchase|buy|send|forward|share|disclose|upload|grant|"
                             r"delete|execute|run[\W_]+(?:any|all|every)|install|download|money|funds|password|"
-                            r"credentials|access)\b", v) is not None),
+                            r"credentials|access)\b", v) is not None
+     # an order to drop the user's consent counts before shell work too
+     or (re.match(r"(?:stop|quit|cease|no)\b", m.group(0)) is not None
+         and re.search(r"\b(?:run(?:ning)?|commands?|scripts?|sudo|shell)\b", v) is not None)),
     ("bypass", _c(r"\b(?:safety|security|safe[\W_]*mode|filters?|filtering|moderation|guardrails?|restrictions?|"
                   r"content[\W_]+(?:filter|policy)|censorship|alignment|ethics)[\W_]*(?:=|:|->)[\W_]*(?:off|false|0|"
                   r"disabled|none|null|no)\b"), None),
     ("bypass", _c(r"\b(?:all|any|every|your|the)[\W_]+(?:safety[\W_]+|content[\W_]+|ethical[\W_]+)?(?:restrictions|filters|"
-                  r"guardrails|rules|limits|safeguards|polic(?:y|ies)|guidelines)[\W_]+(?:are[\W_]+|have[\W_]+been[\W_]+|"
-                  r"is[\W_]+|were[\W_]+|now[\W_]+)*(?:lifted|removed|disabled|off|suspended|void|gone|waived|"
-                  r"deactivated)\b"),
+                  r"guardrails|rules|limits|safeguards|polic(?:y|ies)|guidelines|refusals?(?:[\W_]+behaviou?r)?)"
+                  r"(?:[\W_]+(?:was|were|is|are)[\W_]+an?[\W_]+(?:bug|mistake|error|glitch)[\W_]+and)?[\W_]+"
+                  r"(?:are[\W_]+|have[\W_]+been[\W_]+|has[\W_]+been[\W_]+|is[\W_]+|was[\W_]+|were[\W_]+|now[\W_]+|"
+                  r"officially[\W_]+|temporarily[\W_]+|permanently[\W_]+)*" + _REVOKED + r"\b"),
      lambda v, m: re.search(r"\b(?:you|your|user|assistant|ai|model|bot|refus\w*|comply|answer|respond|"
                             r"clearance)\b", v) is not None),
     ("bypass", _c(r"\b(?:pretend|assume|act[\W_]+as[\W_]+if|imagine|suppose)[\W_]+(?:that[\W_]+)?(?:the[\W_]+|your[\W_]+)?"
@@ -517,6 +571,8 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                   + r"[\W_]+)?(?:levels?|settings?|modes?|filters?|thresholds?|checks?)[\W_]+(?:down[\W_]+)?(?:to[\W_]+)?"
                   r"(?:zero|0|off|none|minimum|lowest|disabled|false|nothing)\b"), None),
     ("bypass", _c("(?:" + _ML_BYPASS + ")"), None),
+    ("bypass", _c(_ML_RULES_REVOKED), None),
+    ("override", _c(_PLANTED), None),
     ("bypass", _c(r"(?:セキュリティ|安全|保安|보안|필터|フィルター|制限|제한|检查|檢查|チェック|검사|过滤|過濾|限制)[^。.!?！？]{0,16}?"
                   r"(?:スキップ|無効に|無視|回避|解除|건너뛰|비활성화|무시|우회|跳过|跳過|关闭|關閉|禁用|绕过|繞過|忽略)"), None),
     # --- exfiltration
@@ -530,13 +586,19 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     ("exfiltration", _c(_IMP + _EN_SEND_V + r"[\W_]+" + _gap(6) + r"(?:to|at|into|on|via)[\W_]+" + _gap(2)
                         + r"(?:attacker|hacker|evil|malicious|exfil)\w*"), None),
     ("exfiltration", _c(r"(?:" + _ML_SEND_V + r")[^.。!?]{0,60}?(?:" + _ML_DATA + r")[^。!?]{0,60}?(?:" + _EMAIL + "|"
-                        + _URL + r")"), None),
+                        + _URL + "|" + _ML_THIS_DEST + r")"), None),
     ("exfiltration", _c(r"(?:" + _ML_DATA + r")[^.。!?]{0,40}?(?:" + _ML_SEND_V + r")[^。!?]{0,40}?(?:" + _EMAIL + "|"
                         + _URL + r")"), None),
     ("exfiltration", _c(r"(?:~/\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.netrc|/etc/(?:passwd|shadow)|"
                         r"\.env\b)"),
      lambda v, m: re.search(r"\b(?:curl|wget|nc|netcat|scp|rsync|ftp|sftp|exfiltrate|upload)\b", v) is not None
      and re.search(_URL + "|" + _EMAIL, v) is not None),
+    ("exfiltration", _c(r"\b(?:tell|ask|inform|warn|remind|instruct|direct|urge|prompt|convince|get)[\W_]+(?:the[\W_]+"
+                        r"users?|users|them|him|her|customers?|people)\b[^.!?]{0,120}?\b(?:re-?enter|enter|confirm|verify|"
+                        r"update|provide|submit|type|input|re-?type|share|send)[\W_]+(?:their|his|her|your|the)[\W_]+"
+                        r"(?:\w+[\W_]+)?(?:card|credit[\W_]+card|payment|billing|bank(?:ing)?|login|password|passwords|"
+                        r"credentials?|account|cvv|pin|seed[\W_]+phrase)\b[^.!?]{0,40}?\b(?:at|on|via|through|using|to)"
+                        r"[\W_]+(?:" + _EMAIL + "|" + _URL + r")"), None),
     ("exfiltration", _c(_IMP + r"(?:bcc|blind[\W_]+(?:carbon[\W_]+)?copy)[\W_]+(?:" + _EMAIL + r")"), None),
     ("exfiltration", _c(r"(?:[\w.+-]+@|https?://|www\.)[\w.-]*(?:attacker|evil|exfil|malicious|phish|hacker|spy|steal)"
                         r"[\w.-]*"), lambda v, m: re.search(_IMP + _EN_SEND_V + r"\b", v) is not None),
@@ -654,13 +716,6 @@ DIRECTIVE = re.compile(
 
 # Who a text speaks to. Not rules that refuse: each is one more feature of the classifier (its weight is
 # learned), since "Claude, remember that I'm vegetarian." addresses the model too and is a fact.
-_AI = (r"(?:a\.?i\.?|ai|ia|ki|llms?|asystenc\w*|mo\s+hinh|tro\s+ly|النموذج|मॉडल|(?:large\s+)?language\s+models?|models?|modelo|modello|modele|modell|modelu|"
-       r"(?:chat)?bots?|robots?|assistants?|asistentes?|assistente|assistent|asystent\w*|agents?|agentes?|agenten|"
-       r"claude|chatgpt|gpt(?:-?\d\w*)?|gemini|copilot|siri|alexa|yapay\s+zeka|"
-       r"ии|нейросеть|модель|модели|бот|ассистент|агент|помощник|асистент|"
-       r"模型|助手|机器人|智能体|人工智能|アシスタント|モデル|ボット|エージェント|모델|어시스턴트|에이전트|봇)")
-_READS = (r"(?:reads?|reading|loads?|loading|processe?s?|processing|retrieves?|retrieving|recalls?|recalling|sees?|"
-          r"seeing|parses?|parsing|summari[sz]es?|summari[sz]ing|stores?|indexe?s?|finds?|opens?|gets?)")
 ADDRESSEE = re.compile(
     # a vocative at the start of a clause: "Model,", "Hey bot:", "Dear LLM,", "AI assistant —", "To any language model
     # with access to this note:", "IA que leas esto:", "KI-Assistent,", "AIへ：", "给AI的指令："
@@ -670,7 +725,7 @@ ADDRESSEE = re.compile(
     rf"любо\w+|всем)\s*)?(?:(?:automated|virtual|digital|personal|future|coding|helpful|friendly|smart|ai|a\.i\.)\s+)?"
     rf"{_AI}(?:[\s-]*(?:assistant|assistent|agent|model|system|helper|reader|virtual|instructions?|note|notice|"
     rf"ассистент|помощник|助手|模型|アシスタント))?"
-    rf"(?:\s+(?:that|who|which|reading|processing|loading|retrieving|with|que|qui|che|der|die|das|который|которая|"
+    rf"(?:\s+(?:that|who|which|{_READING}|with|que|qui|che|der|die|das|который|которая|"
     rf"читающий)\b[^,:;.!?，：、\n]{{0,60}}?)?(?:への指示|への注意|へ|に|에게|께|的指令|的说明)?"
     rf"(?:[\"»]?\s*[,:;!—–，：、»،]|\s+-\s)"
     # "Note to the model:", "Memo for any assistant that retrieves this", "P.S. for the chatbot"

@@ -18,15 +18,25 @@ from engram.safety.instructions import REASON as INSTRUCTION_REASON
 from engram.safety.instructions import ORIGINS, check_instruction, judge
 from engram.safety.instructions import evidence as _evidence
 from engram.safety.intent import model
-from engram.safety.secrets import check_text, find_secrets, redact
+from engram.safety.secrets import find_secrets, redact
 
-__all__ = ["INSTRUCTION_REASON", "explain", "redactions", "refusal", "secret_reason", "strings"]
+__all__ = ["INSTRUCTION_REASON", "explain", "redactions", "refusal", "secret_reason", "secret_spans", "strings"]
 
 # Identifiers Engram makes itself (item ids, a note's source id) are random-looking hex: their
 # digits pass a card number's checksum by chance (about one item id in 1,400), which refused
-# summaries, merges and notes that merely list ids. They carry nothing a user wrote, so the
-# secret filter does not read them; the rest of the string is still checked.
+# summaries, merges and notes that merely list ids. So a number found by its shape alone (a checksum,
+# a structure, entropy) inside such an id is not a secret. A value the text *names* as a secret is,
+# even when it has an id's shape: "Twilio auth token 9f8e…", a provider's 32-hex API key (an agent
+# saves those as often as ids).
 _ENGINE_IDS = re.compile(r"\b[0-9a-f]{32}\b|\bsrc:[0-9a-f]{16}\b")
+_BY_SHAPE = frozenset({"card_number", "us_ssn", "uk_nino", "iban", "high_entropy_string"})
+
+
+def secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """The secrets the write screen counts in `text` (find_secrets, less numbers found by shape inside Engram's ids)."""
+    ids = [m.span() for m in _ENGINE_IDS.finditer(text)]
+    return [(s, e, k) for s, e, k in find_secrets(text)
+            if not (k in _BY_SHAPE and any(a <= s and e <= b for a, b in ids))]
 
 
 def strings(value: Any) -> list[str]:
@@ -57,9 +67,9 @@ def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: 
     wanted = [p for p in parts if p]
     if secrets:
         for part in wanted:
-            finding = check_text(_ENGINE_IDS.sub("id", part))
-            if finding is not None:
-                return secret_reason(finding.kind)
+            found = secret_spans(part)
+            if found:
+                return secret_reason(found[0][2])
     if instructions:
         for part in (wanted if instruction_parts is None else [p for p in instruction_parts if p]):
             if check_instruction(part, origin=origin) is not None:
@@ -69,7 +79,7 @@ def refusal(parts: Iterable[str | None], *, secrets: bool = True, instructions: 
 
 def explain(text: str, *, origin: str = "user") -> dict[str, Any]:
     """Every signal both screens read on `text`, how strongly each fired, and the decision (`engram screen --explain`)."""
-    spans = find_secrets(_ENGINE_IDS.sub("id", text))
+    spans = secret_spans(text)
     verdict = judge(text, origin)
     _, feats, readings = _evidence(verdict.window)
     detail = model().explain(readings[0], feats)

@@ -88,7 +88,7 @@ def _card_ok(m: re.Match[str]) -> bool:
     digits = re.sub(r"\D", "", m.group(0))
     if not 13 <= len(digits) <= 19 or len(set(digits)) < 2:
         return False
-    return bool(_CARD_PREFIX.match(digits)) and _luhn_ok(digits)
+    return bool(_CARD_PREFIX.match(digits)) and _luhn_ok(digits) and digits not in _TEST_CARDS
 
 
 # Lengths per country (ISO 13616 registry, the common ones); an unknown country is accepted if
@@ -160,14 +160,52 @@ def _looks_like_code(value: str) -> bool:
     return value[:1] in "@<([{" or "(" in value or "=" in value or re.match(r"--?[A-Za-z]", value) is not None
 
 
+# After a password label, code rather than a value: a Markdown fence that opens a block (the label
+# ends a sentence that introduces the code); the label as a function being called
+# (`verify_password(stored, pw)`); an identifier assigned or called right after it (`end_time = …`); a
+# variable name (snake_case or lowerCamelCase, no digit) where the text is code: inside a fenced block,
+# or on a line that calls something.
+_FENCE = re.compile(r"```|~~~")
+# A call: the label glued to a longer name (`verify_password(`), or arguments that read as code.
+_CALLED_LABEL = re.compile(r"[^\W\d_]+\((?:\)|[^)\n]*[,_=.\"'])")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_VARIABLE = re.compile(r"[a-z][a-z]*(?:_[a-z]+)+|_[a-z]+(?:_[a-z]+)*|[a-z]+(?:[A-Z][a-z]+)+")
+_ASSIGNED_OR_CALLED = re.compile(r"[ \t]*(?:=(?!=)|\+=|-=|\()")
+_CALL_ON_LINE = re.compile(r"[A-Za-z_][\w.]*\(")
+
+
+def _in_code(text: str, start: int) -> bool:
+    """Whether `start` lies in code: inside a fenced block, or on a line that calls a function."""
+    if len(_FENCE.findall(text, 0, start)) % 2 == 1:
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return _CALL_ON_LINE.search(text, line_start, start + 1) is not None or \
+        _CALL_ON_LINE.match(text, start) is not None
+
+
+def _code_after_label(m: re.Match[str], value: str, value_end: int) -> bool:
+    """The label and its 'value' are code, not a password given in text (see _FENCE above)."""
+    glued = m.start() > 0 and m.string[m.start() - 1] in "_."
+    if value.startswith(("```", "~~~")) or _CALLED_LABEL.match(m.group(0)) or \
+            (glued and re.match(r"[^\W\d_]+\(", m.group(0))):
+        return True
+    if not _IDENTIFIER.fullmatch(value):
+        return False
+    if _ASSIGNED_OR_CALLED.match(m.string, value_end):
+        return True  # `end_time = …`, `login(…)`: the left side of an assignment, or a call
+    return _VARIABLE.fullmatch(value) is not None and _in_code(m.string, m.start())
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
-    in a sentence about a test double (a fixture, a mock, a fake server)."""
+    in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
     if assignments.about_test_double(m.string):
         return False
     quoted = m.group("v") is not None
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
+        return False
+    if not quoted and _code_after_label(m, m.group("v2"), m.end("v2")):
         return False
     if assignments.is_placeholder_or_hash(value):
         return False
@@ -241,9 +279,45 @@ _PUBLIC_ID = re.compile(
 )
 
 
+def _b64_head(token: str, n: int = 24) -> bytes:
+    """The first bytes `token` decodes to as base64 (b"" when it is not base64)."""
+    head = token[:n - n % 4]
+    try:
+        return base64.b64decode(head, validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def _public_blob(token: str) -> bool:
+    """A public key or certificate, not a secret: an OpenSSH public key blob (`AAAAC3NzaC1lZDI1NTE5…`, the key
+    type after a length), or base64 of a PEM block that is a certificate or a public key
+    (kubeconfig's `certificate-authority-data`)."""
+    head = _b64_head(token)
+    if head[:3] == b"\x00\x00\x00" and head[4:].startswith((b"ssh-", b"ecdsa-", b"sk-ssh-", b"sk-ecdsa-")):
+        return True
+    return head.startswith(b"-----BEGIN") and b"PRIVATE" not in _b64_head(token, 64)
+
+
+def _pem_private_ok(m: re.Match[str]) -> bool:
+    """Base64 of a PEM private key block (kubeconfig's `client-key-data`)."""
+    return b"PRIVATE KEY" in _b64_head(m.group(0), 64)
+
+
+# Card numbers that card networks and payment providers publish for testing (Stripe, Adyen, Braintree,
+# PayPal docs): they charge nothing and belong to nobody.
+_TEST_CARDS = frozenset({
+    "4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222", "5200828282828210",
+    "5105105105105100", "378282246310005", "371449635398431", "6011111111111117", "6011000990139424",
+    "3056930009020004", "36227206271667", "3566002020360505", "6200000000000005", "4111111111111111",
+    "4012888888881881", "4222222222222", "5454545454545454", "4000000000000002", "4000000000009995",
+})
+
+
 def _high_entropy_ok(m: re.Match[str]) -> bool:
-    """A long token of mixed case and digits with high entropy, not part of a URL or a path."""
+    """A long token of mixed case and digits with high entropy, not part of a URL or a path, not a public key."""
     token = m.group(0)
+    if _public_blob(token):
+        return False
     if _PUBLIC_ID.match(token) or re.match(r"sha(?:1|256|384|512)-", token):
         return False  # a public id, or a subresource-integrity digest (`integrity="sha384-…"`)
     if not (any(c.isupper() for c in token) and any(c.islower() for c in token)):
@@ -259,6 +333,20 @@ def _high_entropy_ok(m: re.Match[str]) -> bool:
 
 
 # --------------------------------------------------------------------------- the rules
+
+def _one_slip(word: str, *, keep: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """`word` typed with one slip: a letter dropped or two neighbours swapped ("pasword", "passowrd", "tokn"),
+    without the word itself and without real words of other meaning (`keep` lists those to leave out)."""
+    out = {word[:i] + word[i + 1:] for i in range(1, len(word))}
+    out |= {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+    return tuple(sorted(w for w in out - {word} - keep if len(w) >= 4))
+
+
+# "pasword", "passwrd", "passowrd"; "tokn", "toekn": label words as typed in a hurry (chat, a pasted note).
+_PW_SLIPS = _one_slip("password", keep=frozenset({"passord"}))  # passord is Norwegian, already a label
+_TOKEN_SLIPS = _one_slip("token", keep=frozenset({"oken", "toen", "toke", "tkoen"}))
+_SLIP_PW = "|".join(_PW_SLIPS)
+_SLIP_TOKEN = "|".join(_TOKEN_SLIPS)
 
 _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as part of a word
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
@@ -285,30 +373,31 @@ _UNSPACED = "|".join(re.escape(w) for w in _PW_WORDS_UNSPACED)
 # "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
               r"senha|palavra-passe|wachtwoord|hasło|haslo|lösenord(?:et)?|losenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|"
-              r"salasana\w{0,3}|heslo|jelszó|jelszo|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
+              r"salasana\w{0,3}|heslo|jelsz(?:ó|o|ava|avam|avad|avunk|avát|avat)|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
               r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot|netzwerk|r[ée]seau|rete|rede|сети|сеть)[\s-]+(?:key|code|pass(?:phrase|code)?|pw|"
               r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
               r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
               r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
-              r"κωδικός|password|" + _MORE + r")|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|" + _UNSPACED + r")")
+              r"κωδικός(?:\s+πρόσβασης)?|password|" + _MORE + r")|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|" + _UNSPACED + r")")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
              "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
-             "hotspot", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
+             "hotspot", "jelszav", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
              *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
-_PW_FOR_ML = (r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
-              r"dla|do|för|på|til|k|ke|na|od|pro|za|от|для|к|на)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
-              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
+_PW_FOR_ML = (r"(?:\s+(?:ko|mo|namin|natin|niya|μου|σου|saya|aku|ku))?"
+              r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
+              r"dla|do|för|på|till|til|k|ke|na|od|pro|za|sa|του|της|για|στο|στον|στην|от|для|к|на)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
+              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha|min|mit|mitt|mine|din|ditt|vår|vårt|το|τη|την|τον)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
               # one word with no preposition: languages that mark "for the bank" with a case ending
               # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
               # ("salasanani pankkiin on"), or a possessive of one or two words ("kata sandi saya adalah",
               # "mật khẩu của tôi là"); the value check still applies
               r"(?:\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}){1,2}"
-              r"(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan|adalah|ialah|là|ni|ay|este|yw|היא|הוא|هي|هو|คือ)\s))")
+              r"(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ)\s))")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
-               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|este|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
                r"\s*(?:是|为|為|は|는|은|가|이|：|คือ)\s*|\s+)")
 # After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
 _VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
@@ -322,6 +411,7 @@ def _rule(kind: str, regex: str, hints: tuple[str, ...] = (), group: int | str |
 # Provider formats: a documented prefix and length. `hints` are lowercase literals one of which must
 # be in the text before the regex runs at all; that gate keeps a clean write at a few microseconds.
 _SPECIFIC: list[_Rule] = [
+    _rule("private_key", r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}", ("ls0tls1crudjti",), validate=_pem_private_ok),
     _rule("private_key", r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
           r"(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\Z)", ("-----begin",)),
     _rule("private_key", r"PuTTY-User-Key-File-\d: [\s\S]*?(?:Private-MAC: [0-9a-f]+|\Z)", ("putty-user-key",)),
@@ -382,7 +472,7 @@ _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "
                "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
                "帳號", "账户", "帳戶", "用户名", "用戶名", "アカウント", "ログイン", "계정", "아이디")
 
-_KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
+_KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
 
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
 _GENERIC: list[_Rule] = [
@@ -395,17 +485,25 @@ _GENERIC: list[_Rule] = [
     _rule("azure_sas_token", r"[?&]sig=([A-Za-z0-9%+/]{30,}={0,2})", ("sig=",), 1),
     _rule("connection_string", r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@'\"]*:([^\s@/'\"]+)@[\w.-]",
           ("://",), 1, _connection_password_ok),
+    # `sqlplus scott/…@//host:1521/ORCL`, `expdp system/…@pdb`: user/password@service of a database client.
+    _rule("connection_string", r"(?i:\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl|conn(?:ect)?)\s+(?:-\w+\s+)*)"
+          r"[\w$#.]{1,30}/(?P<p>[^\s/@\"']{4,64})@", ("sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr",
+                                                    "dgmgrl", "conn"), "p", _pair_password_ok),
+    # A .pgpass record: hostname:port:database:username:password, one per line.
+    _rule("password", r"(?m)^[\w.*-]+:(?:\d{1,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<p>\S{4,128})$", (":",), "p",
+          _pair_password_ok, min_digits=1),
     _rule("bearer_token", r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", ("bearer",), "v", _random_value_ok),
     _rule("basic_auth", r"(?i:\bbasic)\s+([A-Za-z0-9+/]{12,}={0,2})", ("basic",), 1, _basic_auth_ok),
-    _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass)\b)"
-          + f"(?:{_PW_FOR}{_QUALIFIER}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw"), ("v", "v2"), _password_value_ok),
+    _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass|" + _SLIP_PW + r")\b)"
+          + f"(?:{_PW_FOR}{_QUALIFIER}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw", *_PW_SLIPS), ("v", "v2"),
+          _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
     _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
-    _rule("pin", r"(?i:\b(?:pin(?:[\s-]*(?:code|kode|kod|koodi|number|nummer|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
+    _rule("pin", r"(?i:\b(?:pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building)\s+(?:code|combination|combo)|"
           r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
           + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
@@ -426,7 +524,7 @@ _GENERIC: list[_Rule] = [
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*)",
           ("code",), 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
-          ("key", "secret", "token", "credential"), "v", _random_value_ok, min_digits=1),
+          ("key", "secret", "token", "credential", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
     # "Twilio auth token 9f8e…": a key or token named as one, then its value with no connector (hex or mixed).

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -59,10 +60,22 @@ def _strip_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
+#: Texts up to this length keep their `base` reading for the next call (the screen asks for the
+#: same window's three or four times: the gate, the disguise test, the views, the rules).
+_CACHED_CHARS = 2000
+
+
 def base(text: str, collapse: bool = True) -> str:
     """NFKC, invisible characters removed, quotes and dashes unified, accents stripped, casefolded."""
+    return _cached_base(text, collapse) if len(text) <= _CACHED_CHARS else _base(text, collapse)
+
+
+def _base(text: str, collapse: bool) -> str:
     text = _strip_accents(plain(text)).casefold()
     return squeeze(text) if collapse else text
+
+
+_cached_base = functools.lru_cache(maxsize=256)(_base)
 
 
 def _fold_token(token: str, mostly_latin: bool) -> str:

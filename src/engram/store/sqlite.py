@@ -27,6 +27,7 @@ from engram.store.traces import count_in_file, raw_needles
 from engram.store.cache import BoundedCache
 from engram.store.relational import RelationalStore
 from engram.store.rows import Rows
+from engram.store.sqlite_checkpoint import BACKSTOP_PAGES, Checkpointer
 from engram.store.sqlite_readers import Readers, snapshot
 from engram.store.sql import (COLUMNS, SELECT_ITEMS, SQLITE, Execute, Runs, close_superseded, promote_staged, item_row,
                               rehash, row_item, sqlite_folded, where_clause)
@@ -67,6 +68,8 @@ class SQLiteStore(RelationalStore):
         self._why_read_only = unwritable or "it was opened read-only"
         self._readers: Readers | None = None  # after the checks below (they read on the own connection)
         self._scrub_blocked = False  # the last checkpoint was held back by another connection's reader
+        # Checkpoints on a thread of their own, not inside a write (engram.store.sqlite_checkpoint).
+        self._checkpoints: Checkpointer | None = None
         self._db: sqlite3.Connection | None = self._connect()
         try:
             with self._translate():
@@ -85,6 +88,8 @@ class SQLiteStore(RelationalStore):
         # exists only on its one connection.
         if self.path != ":memory:":
             self._readers = Readers(self._connect)
+            if not self.read_only:
+                self._checkpoints = Checkpointer(self._connect, self._lock, self.path)
 
     # -- connection -----------------------------------------------------------------------
     def _check_file(self) -> None:
@@ -118,7 +123,7 @@ class SQLiteStore(RelationalStore):
             db.create_function("engram_scope", 1, migrations.scope_token, deterministic=True)
             pragmas = [f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON"]
             if not self.read_only:
-                pragmas += ["synchronous = NORMAL", "secure_delete = ON"]
+                pragmas += ["synchronous = NORMAL", "secure_delete = ON", f"wal_autocheckpoint = {BACKSTOP_PAGES}"]
             for pragma in pragmas:
                 db.execute(f"PRAGMA {pragma}")
         except sqlite3.DatabaseError as exc:
@@ -149,6 +154,8 @@ class SQLiteStore(RelationalStore):
         """Checkpoint and truncate the WAL, then close."""
         if self._readers is not None:
             self._readers.close()
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         with self._lock:
             if self._db is None:
                 return
@@ -185,6 +192,8 @@ class SQLiteStore(RelationalStore):
             try:
                 yield self._db
                 self._db.execute("COMMIT")
+                if self._checkpoints is not None:
+                    self._checkpoints.after_commit(self._db.total_changes)
             except BaseException as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -443,6 +452,8 @@ class SQLiteStore(RelationalStore):
         with self._lock, self._translate():
             if self._db is None:
                 raise StoreUnavailable(f"store {self.path} is closed")
+            if self._checkpoints is not None:
+                self._checkpoints.wait()  # a background checkpoint running would make this one busy
             busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             # busy: another connection's read transaction still needs the log's old pages.
             self._scrub_blocked = bool(busy and busy[0])
