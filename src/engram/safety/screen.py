@@ -104,9 +104,9 @@ def explain(text: str, *, origin: str = "user") -> dict[str, Any]:
 
 
 def redactions(text: str) -> tuple[str, tuple[str, ...]]:
-    """`text` with every secret (engram.safety.secrets.find_secrets) replaced in place by
+    """`text` with every secret the write screen counts (`secret_spans`) replaced in place by
     `[redacted: <kind>]`, and the kinds redacted, in order (the rest of the text is unchanged)."""
-    found = find_secrets(text)
+    found = secret_spans(text)
     if not found:
         return text, ()
     parts, at = [], 0
