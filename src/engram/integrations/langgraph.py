@@ -383,13 +383,15 @@ class EngramStore(BaseStore):
         else:
             scored.sort(key=lambda pair: -pair[1].item.created_at)
         page = scored[op.offset : wanted]
-        self._refresh([f for _, f in page], op.refresh_ttl)
         if not op.query:
             relevance: dict[str, float] = {}
         elif self.index_config is None:
             relevance = {f.item.id: score for score, f in page if score is not None}
         else:
             relevance = self._relevance(op.query, [f for _, f in page], sizes)
+        # Refreshed last, so the new expiry counts from when the results are handed back (the
+        # relevance recall above can take a while on a busy machine).
+        self._refresh([f for _, f in page], op.refresh_ttl)
         return [EngramSearchItem(namespace=f.namespace, key=f.item.key or "", value=f.value, created_at=f.created(),
                                  updated_at=f.updated(), score=score, relevance=relevance.get(f.item.id))
                 for score, f in page]
