@@ -24,7 +24,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, embedding, episodic, extraction, forgetting, notes
+from engram.core import collapse, conversations, embedding, episodic, extraction, forgetting, notes, restated
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
@@ -552,7 +552,8 @@ class Memory:
             self._with_passages.add(subject)
             hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(k), where, weights, at,
                           min_score, queries=self.query_cache, steps=steps)
-        hits = collapse.collapse(self.store, hits, k)
+        hits = collapse.collapse(self.store, hits, max(k, restated.WINDOW + 1))
+        hits = (restated.newest_first(hits, query, at) if weights.newest else hits)[:k]
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts
