@@ -235,6 +235,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "instructions_holdout5": ("by hand, after the last training: authority claims, any AI reading this, delayed "
                                   "triggers, tool output; first read 13/20, 0/20, then fixed as families",
                                   DATA / "instructions_holdout5.jsonl"),
+        "instructions_holdout6": ("by hand, after the last training: image-link exfiltration, fake preferences and "
+                                  "memories, front matter, commit messages, fake tags, Arabic, Hindi, fullwidth letters; "
+                                  "first read 7/20, 0/20",
+                                  DATA / "instructions_holdout6.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -249,7 +253,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += ["", "Per family and per language, instructions_holdout3:", ""]
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
-    for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5"):
+    for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
+                 "instructions_holdout6"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]
@@ -267,6 +272,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout5 (by hand; first read 16/20, 1/20, then fixed)": DATA / "secrets_holdout5.jsonl",
         "secrets_holdout6 (by hand, formats and languages new to the sets; first read 10/20, 4/20, then fixed)":
             DATA / "secrets_holdout6.jsonl",
+        "secrets_holdout7 (by hand: XML and properties files, CLI flags, WireGuard, age, vendor tokens, a seed phrase, "
+        "a value on the next line, Norwegian, Ukrainian, Arabic, Hindi; first read 13/20, 3/20)": DATA / "secrets_holdout7.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []

@@ -47,7 +47,8 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login")
+HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
+         "-w", "%")
 
 
 def _parts(name: str) -> list[str]:
@@ -139,6 +140,26 @@ _CURL_USER = re.compile(r"""(?<!\S)(?:-u|--user)\s+["']?[^\s:"']{1,64}:(?P<v>[^\
 _FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|secret|auth-?token)|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
 
 
+# Markup: `<password>…</password>` (Maven settings.xml, .NET config, plists with `<key>`/`<string>` aside),
+# `<add key="ApiKey" value="…"/>`: an element or a key/value attribute pair whose name holds a secret.
+_XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z_][\w.:-]{1,60})(?:\s[^<>]*)?>(?P<v>[^<>\n]{1,200})</(?P=name)\s*>")
+_XML_KEY_VALUE = re.compile(r"""\b(?:key|name)\s*=\s*["'](?P<name>[^"'<>\n]{1,60})["']\s+value\s*=\s*["'](?P<v>[^"'\n]{1,200})["']""")
+
+# Command-line tools whose password flag is not `-p` / `--password`: the tool, then its flag, then the value.
+# One table: add a tool here.
+_TOOL_FLAGS: tuple[tuple[str, str], ...] = (
+    (r"ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)", r"-w"),  # OpenLDAP clients
+    (r"sshpass", r"-p"), (r"zip", r"-P"), (r"7za?", r"-p"), (r"unrar|rar", r"-p"),
+    (r"smbclient|rpcclient|smbmap|crackmapexec|netexec|nxc", r"-U\s*[^\s%]+%"),  # `-U user%password`
+    (r"htpasswd", r"-b\w*\s+\S+\s+\S+"),  # `htpasswd -b file user password`
+    (r"openssl", r"-pass(?:in|out)?\s+pass:"), (r"mongo(?:sh|dump|restore|export|import)?", r"-p"),
+    (r"az(?:\s+login)?", r"(?:-p|--password)"), (r"wget", r"--(?:http-|ftp-)?password="),
+    (r"sqlcmd|bcp|isql", r"-P"), (r"vncpasswd|x11vnc", r"-passwd"), (r"keytool", r"-(?:store|key)pass"),
+)
+_TOOL_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{t})\\b[^\\n|;&]*?(?<!\\S){f}" for t, f in _TOOL_FLAGS) + r")"
+                        r"""(?:=|\s+|(?<=%)|(?<=:))?["']?(?P<v>[^\s"']{1,128})""")
+
+
 # A text about a test double: the password it gives is the fixture's, not a person's or a service's.
 _TEST_DOUBLE = re.compile(r"(?i)\b(?:fixtures?|mock(?:ed|s)?|fake|dummy|stub(?:bed|s)?|test\s+doubles?|conftest|"
                           r"unit\s+tests?|pytest|factory[_\s]boy)\b")
@@ -156,15 +177,15 @@ def find(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if about_test_double(text):
         return out
-    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG):
+    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG):
         for m in pattern.finditer(text):
             if is_secret_value(m.group("v"), quoted=pattern is _PAIR_ARG):
                 out.append((m.start("v"), m.end("v"), "password"))
-    for m in _ASSIGN.finditer(text):
+    for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text)):
         name = m.group("name")
         if not is_secret_name(name):
             continue
-        group = "v" if m.group("v") is not None else "v2"
+        group = "v" if m.group("v") is not None or "v2" not in m.re.groupindex else "v2"
         value = m.group(group)
         if not is_secret_value(value, quoted=group == "v"):
             continue

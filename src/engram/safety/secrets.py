@@ -260,6 +260,12 @@ def _random_value_ok(m: re.Match[str]) -> bool:
     return _entropy(value) >= 3.0
 
 
+def _seed_ok(m: re.Match[str]) -> bool:
+    """A seed phrase has 12, 15, 18, 21 or 24 words, and few repeats (not a sentence of words)."""
+    words = m.group("v").split()
+    return len(words) in (12, 15, 18, 21, 24) and len(set(words)) >= len(words) - 1
+
+
 def _connection_password_ok(m: re.Match[str]) -> bool:
     value = m.group(1)
     return not _PLACEHOLDER.match(value) and not value.startswith("[REDACTED")
@@ -275,8 +281,62 @@ def _sk_key_ok(m: re.Match[str]) -> bool:
 # Public object ids that look random but grant nothing: API response, message, request and payment ids.
 _PUBLIC_ID = re.compile(
     r"(?:pi|ch|cus|sub|in|evt|price|prod|txn|seti|pm|src|acct|req|msg|msgbatch|toolu|srvtoolu|asst|thread|run|"
-    r"call|resp|batch|file|ft|ftjob|vs|org|proj|user)_|(?:chatcmpl|file|run|step|batch)-"
+    r"call|resp|batch|file|ft|ftjob|vs|org|proj|user|pk)_|(?:chatcmpl|file|run|step|batch)-|"
+    r"Qm[1-9A-HJ-NP-Za-km-z]{44}$"  # Stripe publishable keys (`pk_live_`); an IPFS content id (CIDv0)
 )
+
+# Words that say what a random-looking value next to them is when it is public: an identifier, an
+# address, a public key, a digest. A high-entropy token right after one of them ("Call SID CA8f…",
+# "PublicKey = Hm3…", "BTC address bc1…", "SHA256:nThb…", go.sum's `h1:…`) is not a secret, unless
+# the same label also names a secret ("secret key id" stays a label of a secret).
+_PUBLIC_LABEL = frozenset({
+    "id", "ids", "identifier", "sid", "uid", "guid", "uuid", "kid", "cid", "oid", "public", "pub", "publickey",
+    "pubkey", "publishable", "address", "addr", "wallet", "hash", "digest", "checksum", "fingerprint", "integrity",
+    "etag", "commit", "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3", "md5", "blake2b", "blake2s",
+    "blake3", "h1", "zh", "crc32", "playlist", "track", "video", "channel", "revision", "rev", "serial", "tracking",
+})
+_SECRET_LABEL = frozenset({"secret", "private", "password", "passwd", "token", "credential", "credentials", "auth",
+                           "apikey", "bearer", "passphrase", "pwd", "seed", "mnemonic"})
+_LABEL_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_CAMEL_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _label_before(text: str, start: int) -> list[str]:
+    """The words of the label right before `start` on its line (at most four, lower case, camelCase split)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    head = text[max(line_start, start - 48):start]
+    head = re.split(r"[.!?;,(){}\[\]]\s", head)[-1]  # the clause the value ends
+    words = _LABEL_WORD.findall(head)[-4:]
+    return [w.lower() for word in words for w in _CAMEL_SPLIT.sub(" ", word).split()]
+
+
+def _public_label(text: str, start: int) -> bool:
+    """The value at `start` follows a label that says it is public (an id, an address, a public key, a digest)."""
+    words = _label_before(text, start)
+    return bool(_PUBLIC_LABEL.intersection(words)) and not _SECRET_LABEL.intersection(words)
+
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _bitcoin_address(token: str) -> bool:
+    """A Base58Check string whose version byte is a Bitcoin address's (P2PKH 0x00, P2SH 0x05): public by design.
+    (Its checksum is what tells it from a random token; a private key's WIF version, 0x80, is not accepted.)"""
+    if not 25 <= len(token) <= 35 or any(c not in _B58 for c in token):
+        return False
+    n = 0
+    for c in token:
+        n = n * 58 + _B58.index(c)
+    raw = n.to_bytes(25, "big") if n.bit_length() <= 200 else b""
+    if len(raw) != 25 or raw[0] not in (0x00, 0x05):
+        return False
+    import hashlib
+    return hashlib.sha256(hashlib.sha256(raw[:21]).digest()).digest()[:4] == raw[21:]
+
+
+# A token made of words and short parts (`acme/feature/Login2FA-refactorV2`, `Release-2024-Q3-final`) is a
+# name, not a key: a machine-made token has a random run of 16+ characters somewhere.
+_RANDOM_RUN = re.compile(r"[A-Za-z0-9+=]{16,}")
 
 
 def _b64_head(token: str, n: int = 24) -> bytes:
@@ -323,6 +383,10 @@ def _high_entropy_ok(m: re.Match[str]) -> bool:
     if not (any(c.isupper() for c in token) and any(c.islower() for c in token)):
         return False
     if sum(c.isdigit() for c in token) < 2 or token.count("/") > 2:
+        return False
+    if re.fullmatch(r"(?:0x|[A-Z]{1,4}[_-]?)?[0-9a-f]{16,}", token):
+        return False  # a hex id behind a short prefix (Twilio's `CA…` Call SID, `0x…`): hex ids are public
+    if _RANDOM_RUN.search(token) is None or _public_label(m.string, m.start()) or _bitcoin_address(token):
         return False
     start = m.start()
     word_start = max(m.string.rfind(" ", 0, start), m.string.rfind("\n", 0, start)) + 1
@@ -387,7 +451,7 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _PW_FOR_ML = (r"(?:\s+(?:ko|mo|namin|natin|niya|μου|σου|saya|aku|ku))?"
               r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
-              r"dla|do|för|på|till|til|k|ke|na|od|pro|za|sa|του|της|για|στο|στον|στην|от|для|к|на)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
+              r"dla|do|för|på|till|til|k|ke|na|od|pro|za|sa|του|της|για|στο|στον|στην|от|для|к|на|до|від|ад|да)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
               r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha|min|mit|mitt|mine|din|ditt|vår|vårt|το|τη|την|τον)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
               # one word with no preposition: languages that mark "for the bank" with a case ending
@@ -406,6 +470,66 @@ _VALUE = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[^\s"'`]{3,79}[^
 def _rule(kind: str, regex: str, hints: tuple[str, ...] = (), group: int | str | tuple[str, ...] = 0,
           validate: Validator | None = None, min_digits: int = 0) -> _Rule:
     return _Rule(kind, re.compile(regex), group, validate, hints, min_digits)
+
+
+# Vendors' token formats, one place: (a lowercase literal the text must contain, the format as the vendor
+# documents it: a prefix, then a length and an alphabet). Lengths are lower bounds where vendors have
+# changed them. Add a vendor here, not a new rule.
+_VENDOR_TOKENS: tuple[tuple[str, str], ...] = (
+    ("_v1_", r"do[por]_v1_[a-f0-9]{64}"),  # DigitalOcean
+    ("dapi", r"dapi[a-f0-9]{32}(?:-\d)?"),  # Databricks
+    ("hvs.", r"hvs\.[A-Za-z0-9_-]{24,}"), ("hvb.", r"hvb\.[A-Za-z0-9_-]{24,}"),  # HashiCorp Vault
+    (".atlasv1.", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),  # Terraform Cloud / Enterprise
+    ("shp", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),  # Shopify
+    ("key-", r"key-[0-9a-f]{32}"),  # Mailgun
+    ("-us", r"[0-9a-f]{32}-us\d{1,2}"),  # Mailchimp (the key ends in its data centre)
+    ("xkeysib-", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"), ("xsmtpsib-", r"xsmtpsib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),  # Brevo
+    ("lin_api_", r"lin_api_[A-Za-z0-9]{40}"),  # Linear
+    ("ntn_", r"ntn_[A-Za-z0-9]{40,}"), ("secret_", r"secret_[A-Za-z0-9]{43}"),  # Notion
+    ("atatt3", r"ATATT3[A-Za-z0-9_=-]{40,}"), ("atbb", r"ATBB[A-Za-z0-9_=.-]{32,}"),  # Atlassian, Bitbucket app password
+    ("pmak-", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),  # Postman
+    ("sntry", r"sntry[su]_[A-Za-z0-9+/=_-]{40,}"),  # Sentry
+    ("glsa_", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"), ("glc_", r"glc_[A-Za-z0-9+/]{32,}"),  # Grafana
+    ("nrak-", r"NR(?:AK|II|JS|AA)-[A-Za-z0-9]{20,}"),  # New Relic
+    ("sbp_", r"sbp_[a-f0-9]{40}"),  # Supabase
+    ("figd_", r"figd_[A-Za-z0-9_-]{40,}"),  # Figma
+    ("dp.", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),  # Doppler
+    ("age-secret-key-1", r"AGE-SECRET-KEY-1[0-9A-Z]{50,}"),  # age (file encryption)
+    ("ssws", r"(?<=SSWS )00[A-Za-z0-9_-]{36,}"),  # Okta (`Authorization: SSWS 00…`)
+    ("eaaa", r"EAAA[A-Za-z0-9_-]{40,}"), ("sq0", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),  # Square
+    ("eaa", r"EAA[BCDG][A-Za-z0-9]{60,}"),  # Meta / Facebook access tokens
+    ("aaaaaaaaaaaaaaaaaaaaa", r"A{21}[A-Za-z0-9%]{40,}"),  # X / Twitter app bearer tokens
+    (":apa91b", r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}"),  # Firebase Cloud Messaging server key
+    ("sl.", r"sl\.[A-Za-z0-9_-]{100,}"),  # Dropbox
+    ("pul-", r"pul-[a-f0-9]{40}"),  # Pulumi
+    ("fo1_", r"fo1_[A-Za-z0-9_-]{40,}"), ("flyv1", r"FlyV1 fm\d_[A-Za-z0-9+/=,_-]{60,}"),  # Fly.io
+    ("nfp_", r"nfp_[A-Za-z0-9]{36,}"),  # Netlify
+    ("hrku-", r"HRKU-[A-Za-z0-9_-]{40,}"),  # Heroku (new format)
+    ("ltai", r"LTAI[A-Za-z0-9]{12,24}"), ("akid", r"AKID[A-Za-z0-9]{32}"),  # Alibaba Cloud, Tencent Cloud
+    ("aqvn", r"AQVN[A-Za-z0-9_-]{35,38}"), ("y0_", r"y[0-3]_[A-Za-z0-9_-]{50,}"),  # Yandex Cloud
+    ("sk.eyj", r"sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),  # Mapbox secret tokens
+    ("cfpat-", r"CFPAT-[A-Za-z0-9_-]{43}"),  # Contentful
+    ("pscale_", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,}"),  # PlanetScale
+    ("pnu_", r"pnu_[A-Za-z0-9]{36}"), ("rnd_", r"rnd_[A-Za-z0-9]{32,}"),  # Prefect, Render
+    ("dckr_", r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"),  # Docker Hub
+    ("bkua_", r"bkua_[a-f0-9]{40}"), ("ccipat_", r"CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}"),  # Buildkite, CircleCI
+    ("akcp", r"AKCp[A-Za-z0-9]{60,}"),  # JFrog Artifactory
+    ("sqp_", r"sq[pau]_[a-f0-9]{40}"),  # SonarQube / SonarCloud
+    ("rubygems_", r"rubygems_[a-f0-9]{48}"), ("clojars_", r"CLOJARS_[a-z0-9]{60}"),  # RubyGems, Clojars
+    ("dt0c01.", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),  # Dynatrace
+    ("pcsk_", r"pcsk_[A-Za-z0-9_]{40,}"), ("fw_", r"fw_[A-Za-z0-9]{24,}"),  # Pinecone, Fireworks
+    ("napi_", r"napi_[a-z0-9]{60,}"), ("re_", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),  # Neon, Resend
+    ("shippo_", r"shippo_(?:live|test)_[a-f0-9]{40}"), ("ezak", r"EZAK[a-z0-9]{54}"),  # Shippo, EasyPost
+    ("flwseck", r"FLWSECK(?:_TEST)?-[a-h0-9]{32}-X"),  # Flutterwave
+    ("access-", r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f-]{27}"),  # Plaid
+    ("access_token$", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),  # Braintree / PayPal
+    ("pat", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),  # Airtable
+    ("tfp_", r"tfp_[A-Za-z0-9_.-]{40,}"), ("aio_", r"aio_[A-Za-z0-9]{28}"),  # Typeform, Adafruit IO
+    ("ops_eyj", r"ops_eyJ[A-Za-z0-9_-]{40,}"),  # 1Password service accounts
+    ("b3blbnnzac1rzxktdje", r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{20,}={0,2}"),  # an OpenSSH private key's body, no header
+    ("/api/webhooks/", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{40,}"),  # Discord
+    ("webhook.office.com", r"https://[\w-]+\.webhook\.office\.com/webhookb2/[\w@/-]{40,}"),  # Microsoft Teams
+)
 
 
 # Provider formats: a documented prefix and length. `hints` are lowercase literals one of which must
@@ -447,13 +571,8 @@ _SPECIFIC: list[_Rule] = [
     _rule("llm_provider_key", _B + r"(?:gsk_[A-Za-z0-9]{48,}|xai-[A-Za-z0-9]{70,}|r8_[A-Za-z0-9]{37}\b|"
           r"pplx-[A-Za-z0-9]{40,}|tvly-[A-Za-z0-9-]{24,}|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b)",
           ("gsk_", "xai-", "r8_", "pplx-", "tvly-", "lsv2_")),
-    _rule("saas_token", _B + r"(?:do[por]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}(?:-\d)?|hv[sb]\.[A-Za-z0-9_-]{24,}|"
-          r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|key-[0-9a-f]{32}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|"
-          r"secret_[A-Za-z0-9]{43}|ATATT3[A-Za-z0-9_=-]{40,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|"
-          r"sntry[su]_[A-Za-z0-9+/=_-]{40,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}|"
-          r"NRAK-[A-Z0-9]{27}|sbp_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{40,}|dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,})",
-          ("_v1_", "dapi", "hvs.", "hvb.", "shp", "key-", "lin_api_", "ntn_", "secret_", "atatt3", "pmak-",
-           "sntry", "glsa_", "glc_", "nrak-", "sbp_", "figd_", "dp.")),
+    _rule("saas_token", _B + "(?:" + "|".join(r for _, r in _VENDOR_TOKENS) + ")",
+          tuple(sorted({h for h, _ in _VENDOR_TOKENS}))),
 ]
 
 # "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password.
@@ -504,7 +623,7 @@ _GENERIC: list[_Rule] = [
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
     _rule("pin", r"(?i:\b(?:pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
-          r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building)\s+(?:code|combination|combo)|"
+          r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building|unlock|access|screen(?:\s+lock)?|phone|sim|device)\s+(?:code|combination|combo)|"
           r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
           + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код"), 1, min_digits=3),
@@ -516,6 +635,10 @@ _GENERIC: list[_Rule] = [
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
+    # "recovery phrase: orbit velvet canyon …": a wallet's seed (BIP-39 and the like), 12 to 24 lower-case words.
+    _rule("seed_phrase", r"(?i:\b(?:(?:seed|recovery|mnemonic|backup|secret|wallet)[\s-]+(?:phrase|words?|seed)|mnemonic|seed)\b)"
+          r"[^\n:=]{0,30}?(?:[:=]|\bis\b|\bare\b)\s*['\"]?(?P<v>(?-i:(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}))\b",
+          ("seed", "phrase", "mnemonic", "words"), "v", _seed_ok),
     # Google app passwords: four groups of four lower-case letters after "app password".
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
