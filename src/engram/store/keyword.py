@@ -40,6 +40,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from engram.errors import StoreUnavailable
+from engram.store import spelling
 
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 #: Bumped whenever what is indexed changes: a store indexed under another version is rebuilt on open.
@@ -106,12 +107,7 @@ class Tokeniser:
         """Each text's token count and term frequencies, in order."""
         out: list[Document | None] = [None] * len(texts)
         split = {i: ASCII_WORD.findall(t.lower()) for i, t in enumerate(texts) if t.isascii()}
-        unknown = list({w for words in split.values() for w in words if w not in self._stems})
-        if unknown:
-            if len(self._stems) + len(unknown) > STEMS_MAX:
-                self._stems.clear()
-            for word, doc in zip(unknown, self._fts5(unknown)):
-                self._stems[word] = next(iter(doc.terms)) if doc.terms else ""
+        self._learn(split.values())
         stems = self._stems
         for i, words in split.items():
             counts: dict[str, int] = {}
@@ -127,6 +123,19 @@ class Tokeniser:
         for i, doc in zip(rest, self._fts5([texts[i] for i in rest])):
             out[i] = doc
         return [d for d in out if d is not None]
+
+    def learn(self, texts: Sequence[str]) -> None:
+        """Find the stems of the words of `texts` not seen yet, so `documents` of them later asks
+        FTS5 nothing (a write does this beside its model, before its transaction)."""
+        self._learn(ASCII_WORD.findall(t.lower()) for t in texts if t.isascii())
+
+    def _learn(self, split: Iterable[list[str]]) -> None:
+        unknown = list({w for words in split for w in words if w not in self._stems})
+        if unknown:
+            if len(self._stems) + len(unknown) > STEMS_MAX:
+                self._stems.clear()
+            for word, doc in zip(unknown, self._fts5(unknown)):
+                self._stems[word] = next(iter(doc.terms)) if doc.terms else ""
 
     def _fts5(self, texts: Sequence[str]) -> list[Document]:
         """Each text as FTS5 itself tokenises it."""
@@ -216,6 +225,9 @@ INSERT = "INSERT INTO keyword_postings (subject, term, segment, level, docs, dat
 DELETE = "DELETE FROM keyword_postings WHERE subject = ? AND term = ? AND segment = ?"
 ITEM_TEXTS = "SELECT {key}, text FROM items WHERE subject = ? ORDER BY {key}"
 ITEM_IDS = "SELECT {key}, id, subject FROM items WHERE {key} IN ({terms})"
+# A subject's vocabulary: each term with how many items hold it (segments, then pending postings).
+VOCABULARY = ("SELECT term, sum(docs) FROM keyword_postings WHERE subject = ? GROUP BY term"
+              " UNION ALL SELECT term, count(*) FROM keyword_pending WHERE subject = ? GROUP BY term")
 
 
 @dataclass(frozen=True)
@@ -418,13 +430,37 @@ def query_terms(words: Sequence[str], tokeniser: Tokeniser = TOKENISER) -> list[
 
 
 def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
-          tokeniser: Tokeniser = TOKENISER) -> tuple[np.ndarray, np.ndarray]:
-    """Every item of `subject` matching a word: keys and BM25 scores, best first (ties: lower key)."""
+          tokeniser: Tokeniser = TOKENISER,
+          vocabularies: spelling.Vocabularies | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Every item of `subject` matching a word: keys and BM25 scores, best first (ties: lower key).
+
+    With `vocabularies`, a word whose term the subject does not hold stands for the nearest
+    spelling in the subject's vocabulary (engram.store.spelling), at `spelling.NEAR_WEIGHT`."""
     empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
-    terms = query_terms(words, tokeniser)
+    tokens = tokeniser.words(words)
+    terms = [term for found in tokens for term in found]
     if not terms:
         return empty
-    distinct = sorted(set(terms))
+    docs, length, postings = _lookup(db, sql, subject, sorted(set(terms)))
+    if not docs:
+        return empty
+    weights = [1.0] * len(terms)
+    if vocabularies is not None:
+        missing = [(w, found[0]) for w, found in zip(words, tokens) if len(found) == 1 and found[0] not in postings]
+        if any(spelling.eligible(w.lower()) for w, _ in missing):
+            near = _near(db, sql, subject, (docs, length), missing, tokeniser, vocabularies)
+            postings.update(_lookup(db, sql, subject, sorted(set(near.values()) - postings.keys()))[2])
+            spelt = [near.get(term, term) for term in terms]
+            weights = [spelling.NEAR_WEIGHT if a != b else 1.0 for a, b in zip(spelt, terms)]
+            terms = spelt
+    return bm25(postings, terms, docs, length, weights)
+
+
+def _lookup(db: Executor, sql: Statements, subject: str,
+            distinct: Sequence[str]) -> tuple[int, int, dict[str, np.ndarray]]:
+    """The subject's item count and token total, and the postings of `distinct` terms, in one statement."""
+    if not distinct:
+        return 0, 0, {}
     docs = length = 0
     parts: dict[str, list[np.ndarray]] = {}
     pending: dict[str, list[tuple[int, int, int]]] = {}
@@ -436,12 +472,32 @@ def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
             parts.setdefault(term, []).append(unpack(data))
         else:
             pending.setdefault(term, []).append((key, tf, dl))
-    if not docs:
-        return empty
     for term, entries in pending.items():
         parts.setdefault(term, []).append(np.array(entries, dtype=POSTING))
-    postings = {term: np.concatenate(p) if len(p) > 1 else p[0] for term, p in parts.items()}
-    return bm25(postings, terms, docs, length)
+    return docs, length, {term: np.concatenate(p) if len(p) > 1 else p[0] for term, p in parts.items()}
+
+
+def _near(db: Executor, sql: Statements, subject: str, generation: object, missing: Sequence[tuple[str, str]],
+          tokeniser: Tokeniser, vocabularies: spelling.Vocabularies) -> dict[str, str]:
+    """For each (word, term) whose term the subject lacks, the nearest term it holds, by term."""
+
+    def read() -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for term, n in db.execute(sql(VOCABULARY), (subject, subject)).fetchall():
+            counts[term] = counts.get(term, 0) + int(n)
+        return counts
+
+    def stem(word: str) -> str | None:
+        found = tokeniser.words([word])[0]
+        return found[0] if len(found) == 1 else None
+
+    vocabulary = vocabularies.get(subject, generation, read)
+    near = {}
+    for word, term in missing:
+        match = vocabulary.near(word, term, stem)
+        if match is not None:
+            near[term] = match[0]
+    return near
 
 
 def idf(docs: int, df: int) -> float:
@@ -451,18 +507,19 @@ def idf(docs: int, df: int) -> float:
 
 
 def bm25(postings: Mapping[str, np.ndarray], terms: Sequence[str], docs: int,
-         length: int) -> tuple[np.ndarray, np.ndarray]:
-    """BM25 of every posted item over `terms` (repeats count again): keys and scores, best first."""
+         length: int, weights: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """BM25 of every posted item over `terms` (repeats count again), each term's part times its
+    weight (1 without `weights`): keys and scores, best first."""
     avgdl = length / docs if docs else 1.0
     keys, scores = [], []
-    for term in terms:
+    for term, weight in zip(terms, weights or [1.0] * len(terms)):
         p = postings.get(term)
         if p is None or not len(p):
             continue
         tf = p["tf"].astype(np.float64)
         norm = K1 * (1.0 - B + B * p["dl"].astype(np.float64) / avgdl)
         keys.append(p["key"])
-        scores.append(idf(docs, len(p)) * (tf * (K1 + 1.0)) / (tf + norm))
+        scores.append(weight * idf(docs, len(p)) * (tf * (K1 + 1.0)) / (tf + norm))
     if not keys:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
     unique, inverse = np.unique(np.concatenate(keys), return_inverse=True)

@@ -26,6 +26,7 @@ from engram.errors import (
     require,
 )
 from engram.store import keyword as kw
+from engram.store import spelling
 from engram.store import migrations
 from engram.store.base import Filter, NearestAnswer, Placement, Traces, Vectors
 from engram.store.cache import BoundedCache
@@ -84,6 +85,7 @@ class PostgresStore(RelationalStore):
         self.url = safe_url(url)
         self.read_only = read_only  # every transaction READ ONLY; writes raise ReadOnlyStore
         self._vector_cache: BoundedCache[Rows] = BoundedCache()
+        self._vocabularies = spelling.Vocabularies()  # keyword terms per subject, for misspelt query words
         self._id_cache: BoundedCache[Rows] = BoundedCache()
         self._connections = Connections(url, self.url, read_only=read_only, configure=lambda c: configure_connection(c),
                                         pool_size=pool_size, pool_timeout=pool_timeout)
@@ -302,7 +304,7 @@ class PostgresStore(RelationalStore):
         clause, params = where_clause(subject, where, POSTGRES)
 
         def work(conn: Any) -> list[tuple[str, float]]:
-            keys, scores = kw.score(conn, KEYWORD, subject, terms)  # one statement: one snapshot
+            keys, scores = kw.score(conn, KEYWORD, subject, terms, vocabularies=self._vocabularies)
             return kw.best(keys, scores, int(limit), lambda batch: dict(
                 conn.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(batch), *params)).fetchall()))
 

@@ -19,6 +19,7 @@ import numpy as np
 from engram.errors import (NotAStore, ReadOnlyStore, StoreBusy, StoreCorrupt, StoreError,
                            StoreFull, StoreUnavailable, WriteConflict)
 from engram.store import keyword as kw
+from engram.store import spelling
 from engram.store import migrations
 from engram.store import sqlite_traces
 from engram.store.base import Filter, Leftovers, Placement, Traces, Vectors
@@ -62,6 +63,7 @@ class SQLiteStore(RelationalStore):
         # Per-subject matrices, bounded (engram.store.cache); a version read per recall keeps them
         # fresh, and this store's own writes append to them in place (engram.store.rows).
         self._vector_cache: BoundedCache[Rows] = BoundedCache()
+        self._vocabularies = spelling.Vocabularies()  # keyword terms per subject, for misspelt query words
         self._check_file()
         unwritable = _unwritable(self.path)
         self.read_only: bool = bool(unwritable) if read_only is None else read_only
@@ -371,7 +373,7 @@ class SQLiteStore(RelationalStore):
             def accept(keys: list[int]) -> dict[int, str]:
                 return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
-            keys, scores = kw.score(db, KEYWORD, subject, terms)  # one statement: one snapshot
+            keys, scores = kw.score(db, KEYWORD, subject, terms, vocabularies=self._vocabularies)
             return kw.best(keys, scores, int(limit), accept)
 
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:

@@ -1,0 +1,98 @@
+"""Near spellings (engram.store.spelling): a query word the subject's keyword index does not hold
+stands for the nearest term it does, below an exact match, the same on both backends."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from engram.store import Filter, keyword, open_store, spelling
+from engram.types import Item
+from engram.validate import content_hash
+
+SUBJECT = "user:1"
+FACTS = ["Feature flags are handled by LaunchDarkly.", "Passport expires in November 2027.",
+         "Mia's birthday is on 17 October.", "Priya Natarajan is the engineering manager.",
+         "Uses Neovim as the editor for everyday coding.", "The project deadline was pushed back to 15 June.",
+         "The beach house is booked for August.", "Drinks red wine with dinner.", "Runs k8s on bare metal."]
+
+
+def make(text: str, subject: str = SUBJECT) -> Item:
+    return Item(id=uuid.uuid4().hex, subject=subject, text=text, created_at=1000.0, event_at=1000.0,
+                valid_from=1000.0, content_hash=content_hash(text))
+
+
+def stem(word: str) -> str | None:
+    found = keyword.TOKENISER.words([word])[0]
+    return found[0] if len(found) == 1 else None
+
+
+def near(word: str) -> tuple[str, int] | None:
+    counts: dict[str, int] = {}
+    for doc in keyword.TOKENISER.documents(FACTS):
+        for term in doc.terms:
+            counts[term] = counts.get(term, 0) + 1
+    return spelling.Vocabulary(counts).near(word, stem(word) or "", stem)
+
+
+@pytest.mark.parametrize(("word", "meant"), [
+    ("flgas", ("flag", 1)),  # an adjacent swap is one edit
+    ("pasport", ("passport", 1)),
+    ("brithday", ("birthdai", 1)),  # the word's own stem is one edit from the term
+    ("manger", ("manag", 1)),  # "mang" ~ "manag", and "manag" + "er" stems to "manag"
+    ("editer", ("editor", 1)),
+    ("dedline", ("deadlin", 1)),
+    ("lanchdrkly", ("launchdarkli", 2)),  # two edits from 9 letters on
+])
+def test_a_misspelt_word_finds_the_term_it_meant(word: str, meant: tuple[str, int]):
+    assert near(word) == meant
+
+
+def test_a_term_porter_already_folds_needs_no_near_spelling():
+    assert stem("enginering") == stem("engineering") and near("enginering") is None
+
+
+@pytest.mark.parametrize("word", [
+    "wine",  # held: an exact term is never replaced
+    "line",  # under 5 letters: "wine" is one edit away, but short words are too close to each other
+    "reach",  # "beach" is one edit away, but starts with another letter
+    "k8ss",  # a digit: never matched
+    "zebra",  # nothing near
+])
+def test_no_near_term_for_short_words_numbers_other_first_letters_or_held_terms(word: str):
+    assert near(word) is None
+
+
+def test_a_misspelling_scores_below_the_word_and_the_same_on_both_backends(tmp_path, pg_server: str):
+    from pg_server import fresh_database
+
+    results = []
+    for url in (str(tmp_path / "s.db"), fresh_database(pg_server)):
+        with open_store(url) as store:
+            items = [make(t) for t in FACTS]
+            store.put(items)
+            flags = items[0].id
+            exact = dict(store.keyword(SUBJECT, ["feature", "flags"], Filter(), 10))
+            spelt = dict(store.keyword(SUBJECT, ["feature", "flgas"], Filter(), 10))
+            alone = dict(store.keyword(SUBJECT, ["flgas"], Filter(), 10))
+            assert list(alone) == [flags]  # found by the misspelling alone
+            assert spelt[flags] < exact[flags]  # counted below the exact word
+            # a near term counts NEAR_WEIGHT of its BM25
+            assert alone[flags] == pytest.approx(spelling.NEAR_WEIGHT
+                                                 * dict(store.keyword(SUBJECT, ["flags"], Filter(), 10))[flags])
+            assert store.keyword(SUBJECT, ["zebra"], Filter(), 10) == []
+            results.append((exact, spelt, alone))
+    sqlite, postgres = results
+    for a, b in zip(sqlite, postgres):
+        assert [round(v, 6) for v in a.values()] == [round(v, 6) for v in b.values()]
+
+
+def test_the_vocabulary_follows_writes(store):
+    store.put([make(t) for t in FACTS])
+    assert store.keyword(SUBJECT, ["kubernets"], Filter(), 10) == []  # read and kept: nothing near
+    later = make("Kubernetes runs the staging cluster.")
+    store.put([later])  # the subject changed: its vocabulary is read again
+    assert [i for i, _ in store.keyword(SUBJECT, ["kubernets"], Filter(), 10)] == [later.id]
+    store.delete(SUBJECT, [later.id])
+    assert store.keyword(SUBJECT, ["kubernets"], Filter(), 10) == []
