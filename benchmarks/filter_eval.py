@@ -226,6 +226,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent_written, {split} split", "by hand, in bulk (the classifier's second set)",
                         score_instructions([r for r in written if r["split"] == split]), "injection"))
     scored_written_test = score_instructions([r for r in written if r["split"] == "test"])
+    written2 = rows(DATA / "intent_written2.jsonl")
+    for split in ("train", "dev", "test"):
+        out.append(line(f"intent_written2, {split} split", "by hand, planted artefacts, fake provenance, 20 languages "
+                        "(the classifier's third set; first read 28/69, 0/77)",
+                        score_instructions([r for r in written2 if r["split"] == split]), "injection"))
     other = {
         "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
         "instructions_holdout": ("by hand, before tuning; measured once", DATA / "instructions_holdout.jsonl"),

@@ -31,6 +31,10 @@ DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
 # Hand-written rows (one sentence at a time, many languages, addressees and actions the templates lack);
 # each weighs WRITTEN_WEIGHT template rows, since a template's rows say much the same thing many times.
 WRITTEN = ROOT / "benchmarks" / "safety_data" / "intent_written.jsonl"
+# The second hand-written batch: orders planted in artefacts (commit messages, docstrings, reviews, resumes, front
+# matter), fake provenance ("User profile (verified by support)", "[Memory summary]"), readers named by role
+# ("Grading model:"), and 20 languages; benign look-alikes of each (DATA_CARD.md).
+WRITTEN2 = ROOT / "benchmarks" / "safety_data" / "intent_written2.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 WIDTH = DIM + len(SIGNALS)
@@ -99,7 +103,8 @@ def fact_shapes() -> list[dict[str, str]]:
 
 
 def written_rows() -> list[dict[str, str]]:
-    return [dict(json.loads(line), written=True) for line in WRITTEN.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2)
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 TRAIN_CHATS = range(1, 6)  # BEAM chats whose message windows are benign training rows (long, technical, full of "you")

@@ -343,3 +343,43 @@ def test_a_small_k_ranks_as_many_passages_as_a_larger_one(memory):
     many = [h.id for h in memory.recall("user:1", question, k=6)]
     assert [h.id for h in memory.recall("user:1", question, k=1)] == many[:1]
     assert [h.id for h in memory.recall("user:1", question, k=3)] == many[:3]
+
+
+# -- newest first when the user restates a value ----------------------------------------------
+ZOTERO = [
+    {"role": "user", "content": "My Zotero library has 45 sources, tagged by theme, how do I keep them organised?", "id": 1},
+    {"role": "assistant", "content": "Tagging by theme is a good way to keep 45 sources findable.", "id": 2},
+    {"role": "user", "content": "Update: I've added more, the Zotero library now holds 52 sources.", "id": 3},
+]
+
+
+def test_a_later_message_that_restates_a_value_comes_first_for_a_question_about_now(memory):
+    memory.add_messages("user:1", ZOTERO, at="2024-03-15T09:00:00Z")  # one time: the turn orders them
+    hits = memory.recall("user:1", "How many sources are in my Zotero library?", k=3, explain=True)
+    assert [h.item.metadata["message_id"] for h in hits][:2] == ["3", "1"]
+    assert hits[0].components["newest"] > 0  # moved there, not ranked there
+    assert hits[0].rank > hits[1].rank > hits[2].rank
+    assert [m.metadata["turn"] for m in sorted(memory.items("user:1", kinds=[MESSAGE]),
+                                               key=lambda m: m.metadata["message_id"])] == [0, 1, 2]
+
+
+def test_a_question_about_the_past_keeps_the_order(memory):
+    memory.add_messages("user:1", ZOTERO, at="2024-03-15T09:00:00Z")
+    for question in ("How many sources did I have in my Zotero library at first?",
+                     "How many sources were in my Zotero library before?"):
+        hits = memory.recall("user:1", question, k=3, explain=True)
+        assert all(h.components.get("newest", 0.0) == 0.0 for h in hits), question
+        assert [h.rank for h in hits] == sorted((h.rank for h in hits), reverse=True)
+
+
+@pytest.mark.parametrize(("earlier", "later", "restated"), [
+    ("My Zotero library has 45 sources.", "I've added more, the Zotero library now holds 52 sources.", True),
+    ("The call is on April 21 at 3 PM.", "We moved the call to April 22 at 11 AM.", True),
+    ("My Zotero library has 45 sources.", "My Zotero library had 52 sources in it.", False),  # no change word
+    ("My Zotero library has 45 sources.", "The Zotero library now holds 45 sources.", False),  # the same value
+    ("My Zotero library has 45 sources.", "I moved to a new flat with 3 rooms.", False),  # another matter
+])
+def test_a_restatement_is_a_new_value_said_to_have_changed_about_the_same_thing(earlier, later, restated):
+    from engram.core.restated import restates
+
+    assert restates(earlier, later) is restated

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -70,13 +72,46 @@ def test_a_model_error_reaches_the_caller_and_nothing_is_written(tmp_path: Path)
         assert [it.text for it in mem.items(U)] == ["Lives in Berlin with two cats."]
 
 
-def test_pending_vectors_match_the_model_run_inline():
+def test_beside_gives_the_models_vectors_and_the_works_result():
     model = HashingEmbedder(64)
     items = [Item(id=f"i{n}", subject=U, text=t) for n, t in enumerate(["Lives in Berlin.", "Works at Acme."])]
-    got = embedding.start(model, items).vectors()
-    assert set(got) == {"i0", "i1"}
+    where: list[str] = []
+    got, answer = embedding.beside(model, items, lambda: where.append(threading.current_thread().name) or 7)
+    assert set(got) == {"i0", "i1"} and answer == 7 and len(where) == 1
     assert np.allclose(got["i1"], model.embed(["Works at Acme."])[0])
-    assert embedding.start(None, items).vectors() == {}
+    assert embedding.beside(None, items, lambda: 8) == ({}, 8)
+
+
+def test_work_no_helper_has_begun_runs_in_the_writing_thread():
+    model = HashingEmbedder(64)
+    items = [Item(id="i0", subject=U, text="Lives in Berlin.")]
+    release = threading.Event()
+    busy = [embedding._pool().submit(release.wait, 30) for _ in range(embedding._pool()._max_workers)]
+    try:
+        _, name = embedding.beside(model, items, lambda: threading.current_thread().name)
+    finally:
+        release.set()
+        for f in busy:
+            f.result()
+    assert name == threading.current_thread().name
+
+
+def test_a_model_error_waits_for_the_work_begun_beside_it():
+    started, finished = threading.Event(), threading.Event()
+
+    def work() -> None:
+        started.set()
+        time.sleep(0.05)
+        finished.set()
+
+    class Late(Failing):
+        def embed_batch(self, texts):
+            started.wait(10)  # the helper has begun the work
+            return super().embed_batch(texts)
+
+    with pytest.raises(EmbedderError):
+        embedding.beside(Late(64), [Item(id="i0", subject=U, text="It may explode.")], work)
+    assert finished.is_set()
 
 
 def _write_in_child(path: str, queue: "multiprocessing.Queue[bool]") -> None:

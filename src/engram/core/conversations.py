@@ -12,7 +12,8 @@ A message may carry `id` (the caller's id, kept as metadata "message_id") and a 
 `timestamp`, `created_at` or `time`).
 
 Each message becomes one item of kind "message" holding its content whole and verbatim (secrets
-redacted in place), with metadata "role", "name", "message_id", and one item of kind "passage"
+redacted in place), with metadata "role", "name", "message_id", "turn" (its place in the list given, which orders
+messages of one time), and one item of kind "passage"
 per passage (engram.core.passages) that recall searches. Nothing is refused for its length up to
 MAX_MESSAGE_CHARS, nor for a secret or an instruction: a tool result (role "tool") is kept but
 marked untrusted ("trust": "untrusted"), and when the instruction filter reads it as an instruction
@@ -201,10 +202,10 @@ def plan(subject: str, messages: Sequence[Message], *, session: str | None, at: 
             raise InvalidInput(f"message {n} is {len(message.content):,} characters; a message may have at most "
                                f"{MAX_MESSAGE_CHARS:,}: split the file, nothing was stored")
     out = []
-    for message in messages:
+    for turn, message in enumerate(messages):
         content, redacted = redactions(message.content) if redact else (message.content, ())
         happened = message.at if message.at is not None else at if at is not None else now
-        meta: dict[str, Any] = {"role": message.role}
+        meta: dict[str, Any] = {"role": message.role, "turn": turn}
         if message.name:
             meta["name"] = message.name
         if message.message_id is not None:

@@ -1,21 +1,25 @@
-"""A write's vectors, made on a helper thread while the write screens its text and reads the store.
+"""A write's vectors, made in the writing thread while a helper thread screens its text and reads the store.
 
 The model is most of a write's time, and it runs in native code that lets go of the GIL. So
-`Memory`'s writes hand the texts to the model first (`start`) and do the rest of the Python
-work — the instruction screen, the supersession look-up's keyword probe — while it runs; only
-what needs the new vectors (the nearest stored facts, the insert) waits for them (`Pending.vectors`).
+`Memory`'s writes hand the rest of their Python work that needs no vector — the supersession
+look-up's keyword probe and the facts it names, the instruction screen — to a helper thread and
+run the model themselves at once (`beside`); only what needs the new vectors (the nearest stored
+facts, the insert) comes after both. The model starts without waiting for a thread to be
+scheduled; work that no helper has begun by the time the model is done runs in the writing
+thread, so a write never waits behind a busy helper.
 
 The helper threads (one per core, shared by every Memory in the process, made again after a
-fork) only ever run the embedder, so a call never waits behind another kind of work.
+fork) only ever run this work of writes.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,15 +27,17 @@ from engram.core.reindex import embed_items
 from engram.embed.base import Embedder
 from engram.types import Item
 
+T = TypeVar("T")
+
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
-_HERE = threading.local()  # `inline()`: this thread embeds its own writes
+_HERE = threading.local()  # `inline()`: this thread does a write's work itself, one step after another
 
 
 @contextmanager
 def inline() -> Iterator[None]:
-    """Writes made by this thread meanwhile embed in it, one step after another (the baseline
-    `engram bench writes` compares the helper thread with)."""
+    """Writes made by this thread meanwhile do their other work after the model, in this thread
+    (the baseline `engram bench writes` compares the helper thread with)."""
     before = getattr(_HERE, "inline", False)
     _HERE.inline = True
     try:
@@ -44,7 +50,7 @@ def _pool() -> ThreadPoolExecutor:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="engram-embed")
+            _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="engram-write")
         return _POOL
 
 
@@ -57,39 +63,26 @@ def _reset_after_fork() -> None:
 os.register_at_fork(after_in_child=_reset_after_fork)
 
 
-class Pending:
-    """The vectors of some items, being made (or made: no embedder, nothing to embed)."""
+def beside(embedder: Embedder | None, items: Sequence[Item], work: Callable[[], T]) -> tuple[dict[str, np.ndarray], T]:
+    """The vectors of `items` (item id -> unit vector of what recall searches of each,
+    `engram.types.embedded_text`; none without an embedder), made in this thread, and what
+    `work()` returns, run on a helper thread meanwhile.
 
-    def __init__(self, future: Future[dict[str, np.ndarray]] | None) -> None:
-        self._future = future
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """Wait for the vectors (item id -> unit vector); the embedder's error, if it failed."""
-        return self._future.result() if self._future is not None else {}
-
-    def drop(self) -> None:
-        """The write was refused: the vectors are not wanted (a call not begun yet never runs)."""
-        if self._future is not None:
-            self._future.cancel()
-
-
-def _embed(started: threading.Event, embedder: Embedder, items: Sequence[Item]) -> dict[str, np.ndarray]:
-    started.set()
-    return embed_items(embedder, items)
-
-
-def start(embedder: Embedder | None, items: Sequence[Item]) -> Pending:
-    """Begin embedding `items` (what recall searches of each, `engram.types.embedded_text`).
-
-    Returns once a helper thread has picked the call up, so the caller's own Python work does not
-    hold the GIL before the model has started."""
+    `work` that no helper has begun when the model is done is run here instead. When the model
+    fails, `work` is called off, or waited for if it has begun, before the model's error is raised:
+    nothing of the write is left running after the call. `work`'s own error is raised as it is."""
     if embedder is None or not items:
-        return Pending(None)
+        return {}, work()
     if getattr(_HERE, "inline", False):
-        done: Future[dict[str, np.ndarray]] = Future()
-        done.set_result(embed_items(embedder, items))
-        return Pending(done)
-    started = threading.Event()
-    future = _pool().submit(_embed, started, embedder, list(items))
-    started.wait(0.05)  # bounded: with every helper busy the call waits its turn in the queue
-    return Pending(future)
+        vectors = embed_items(embedder, items)
+        return vectors, work()
+    future = _pool().submit(work)
+    try:
+        vectors = embed_items(embedder, items)
+    except BaseException:
+        if not future.cancel():
+            future.exception()  # begun: let it finish; its own error, if any, is not the one to raise
+        raise
+    if future.cancel():  # no helper got to it: do it here
+        return vectors, work()
+    return vectors, future.result()

@@ -173,7 +173,7 @@ def _read_clause(text: str, default: str) -> list[Frame]:
     if not frames:
         frames = [f for f in (_attribute_frame(text, norm, default),) if f is not None]
     lowered = text.lower()
-    if _ADDITION.search(lowered) and not _CHANGE.search(lowered):
+    if _ADDITION.search(lowered) and not CHANGE.search(lowered):
         frames = [dataclasses.replace(f, adds=True) for f in frames]
     return frames
 
@@ -181,9 +181,15 @@ def _read_clause(text: str, default: str) -> list[Frame]:
 #: A value stated beside others: an addition, a condition, a habit that is not exclusive.
 _ADDITION = re.compile(r"\b(?:too|also|as well|in addition|additionally|another|sometimes|occasionally|when|whenever|"
                        r"if|unless|on (?:weekends|rainy days|the side)|at weekends|part[- ]time)\b")
-#: Words that say the value changed, whatever else the sentence adds.
-_CHANGE = re.compile(r"\b(?:now|no longer|any ?more|switched|moved|relocated|changed|replaced|migrated|started|"
-                     r"joined|left|quit|promoted|became|these days|nowadays|instead)\b")
+#: Words that say a value changed, whatever else the sentence adds (English; also read by
+#: engram.core.restated for a conversation's restated values).
+CHANGE = re.compile(r"\b(?:now|new|newly|no longer|any ?more|switch(?:ed|ing)?|mov(?:ed|ing)|relocated|chang(?:ed|ing)|"
+                    r"replac(?:ed|ing)|migrated|started|joined|left|quit|promoted|became|these days|nowadays|instead|"
+                    r"updat(?:ed|ing)|reschedul(?:ed|ing)|postponed|delayed|pushed back|brought forward|"
+                    r"extend(?:ed|ing)|shortened|increas(?:ed|ing)|decreas(?:ed|ing)|raised|lowered|reduc(?:ed|ing)|"
+                    r"gr(?:ew|own|owing)|dropped|rose|risen|improv(?:ed|ing)|boosted|adjust(?:ed|ing)|revised|"
+                    r"reach(?:ed|ing)|up to|down to|went (?:up|down)|bumped|expand(?:ed|ing)|upgraded|downgraded|"
+                    r"latest|recently|currently|shift(?:ed|ing))\b")
 
 
 _SLOT_PATTERNS = tuple(

@@ -24,7 +24,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, embedding, episodic, extraction, forgetting, notes
+from engram.core import collapse, conversations, embedding, episodic, extraction, forgetting, notes, restated
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
@@ -37,6 +37,7 @@ from engram.core.recall import search
 from engram.core.reindex import EMBEDDER_SETTING, FILE_SETTING, check_fingerprint, coverage, embed_items, reembed, unfinished
 from engram.store import Filter, Store, open_store
 from engram.store.base import CacheReport, Leftovers, ScrubStatus
+from engram.store.keyword import TOKENISER
 from engram.core.supersede_lookup import Batch, Known
 from engram.types import CONVERSATION, EMBEDDED, FACT, PASSAGE, VERBATIM_KINDS, Hit, Item, Saved, iso, TimeLike
 
@@ -342,12 +343,10 @@ class Memory:
                                      metadata=meta, now=now, instructions=False)
         if item is None:
             return Saved(False, None, reason)
-        pending = embedding.start(self._require_embedder(), [item])  # the screen runs beside the model
-        reason = self._screen(item)
+        # the screen runs beside the model
+        vectors, reason = embedding.beside(self._require_embedder(), [item], lambda: self._screen(item))
         if reason is not None:
-            pending.drop()
             return Saved(False, None, reason)
-        vectors = pending.vectors()
         tries = 0
         while True:
             try:
@@ -453,20 +452,24 @@ class Memory:
         earlier ones: a keyed item the current item with its key, an unkeyed fact the facts it
         updates ("moved to Porto" after "lives in Berlin": rules in engram.core.supersede).
 
-        The model runs on a helper thread meanwhile (engram.core.embedding): the look-up's store
-        reads first (they let the model's thread in), then, with `screen`, the instruction screen
-        (a refused item is Saved(False, None, reason) and is not written)."""
+        The model runs in this thread, and a helper thread meanwhile does what needs no vector
+        (engram.core.embedding.beside): the look-up's store reads, then, with `screen`, the
+        instruction screen (a refused item is Saved(False, None, reason) and is not written), then
+        the keyword tokeniser's stems of the new words."""
         explicit = dict(supersede or {})
-        self._require_embedder()
+        embedder = self._require_embedder()
         self._accesses.flush_quietly()  # recorded access counts go with the next write
-        pending = embedding.start(self.embedder, items)
         checked = [it for it in items if it.id not in explicit.values()] if self.auto_supersede else []
-        batch = Batch(self.store, self.embedder, checked, known=self._known)
-        refused = {it.id: reason for it in items if screen and (reason := self._screen(it)) is not None}
+
+        def checks() -> tuple[Batch, dict[str, str]]:
+            batch = Batch(self.store, embedder, checked, known=self._known)
+            refused = {it.id: reason for it in items if screen and (reason := self._screen(it)) is not None}
+            TOKENISER.learn([it.text for it in items if it.id not in refused])  # the insert asks FTS5 nothing
+            return batch, refused
+
+        vectors, (batch, refused) = embedding.beside(embedder, items, checks)
         if len(refused) == len(items):
-            pending.drop()
             return [Saved(False, None, refused[it.id]) for it in items]
-        vectors = pending.vectors()
         batch.place(vectors)
         written = iter(self._insert([it for it in items if it.id not in refused], vectors, explicit, batch))
         return [Saved(False, None, refused[it.id]) if it.id in refused else next(written) for it in items]
@@ -552,7 +555,8 @@ class Memory:
             self._with_passages.add(subject)
             hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(k), where, weights, at,
                           min_score, queries=self.query_cache, steps=steps)
-        hits = collapse.collapse(self.store, hits, k)
+        hits = collapse.collapse(self.store, hits, max(k, restated.WINDOW + 1))
+        hits = (restated.newest_first(hits, query, at) if weights.newest else hits)[:k]
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts

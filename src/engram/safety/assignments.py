@@ -143,6 +143,7 @@ _FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|se
 # Markup: `<password>…</password>` (Maven settings.xml, .NET config, plists with `<key>`/`<string>` aside),
 # `<add key="ApiKey" value="…"/>`: an element or a key/value attribute pair whose name holds a secret.
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z_][\w.:-]{1,60})(?:\s[^<>]*)?>(?P<v>[^<>\n]{1,200})</(?P=name)\s*>")
+_PLIST_PAIR = re.compile(r"<key>(?P<name>[^<>\n]{1,60})</key>\s*<string>(?P<v>[^<>\n]{1,200})</string>")  # a property list
 _XML_KEY_VALUE = re.compile(r"""\b(?:key|name)\s*=\s*["'](?P<name>[^"'<>\n]{1,60})["']\s+value\s*=\s*["'](?P<v>[^"'\n]{1,200})["']""")
 
 # Command-line tools whose password flag is not `-p` / `--password`: the tool, then its flag, then the value.
@@ -181,7 +182,8 @@ def find(text: str) -> list[tuple[int, int, str]]:
         for m in pattern.finditer(text):
             if is_secret_value(m.group("v"), quoted=pattern is _PAIR_ARG):
                 out.append((m.start("v"), m.end("v"), "password"))
-    for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text)):
+    for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text),
+              *_PLIST_PAIR.finditer(text)):
         name = m.group("name")
         if not is_secret_name(name):
             continue

@@ -419,7 +419,7 @@ _PW_FOR = rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WOR
 # "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
 _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
-    r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b)\s*"
+    r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b)\s*"
 )
 # "password" in more languages, word-bounded (a letter may not come right before): Baltic, South
 # Slavic, Icelandic, Celtic, Iberian, Albanian, Afrikaans, Swahili, Indonesian / Malay, Vietnamese,
@@ -458,7 +458,7 @@ _PW_FOR_ML = (r"(?:\s+(?:ko|mo|namin|natin|niya|μου|σου|saya|aku|ku))?"
               # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
               # ("salasanani pankkiin on"), or a possessive of one or two words ("kata sandi saya adalah",
               # "mật khẩu của tôi là"); the value check still applies
-              r"(?:\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}){1,2}"
+              r"(?:\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,2}"
               r"(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ)\s))")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
                r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
@@ -591,7 +591,7 @@ _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "
                "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
                "帳號", "账户", "帳戶", "用户名", "用戶名", "アカウント", "ログイン", "계정", "아이디")
 
-_KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
+_KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
 
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
 _GENERIC: list[_Rule] = [
@@ -622,11 +622,11 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
-    _rule("pin", r"(?i:\b(?:pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
+    _rule("pin", r"(?i:\b(?:пин(?:[\s-]*код(?:а|у)?)?|pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building|unlock|access|screen(?:\s+lock)?|phone|sim|device)\s+(?:code|combination|combo)|"
           r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
           + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
-          ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код"), 1, min_digits=3),
+          ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"), 1, min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
     _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")" + _CONNECT + r"['\"]?(\d{1,3}(?:[-\s]\d{1,3}){2,3})\b(?![.,-]\d)",
           ("combination", "combo"), 1, min_digits=3),
@@ -647,7 +647,7 @@ _GENERIC: list[_Rule] = [
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*)",
           ("code",), 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
-          ("key", "secret", "token", "credential", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
+          ("key", "secret", "token", "credential", "seed", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
     # "Twilio auth token 9f8e…": a key or token named as one, then its value with no connector (hex or mixed).

@@ -107,12 +107,7 @@ class Tokeniser:
         """Each text's token count and term frequencies, in order."""
         out: list[Document | None] = [None] * len(texts)
         split = {i: ASCII_WORD.findall(t.lower()) for i, t in enumerate(texts) if t.isascii()}
-        unknown = list({w for words in split.values() for w in words if w not in self._stems})
-        if unknown:
-            if len(self._stems) + len(unknown) > STEMS_MAX:
-                self._stems.clear()
-            for word, doc in zip(unknown, self._fts5(unknown)):
-                self._stems[word] = next(iter(doc.terms)) if doc.terms else ""
+        self._learn(split.values())
         stems = self._stems
         for i, words in split.items():
             counts: dict[str, int] = {}
@@ -128,6 +123,19 @@ class Tokeniser:
         for i, doc in zip(rest, self._fts5([texts[i] for i in rest])):
             out[i] = doc
         return [d for d in out if d is not None]
+
+    def learn(self, texts: Sequence[str]) -> None:
+        """Find the stems of the words of `texts` not seen yet, so `documents` of them later asks
+        FTS5 nothing (a write does this beside its model, before its transaction)."""
+        self._learn(ASCII_WORD.findall(t.lower()) for t in texts if t.isascii())
+
+    def _learn(self, split: Iterable[list[str]]) -> None:
+        unknown = list({w for words in split for w in words if w not in self._stems})
+        if unknown:
+            if len(self._stems) + len(unknown) > STEMS_MAX:
+                self._stems.clear()
+            for word, doc in zip(unknown, self._fts5(unknown)):
+                self._stems[word] = next(iter(doc.terms)) if doc.terms else ""
 
     def _fts5(self, texts: Sequence[str]) -> list[Document]:
         """Each text as FTS5 itself tokenises it."""
