@@ -121,6 +121,22 @@ def test_top_k_and_min_score():
     assert all(0.0 < h.score < 1.0 for h in hits)
 
 
+@pytest.mark.parametrize(("query", "terms", "when"), [
+    ("Tell me where I work.", ["work"], False),
+    ("Show me an example of a Lambda handler", ["example", "lambda", "handler"], False),
+    ("Can you tell me when the book club meets?", ["book", "club", "meets"], True),
+    ("Remind me when the dentist is", ["dentist"], True),
+    ("please give us the deploy steps", ["deploy", "steps"], False),
+    ("Tell me about our internal CLI.", ["internal", "cli"], False),
+    ("Show tickets?", ["show", "tickets"], False),  # no "me" / "us": not a lead
+    ("Tell me.", ["tell"], False),  # nothing else: kept
+])
+def test_an_imperative_lead_is_read_as_a_question(query: str, terms: list[str], when: bool):
+    assert ranking.keyword_terms(query) == terms
+    assert ranking.asks_when(query) is when
+    assert "show" in ranking.QUESTION_WORDS and "remind" in names.NOT_NAMES  # the one table of question cues
+
+
 def test_keyword_terms_drop_stop_words_but_never_everything():
     assert ranking.keyword_terms("Which database does the team use?") == ["database", "team", "use"]
     assert ranking.keyword_terms("what is it") == ["what", "is", "it"]

@@ -87,9 +87,22 @@ VECTOR_MIN_STD = 0.05
 FOCUS_AFTER = 10
 
 
+# Verbs that ask when they lead a query: "Tell me where I work.", "Show me an example of ...".
+ASKING_VERBS = ("tell", "show", "give", "remind", "name", "list", "explain", "describe")
 # Capitalised at the start of a question, never an entity.
 QUESTION_WORDS = frozenset(["whose", "would", "could", "should", "did", "does", "do", "is", "are", "was", "were",
-                            "has", "have", "had", "can", "will", "might", "may", "name", "list", "tell", "give"])
+                            "has", "have", "had", "can", "will", "might", "may", *ASKING_VERBS])
+# An imperative lead ("tell me", "can you show us", "please remind me about"): what follows is the question.
+ASKING = re.compile(r"\W*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+                    rf"(?:{'|'.join(ASKING_VERBS)})\s+(?:me|us)\b(?:\s+about\b)?", re.IGNORECASE)
+
+
+def question(query: str) -> str:
+    """The query as a question: without an imperative lead ("Tell me when the club meets." ->
+    " when the club meets."); the query itself when it has none or is nothing else."""
+    lead = ASKING.match(query)
+    rest = query[lead.end():] if lead else ""
+    return rest if WORD.search(rest) else query
 
 
 @dataclass(frozen=True)
@@ -212,8 +225,9 @@ def asks_before(query: str) -> bool:
 
 
 def asks_when(query: str) -> bool:
-    """True for a question that asks for a time ("When did Melanie paint a sunrise?")."""
-    return bool(WHEN.match(query))
+    """True for a question that asks for a time ("When did Melanie paint a sunrise?", "Remind me
+    when the book club meets.")."""
+    return bool(WHEN.match(question(query)))
 
 
 def states_time(text: str) -> bool:
@@ -275,8 +289,9 @@ def entity_match(text: str, signals: Signals) -> float:
 
 
 def keyword_terms(query: str, limit: int = 32) -> list[str]:
-    """The distinct content words of a query, lowercased, stop words removed (kept if nothing else)."""
-    words = [w.lower() for w in WORD.findall(query)]
+    """The distinct content words of a query, lowercased, stop words and an imperative lead
+    ("tell me", `question`) removed (kept if nothing else)."""
+    words = [w.lower() for w in WORD.findall(question(query))]
     content = [w for w in words if w not in STOP_WORDS] or words
     return list(dict.fromkeys(content))[:limit]
 
