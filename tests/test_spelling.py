@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from engram.embed.hashing import HashingEmbedder
 from engram.store import Filter, keyword, open_store, spelling
 from engram.types import Item
 from engram.validate import content_hash
@@ -28,12 +29,17 @@ def stem(word: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def near(word: str) -> tuple[str, int] | None:
+def nearest(word: str) -> spelling.Near | None:
     counts: dict[str, int] = {}
     for doc in keyword.TOKENISER.documents(FACTS):
         for term in doc.terms:
             counts[term] = counts.get(term, 0) + 1
     return spelling.Vocabulary(counts).near(word, stem(word) or "", stem)
+
+
+def near(word: str) -> tuple[str, int] | None:
+    found = nearest(word)
+    return None if found is None else (found.term, found.distance)
 
 
 @pytest.mark.parametrize(("word", "meant"), [
@@ -47,6 +53,15 @@ def near(word: str) -> tuple[str, int] | None:
 ])
 def test_a_misspelt_word_finds_the_term_it_meant(word: str, meant: tuple[str, int]):
     assert near(word) == meant
+
+
+@pytest.mark.parametrize(("word", "respelt"), [
+    ("flgas", "flags"), ("manger", "manager"), ("brithday", "birthday"), ("dedline", "deadline"),
+    ("pasport", "passport"), ("editer", "editor"),
+])
+def test_a_misspelt_word_is_respelt_as_a_word_of_its_term(word: str, respelt: str):
+    found = nearest(word)
+    assert found is not None and found.word == respelt and stem(respelt) == found.term
 
 
 def test_a_term_porter_already_folds_needs_no_near_spelling():
@@ -88,6 +103,36 @@ def test_a_misspelling_scores_below_the_word_and_the_same_on_both_backends(tmp_p
         assert [round(v, 6) for v in a.values()] == [round(v, 6) for v in b.values()]
 
 
+def test_spellings_are_the_same_on_both_backends(tmp_path, pg_server: str):
+    from pg_server import fresh_database
+
+    for url in (str(tmp_path / "s.db"), fresh_database(pg_server)):
+        with open_store(url) as store:
+            assert store.spellings(SUBJECT, ["flgas"]) == {}  # an empty subject: nothing to respell to
+            store.put([make(t) for t in FACTS])
+            assert store.spellings(SUBJECT, ["Flgas", "feature", "zebra", "brithday", "k8ss"]) == {
+                "Flgas": "flags", "brithday": "birthday"}
+
+
+def test_recall_embeds_a_misspelt_word_respelt_when_the_model_does_not_know_it(tmp_path, minilm):
+    from engram.core.memory import Memory
+    from engram.core.recall import respelt
+
+    with Memory(str(tmp_path / "m.db"), embedder=minilm) as mem:
+        mem.remember_many(SUBJECT, [*FACTS, "The internal CLI tool is called finchctl."])
+        store = mem.store
+        assert respelt(store, minilm, SUBJECT, "feature flgas tool?", "feature flgas tool?") == "feature flags tool?"
+        assert respelt(store, minilm, SUBJECT, "who is the manger?", "who is the manger?") == "who is the manager?"
+        # a word the model knows is never respelt, though its keyword search counts the near term
+        assert store.keyword(SUBJECT, ["medal"], Filter(), 5) and minilm.knows("medal")
+        assert respelt(store, minilm, SUBJECT, "medal ceremony", "medal ceremony") == "medal ceremony"
+        assert [h.text for h in mem.recall(SUBJECT, "feature flgas tool?", k=1)] == [FACTS[0]]
+        # a model without a vocabulary to ask knows every word: nothing is respelt for it
+        assert not minilm.knows("flgas") and HashingEmbedder(64).knows("flgas")
+        assert respelt(store, HashingEmbedder(64), SUBJECT, "feature flgas tool?", "feature flgas tool?") == (
+            "feature flgas tool?")
+
+
 def test_the_vocabulary_follows_writes(store):
     store.put([make(t) for t in FACTS])
     assert store.keyword(SUBJECT, ["kubernets"], Filter(), 10) == []  # read and kept: nothing near
@@ -96,3 +141,14 @@ def test_the_vocabulary_follows_writes(store):
     assert [i for i, _ in store.keyword(SUBJECT, ["kubernets"], Filter(), 10)] == [later.id]
     store.delete(SUBJECT, [later.id])
     assert store.keyword(SUBJECT, ["kubernets"], Filter(), 10) == []
+
+
+def test_a_scoped_store_respells_only_from_its_own_subjects(store):
+    from engram.errors import AccessDenied
+    from engram.safety.access import ScopedStore
+
+    store.put([make(t, subject="user:2") for t in FACTS])
+    assert store.spellings("user:2", ["flgas"]) == {"flgas": "flags"}
+    with pytest.raises(AccessDenied):
+        ScopedStore(store, SUBJECT).spellings("user:2", ["flgas"])  # another subject's words stay unseen
+    assert ScopedStore(store, SUBJECT).spellings(SUBJECT, ["flgas"]) == {}

@@ -41,6 +41,9 @@ class CachedEmbedder(Embedder):
     def identity(self) -> str:
         return self.inner.identity
 
+    def knows(self, word: str) -> bool:
+        return self.inner.knows(word)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Cached rows where present; the rest embedded by `inner` in one call and stored."""
         identity = self.identity

@@ -33,7 +33,7 @@ from engram.core import ranking
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
 from engram.embed.base import Embedder
-from engram.store.base import Filter, NearestAnswer, SearchesVectors, Store
+from engram.store.base import Filter, NearestAnswer, SearchesVectors, Spells, Store
 from engram.store.rows import RowIds
 from engram.types import Hit, Item
 
@@ -125,7 +125,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
         mentions = people.book(store, subject, embedder.identity, ids).read(query, n)
     steps.lap("names")
     # Embedding the query (and scanning) on another core while the store runs the keyword search.
-    source.start(mentions.text, n)
+    source.start(respelt(store, embedder, subject, mentions.text, query), n)
     try:
         keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
         steps.lap("keyword")
@@ -152,6 +152,20 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     top = ranking.top_k(hits, k, min_score)
     steps.lap("top_k")
     return top
+
+
+def respelt(store: Store, embedder: Embedder | None, subject: str, text: str, query: str) -> str:
+    """`text` (the query as it is embedded) with each content word of `query` that neither the
+    subject's keyword index holds nor the embedding model knows replaced by its near spelling
+    in the subject, when the model knows that one ("feature flgas tool?" -> "feature flags
+    tool?"; "commute", unknown to MiniLM, is not made "commite": engram.store.spelling)."""
+    if embedder is None or not isinstance(store, Spells):
+        return text
+    unknown = [w for w in ranking.keyword_terms(query) if not embedder.knows(w)]
+    fixes = {w: f for w, f in store.spellings(subject, unknown).items() if embedder.knows(f)} if unknown else {}
+    if not fixes:
+        return text
+    return ranking.WORD.sub(lambda m: fixes.get(m.group(0).lower(), m.group(0)), text)
 
 
 def vector_source(store: Store, embedder: Embedder | None, subject: str, where: Filter, *,

@@ -32,6 +32,12 @@ class Embedder(ABC):
         A store records it next to the identity and refuses vectors from other weights."""
         return None
 
+    def knows(self, word: str) -> bool:
+        """Whether the model reads `word` as a word of its own vocabulary. Recall respells a query
+        word the store does not hold only when the model does not know it either ("flgas", not
+        "steak"); a model without a vocabulary to ask says True, so nothing is respelt for it."""
+        return True
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed any number of texts in batches of `batch_size`."""
         if not texts:

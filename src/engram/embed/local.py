@@ -97,6 +97,11 @@ class MiniLMEmbedder(Embedder):
                 self._input_names = frozenset(i.name for i in session.get_inputs())
                 self._session = session
 
+    def knows(self, word: str) -> bool:
+        """Whether `word` (lowercased, as the tokenizer reads it) is one whole WordPiece token."""
+        self.load()
+        return self._tokenizer.token_to_id(word.lower()) is not None
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed any number of texts, batched by similar length so little compute is padding."""
         texts = [_checked(t) for t in texts]

@@ -15,7 +15,7 @@ import numpy as np
 
 from engram import validate
 from engram.errors import AccessDenied, InvalidInput
-from engram.store.base import Filter, NearestAnswer, Placement, SearchesVectors, Store
+from engram.store.base import Filter, NearestAnswer, Placement, SearchesVectors, Spells, Store
 from engram.types import Item
 
 MODES = ("read", "write")
@@ -96,6 +96,10 @@ class ScopedStore:
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         self.check(subject, "read")
         return self.inner.vectors(subject, model)
+
+    def spellings(self, subject: str, words: Sequence[str]) -> dict[str, str]:
+        self.check(subject, "read")
+        return self.inner.spellings(subject, words) if isinstance(self.inner, Spells) else {}
 
     def item_vectors(self, subject: str, model: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
         self.check(subject, "read")

@@ -282,6 +282,15 @@ class CacheReport(Protocol):
 
 
 @runtime_checkable
+class Spells(Protocol):
+    """Capability: query words the subject's keyword index does not hold, respelt as the nearest
+    word it does (engram.store.spelling), for the text recall embeds."""
+
+    def spellings(self, subject: str, words: Sequence[str]) -> dict[str, str]:
+        """{word: respelt} for each of `words` whose term the subject lacks and that has a near spelling."""
+
+
+@runtime_checkable
 class ReadsTexts(Protocol):
     """Capability: the (id, text) of every item of a subject in one narrow read (the name book
     counts a subject's texts with it when a process first recalls that subject)."""

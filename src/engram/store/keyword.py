@@ -205,6 +205,7 @@ ADD_SUBJECT = ("INSERT INTO keyword_subjects (subject, docs, length, pending) VA
 SUBTRACT_SUBJECT = ("UPDATE keyword_subjects SET docs = docs - ?, length = length - ?, pending = pending - ?"
                     " WHERE subject = ?")
 PENDING_COUNT = "SELECT pending FROM keyword_subjects WHERE subject = ?"
+SUBJECT_SIZE = "SELECT docs, length FROM keyword_subjects WHERE subject = ?"
 ADD_PENDING = "INSERT INTO keyword_pending (subject, term, key, tf, dl) VALUES (?, ?, ?, ?, ?)"
 PENDING = "SELECT term, key, tf, dl FROM keyword_pending WHERE subject = ? AND term IN ({terms})"
 ALL_PENDING = "SELECT term, key, tf, dl FROM keyword_pending WHERE subject = ?"
@@ -448,7 +449,8 @@ def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
     if vocabularies is not None:
         missing = [(w, found[0]) for w, found in zip(words, tokens) if len(found) == 1 and found[0] not in postings]
         if any(spelling.eligible(w.lower()) for w, _ in missing):
-            near = _near(db, sql, subject, (docs, length), missing, tokeniser, vocabularies)
+            near = {t: m.term for t, m in _near(db, sql, subject, (docs, length), missing, tokeniser,
+                                                 vocabularies).items()}
             postings.update(_lookup(db, sql, subject, sorted(set(near.values()) - postings.keys()))[2])
             spelt = [near.get(term, term) for term in terms]
             weights = [spelling.NEAR_WEIGHT if a != b else 1.0 for a, b in zip(spelt, terms)]
@@ -478,7 +480,7 @@ def _lookup(db: Executor, sql: Statements, subject: str,
 
 
 def _near(db: Executor, sql: Statements, subject: str, generation: object, missing: Sequence[tuple[str, str]],
-          tokeniser: Tokeniser, vocabularies: spelling.Vocabularies) -> dict[str, str]:
+          tokeniser: Tokeniser, vocabularies: spelling.Vocabularies) -> dict[str, spelling.Near]:
     """For each (word, term) whose term the subject lacks, the nearest term it holds, by term."""
 
     def read() -> dict[str, int]:
@@ -488,16 +490,40 @@ def _near(db: Executor, sql: Statements, subject: str, generation: object, missi
         return counts
 
     def stem(word: str) -> str | None:
-        found = tokeniser.words([word])[0]
-        return found[0] if len(found) == 1 else None
+        return _stem(word, tokeniser)
 
     vocabulary = vocabularies.get(subject, generation, read)
     near = {}
     for word, term in missing:
         match = vocabulary.near(word, term, stem)
         if match is not None:
-            near[term] = match[0]
+            near[term] = match
     return near
+
+
+def _stem(word: str, tokeniser: Tokeniser) -> str | None:
+    """A word's single term (None when it has none or several)."""
+    found = tokeniser.words([word])[0]
+    return found[0] if len(found) == 1 else None
+
+
+def spellings(db: Executor, sql: Statements, subject: str, words: Sequence[str],
+              tokeniser: Tokeniser = TOKENISER,
+              vocabularies: spelling.Vocabularies | None = None) -> dict[str, str]:
+    """Each query word whose term `subject` does not hold, respelt as the nearest word that
+    stems to a term it does hold (engram.store.spelling), when there is one: {word: respelt}."""
+    if vocabularies is None:
+        return {}
+    tokens = tokeniser.words(words)
+    missing = [(w, found[0]) for w, found in zip(words, tokens) if len(found) == 1 and spelling.eligible(w.lower())]
+    if not missing:
+        return {}
+    row = db.execute(sql(SUBJECT_SIZE), (subject,)).fetchall()
+    if not row:
+        return {}
+    near = _near(db, sql, subject, (int(row[0][0]), int(row[0][1])), missing, tokeniser, vocabularies)
+    return {word: match.word for word, term in missing
+            if (match := near.get(term)) is not None and match.word is not None}
 
 
 def idf(docs: int, df: int) -> float:

@@ -310,6 +310,13 @@ class PostgresStore(RelationalStore):
 
         return self._run(work, write=False)
 
+    def spellings(self, subject: str, words: Sequence[str]) -> dict[str, str]:
+        """Query words the subject's keyword index lacks, respelt (engram.store.keyword.spellings)."""
+        if not words:
+            return {}
+        return self._run(lambda conn: kw.spellings(conn, KEYWORD, subject, words, vocabularies=self._vocabularies),
+                         write=False)
+
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         def work(conn: Any) -> tuple[Sequence[str], np.ndarray]:
             row = conn.execute("SELECT version FROM subject_versions WHERE subject = %s", (subject,)).fetchone()
@@ -612,5 +619,5 @@ if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capa
     from engram.store import base
 
     def _conforms(s: PostgresStore) -> tuple[base.Store, base.VectorAdmin, base.Scrubbable, base.TraceScanner,
-                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts]:
-        return s, s, s, s, s, s, s
+                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts, base.Spells]:
+        return s, s, s, s, s, s, s, s

@@ -11,7 +11,10 @@ holds Porter stems and the user typed a word, so a term `t` is near a word `w` w
   and "manag" + "er" = "manager" stems to "manag"; "editer" ~ "editor").
 
 Of the terms found, the nearest wins, then the one more of the subject's items hold. Recall
-scores it below an exact match (`NEAR_WEIGHT` of its BM25, engram.store.keyword.score).
+scores it below an exact match (`NEAR_WEIGHT` of its BM25, engram.store.keyword.score), and
+embeds the query with the word respelt when the embedding model does not know the typed word
+(`Near.word`: "flgas" -> "flags", "manger" -> "manager", "brithday" -> "birthday";
+engram.store.keyword.spellings, engram.core.recall).
 
 The distance is rapidfuzz's (C++, maintained, wheels for every platform, no dependencies): its
 `process.extract` compares one word with thousands of terms in a call. The vocabulary is read
@@ -22,6 +25,7 @@ per subject until the subject's item count or token total moves (`Vocabularies`)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
@@ -53,6 +57,15 @@ def eligible(word: str) -> bool:
     return len(word) >= MIN_LETTERS and word.isalpha()
 
 
+class Near(NamedTuple):
+    """The term a misspelt word stands for, its distance, and the word respelt (a word that stems
+    to the term, for the text recall embeds), when one is found."""
+
+    term: str
+    distance: int
+    word: str | None
+
+
 class Vocabulary:
     """One subject's keyword terms, with how many of its items hold each."""
 
@@ -72,25 +85,29 @@ class Vocabulary:
         found = process.extract(text, choices, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=None)
         return {term: int(distance) for term, distance, _ in found}
 
-    def near(self, word: str, term: str, stem: Callable[[str], str | None]) -> tuple[str, int] | None:
-        """The vocabulary term `word` (whose own term is `term`) most likely meant, and its
-        distance; None when no term is near enough. `stem` gives a word's single term."""
+    def near(self, word: str, term: str, stem: Callable[[str], str | None]) -> Near | None:
+        """The vocabulary term `word` (whose own term is `term`) most likely meant; None when no
+        term is near enough. `stem` gives a word's single term."""
         word = word.lower()
         if not eligible(word) or term in self.counts:
             return None
-        found = self._within(term, budget(term))
+        found = {t: (d, "") for t, d in self._within(term, budget(term)).items()}
         for cut in range(MAX_SUFFIX + 1):
             prefix, rest = word[: len(word) - cut], word[len(word) - cut :]
             if len(prefix) < MIN_LETTERS - 1:
                 break
             for candidate, distance in self._within(prefix, budget(prefix)).items():
-                if distance < found.get(candidate, 3) and stem(candidate + rest) == candidate:
-                    found[candidate] = distance
+                if distance < found.get(candidate, (3, ""))[0] and stem(candidate + rest) == candidate:
+                    found[candidate] = (distance, candidate + rest)
         found.pop(term, None)
         if not found:
             return None
-        best = min(found, key=lambda t: (found[t], -self.counts[t], t))
-        return best, found[best]
+        best = min(found, key=lambda t: (found[t][0], -self.counts[t], t))
+        distance, spelt = found[best]
+        if not spelt:  # the word's stem was near: put the term in its place ("brithday" -> "birthday")
+            same = next((i for i, (a, b) in enumerate(zip(term, word)) if a != b), min(len(term), len(word)))
+            spelt = best[: len(best) - (len(term) - same)] + word[same:]
+        return Near(best, distance, spelt if stem(spelt) == best else None)
 
 
 class Vocabularies:

@@ -376,6 +376,13 @@ class SQLiteStore(RelationalStore):
             keys, scores = kw.score(db, KEYWORD, subject, terms, vocabularies=self._vocabularies)
             return kw.best(keys, scores, int(limit), accept)
 
+    def spellings(self, subject: str, words: Sequence[str]) -> dict[str, str]:
+        """Query words the subject's keyword index lacks, respelt (engram.store.keyword.spellings)."""
+        if not words or self._db is None:
+            return {}
+        with self._reading() as db, self._translate():
+            return kw.spellings(db, KEYWORD, subject, words, vocabularies=self._vocabularies)
+
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         """The subject's vectors under `model`, from the cache while its change counter has not
         moved; a write through this store appends to the cached rows in place (engram.store.rows)."""
@@ -604,5 +611,6 @@ if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capa
     from engram.store import base
 
     def _conforms(s: SQLiteStore) -> tuple[base.Store, base.VectorAdmin, base.Scrubbable, base.TraceScanner,
-                                           base.FileBackup, base.CacheReport, base.ReadsTexts, base.ScrubStatus]:
-        return s, s, s, s, s, s, s, s
+                                           base.FileBackup, base.CacheReport, base.ReadsTexts, base.ScrubStatus,
+                                           base.Spells]:
+        return s, s, s, s, s, s, s, s, s
