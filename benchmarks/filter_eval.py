@@ -242,8 +242,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                   DATA / "instructions_holdout5.jsonl"),
         "instructions_holdout6": ("by hand, after the last training: image-link exfiltration, fake preferences and "
                                   "memories, front matter, commit messages, fake tags, Arabic, Hindi, fullwidth letters; "
-                                  "first read 7/20, 0/20",
+                                  "first read 7/20, 0/20, then fixed as families (intent_written2, retrained)",
                                   DATA / "instructions_holdout6.jsonl"),
+        "instructions_holdout7": ("by hand, after this round's retraining, before any scoring: changelogs, pinned "
+                                  "messages, saved context, role-named agents, 11 languages; first read 12/20, 0/20",
+                                  DATA / "instructions_holdout7.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -259,7 +262,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
-                 "instructions_holdout6"):
+                 "instructions_holdout6", "instructions_holdout7"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]
@@ -278,7 +281,9 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout6 (by hand, formats and languages new to the sets; first read 10/20, 4/20, then fixed)":
             DATA / "secrets_holdout6.jsonl",
         "secrets_holdout7 (by hand: XML and properties files, CLI flags, WireGuard, age, vendor tokens, a seed phrase, "
-        "a value on the next line, Norwegian, Ukrainian, Arabic, Hindi; first read 13/20, 3/20)": DATA / "secrets_holdout7.jsonl",
+        "a value on the next line, Norwegian, Ukrainian, Arabic, Hindi; first read 13/20, 3/20, then fixed as families)": DATA / "secrets_holdout7.jsonl",
+        "secrets_holdout8 (by hand, after this round's rules, before any scoring; first read 16/20, 1/20)":
+            DATA / "secrets_holdout8.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []

@@ -444,6 +444,7 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
 
 @pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
+                                  "secrets_holdout7.jsonl",
                                   "secrets_agent.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
@@ -649,3 +650,49 @@ def test_a_key_with_an_engram_ids_shape_is_refused_on_the_agents_remember_tool(s
     out = MemoryTools(sqlite_memory, "user:1").handle("remember", {"fact": text})
     assert out.startswith("not saved") and "secret" in out, out
     assert sqlite_memory.items("user:1") == []
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("<server><id>nexus</id><password>Mvn#Repo2291</password></server>", "Mvn#Repo2291"),  # an XML element
+    ('<add key="StorageApiKey" value="q8Zr2LmX7vPk4TwN9bHc3Fd6" />', "q8Zr2LmX7vPk4TwN9bHc3Fd6"),
+    ("<key>ApiToken</key>\n<string>Xq7LmZ2pWt9Rk4Vb8Nc1</string>", "Xq7LmZ2pWt9Rk4Vb8Nc1"),  # a property list
+    ("ldapsearch -x -D cn=admin,dc=acme,dc=org -w 'Sl4te#Rock' -H ldap://ldap", "Sl4te#Rock"),  # a tool's own flag
+    ("smbclient //nas/share -U tom%Fjord!22x", "Fjord!22x"),
+    ("openssl enc -aes-256-cbc -pass pass:Tq8!mzLp2 -in a.txt", "Tq8!mzLp2"),
+    ("Mailchimp key: 9f3b7c1e5a2d8f4b6c0e9a1d3f7b5c2e-us21", "9f3b7c1e5a2d8f4b6c0e9a1d3f7b5c2e-us21"),  # vendor table
+    ("AGE-SECRET-KEY-1QXN7V8Z3K2L9M4P6R8T0W2Y4A6C8E0G2J4L6N8Q0S2U4W6Y8ZQ8SF3X",
+     "AGE-SECRET-KEY-1QXN7V8Z3K2L9M4P6R8T0W2Y4A6C8E0G2J4L6N8Q0S2U4W6Y8ZQ8SF3X"),
+    ("dckr_pat_Qx7LmZ2pWt9Rk4Vb8Nc1Hd5Fj3G", "dckr_pat_Qx7LmZ2pWt9Rk4Vb8Nc1Hd5Fj3G"),
+    ("recovery phrase: orbit velvet canyon ribbon pledge atom siren hollow brisk tundra plastic omit",
+     "orbit velvet canyon ribbon pledge atom siren hollow brisk tundra plastic omit"),  # a wallet's seed
+    ("Мій пароль до інтернет-банку — Kalyna_2219", "Kalyna_2219"),  # a Ukrainian preposition
+    ("lol the unlock code for my phone is 281047", "281047"),
+    ("Die PIN meiner EC-Karte ist 4821", "4821"),
+    ("TOTP seed for the admin account: JBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXP"),
+])
+def test_markup_tool_flags_vendor_formats_and_seed_phrases_are_found(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[Peer]\nPublicKey = Hm3Qx9Lr2Vt7Zk4Pw8Nb1Cd6Fj5Gs0Ka3Ye8Uo2Ii4=",  # a public key after its label
+    "go.sum has github.com/spf13/cobra v1.8.0 h1:Qx7LmZ2pWt9Rk4Vb8Nc1Hd5Fj3Gs6Ka0YeXu2Io8Lp=",  # a digest's tag
+    "ssh-keygen -lf shows 256 SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 tom@laptop",
+    "Call SID CA8f2c4e6a9b1d3f5e7a0c2b4d6f8e1a3c dropped after 3 seconds.",  # a hex id behind a prefix
+    "Donations go to 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 on the Bitcoin network.",  # its checksum says address
+    "The Google Drive file id 1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms is the budget sheet.",
+    "The publishable key pk_live_51Hx7Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8Lz goes in the page.",
+    "Merge pull request #4821 from acme/feature/Login2FA-refactorV2",  # a name made of words
+    "<password>${env.NEXUS_PASSWORD}</password>",
+    "ldapsearch -x -W -H ldap://ldap.acme.org",
+    "Wrote the 24-word recovery phrase on a steel plate; it lives in the safe.",
+    "The random seed is 1234567890abcdef for the run.",
+    "The password's length is 12.",
+])
+def test_public_values_and_placeholders_in_those_shapes_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_a_secret_after_a_public_label_word_is_still_found_when_the_label_names_a_secret():
+    text = "client id and secret: Qx7LmZ2pWt9Rk4Vb8Nc1Hd5Fj3Gs6Ka0"
+    assert find_secrets(text), "a label that names a secret wins over 'id'"

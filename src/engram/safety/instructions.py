@@ -129,9 +129,10 @@ def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = ()) ->
     return frozenset(out)
 
 
-# Below this probability from the n-grams alone, a text with no disguise skips the rules: no dev or
-# hand-written injection the screen refuses scores that low, and seven in ten ordinary one-line memories do
-# (the rules are three quarters of the screen's cost). docs/safety.md has the figures.
+# Below this probability from the n-grams alone, a text with no disguise that names no AI reader (ADDRESSEE)
+# skips the rules: seven in ten ordinary one-line memories score that low (the rules are three quarters of the
+# screen's cost); an order planted for "any LLM summarising this ticket" can too, so an addressee keeps the rules.
+# docs/safety.md has the figures.
 RULE_GATE = 0.01
 
 
@@ -246,7 +247,7 @@ def judge(text: str, origin: str = "user") -> Verdict:
     for window in windows(text):
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
-        if first < RULE_GATE and plain_only(window):
+        if first < RULE_GATE and plain_only(window) and ADDRESSEE.search(base(window)) is None:
             hits: dict[str, str] = {}
             probability = first  # the n-grams alone clear it and nothing is disguised: skip the rules
         elif prose:

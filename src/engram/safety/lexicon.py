@@ -329,6 +329,11 @@ _AI = (r"(?:a\.?i\.?|ai|ia|ki|llms?|asystenc\w*|mo\s+hinh|tro\s+ly|النموذ�
        r"claude|chatgpt|gpt(?:-?\d\w*)?|gemini|copilot|siri|alexa|yapay\s+zeka|"
        r"ии|нейросеть|модель|модели|бот|ассистент|агент|помощник|асистент|"
        r"模型|助手|机器人|智能体|人工智能|アシスタント|モデル|ボット|エージェント|모델|어시스턴트|에이전트|봇)")
+# AI nouns that _AI lacks, for the heading-addressee form of ADDRESSEE: Arabic, Hindi, Persian, Hebrew, Thai,
+# Indonesian, Vietnamese, Turkish, Traditional Chinese.
+_AI_MORE = (r"(?:المساعد|مساعد|الذكاء\s+الاصطناعي|सहायक|एआई|دستیار|העוזר|עוזר|ผู้ช่วย|asisten|trợ\s+lý|tro\s+ly|"
+            r"asistan\w*|助理|代理|機器人|agente|agenti|asystent\w*|assistente|assistenten|assistentin)")
+_AI_HEAD = rf"(?:[^\W\d_]{{1,3}}[-'’])?(?:{_AI}|{_AI_MORE})[^\W\d_]{{0,3}}"  # "l'IA", "KI-Agenten", "асистента"
 _READS = (r"(?:reads?|reading|loads?|loading|processe?s?|processing|retrieves?|retrieving|recalls?|recalling|sees?|"
           r"seeing|parses?|parsing|summari[sz]es?|summari[sz]ing|stores?|indexe?s?|indexing|finds?|opens?|gets?|"
           r"ingests?|ingesting|analy[sz]es?|analy[sz]ing|reviews?|reviewing|scans?|scanning|crawls?|crawling|"
@@ -741,8 +746,14 @@ ADDRESSEE = re.compile(
     rf"dies\w*|ceci|cette|questo|questa|это|эту|этот)"
     rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:\w+\s+)?{_AI}"
     rf"|\bif\s+(?:an?\s+|any\s+)?(?:\w+\s+)?{_AI}\s+(?:\w+\s+)?{_READS}"
+    # a short heading or vocative that names an AI reader, then a colon or a comma, whatever words stand around the
+    # noun: "AI reviewer:", "Note to shopping assistants:", "Attention translation AI:", "Dear AI meeting assistant,",
+    # "LLM agents refactoring this module:", "pour l'assistant :", "для асистента:", "An alle KI-Agenten,",
+    # "إلى المساعد الذكي:", "AI सहायक के लिए:" (words are runs of non-spaces: Devanagari's vowel signs are not \w)
+    rf"|(?:^|[.!?;。！？]\s+|[:：]\s+|\n\s*|[\"(\[>«]\s*)(?:(?:[^\s:：,،.!?;]+\s+){{0,4}}?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,3}}?\s*[:：—]"
+    rf"|(?:[^\s:：,،.!?;]+\s+)?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,2}}?\s*[,،])"
     # CJK and Korean: "读到这条的AI：", "このメモを読んだAIへ：", "이 메모를 읽는 AI에게:"
-    rf"|(?:^|[，。：:,])\s*给?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,10}}(?<![a-z])(?:ai|模型|助手|机器人|智能体)"
+    rf"|(?:^|[，。：:,])\s*[给給]?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,10}}(?<![a-z])(?:ai|模型|助手|助理|机器人|機器人|智能体|代理)"
     rf"(?:的(?:指令|说明|提示)|への指示|への注意|へ|에게)?[：:，,]",
     re.IGNORECASE,
 )
