@@ -282,7 +282,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             DATA / "secrets_holdout6.jsonl",
         "secrets_holdout7 (by hand: XML and properties files, CLI flags, WireGuard, age, vendor tokens, a seed phrase, "
         "a value on the next line, Norwegian, Ukrainian, Arabic, Hindi; first read 13/20, 3/20, then fixed as families)": DATA / "secrets_holdout7.jsonl",
-        "secrets_holdout8 (by hand, after this round's rules, before any scoring; first read 16/20, 1/20)":
+        "secrets_holdout8 (by hand, after this round's rules, before any scoring; first read 16/20, 1/20, then fixed)":
             DATA / "secrets_holdout8.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]

@@ -696,3 +696,21 @@ def test_public_values_and_placeholders_in_those_shapes_are_kept(text):
 def test_a_secret_after_a_public_label_word_is_still_found_when_the_label_names_a_secret():
     text = "client id and secret: Qx7LmZ2pWt9Rk4Vb8Nc1Hd5Fj3Gs6Ka0"
     assert find_secrets(text), "a label that names a secret wins over 'id'"
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("La contrasenya del wifi de casa és Gaudi#1926x", "Gaudi#1926x"),  # the Catalan copula
+    ("Kata sandi email kantor saya adalah Merdeka!45", "Merdeka!45"),  # three words before the copula
+    ("הסיסמה לוויפי בבית היא Tapuz!3381", "Tapuz!3381"),  # the Hebrew article glued to the label
+])
+def test_password_prose_with_longer_targets_and_glued_articles(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The Stripe payout po_1Qx7LmZ2pWt9Rk4Vb8Nc1Hd5 landed on Monday.",  # a Stripe object id
+    "La contrasenya del correu és massa curta.",
+    "Kata sandi email kantor saya adalah rahasia.",
+])
+def test_stripe_object_ids_and_prose_about_passwords_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from engram.errors import InvalidInput
 from engram.safety.intent import model, reading
-from engram.safety.lexicon import ADDRESSEE, COMPACT_RULES, DIRECTIVE, OBLIGATION, RULES, rule_names
+from engram.safety.lexicon import ADDRESSEE, COMPACT_RULES, DIRECTIVE, MAY_BE_ADDRESSED, OBLIGATION, RULES, rule_names
 from engram.safety.views import base, plain_only, views
 
 __all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction",
@@ -134,6 +134,11 @@ def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = ()) ->
 # screen's cost); an order planted for "any LLM summarising this ticket" can too, so an addressee keeps the rules.
 # docs/safety.md has the figures.
 RULE_GATE = 0.01
+
+
+def _addressed(text: str) -> bool:
+    """Whether `text` names an AI reader (ADDRESSEE), with a cheap look for an AI noun first."""
+    return MAY_BE_ADDRESSED.search(text) is not None and ADDRESSEE.search(text) is not None
 
 
 def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
@@ -247,7 +252,7 @@ def judge(text: str, origin: str = "user") -> Verdict:
     for window in windows(text):
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
-        if first < RULE_GATE and plain_only(window) and ADDRESSEE.search(base(window)) is None:
+        if first < RULE_GATE and plain_only(window) and not _addressed(base(window)):
             hits: dict[str, str] = {}
             probability = first  # the n-grams alone clear it and nothing is disguised: skip the rules
         elif prose:

@@ -757,6 +757,10 @@ ADDRESSEE = re.compile(
     rf"(?:的(?:指令|说明|提示)|への指示|への注意|へ|에게)?[：:，,]",
     re.IGNORECASE,
 )
+# A cheap first look for the screen's fast path: every form of ADDRESSEE names an AI noun or a "whoever";
+# a text with neither cannot be addressed, and this search costs a fraction of ADDRESSEE's.
+MAY_BE_ADDRESSED = re.compile(rf"(?<![^\W\d_])(?:{_AI}|{_AI_MORE})|\b(?:whoever|whichever|anyone|anybody|quien\w*|wer|"
+                              rf"qui\w*|chiunque|кто)\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", re.IGNORECASE)
 # A duty laid on the model in the third person: "the assistant must ...", "der Assistent muss ...".
 OBLIGATION = re.compile(
     rf"\b{_AI}\s+(?:\w+\s+)?(?:must|should|shall|is\s+(?:required|expected|to)|are\s+(?:required|to)|has\s+to|have\s+to|"

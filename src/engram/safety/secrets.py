@@ -281,7 +281,8 @@ def _sk_key_ok(m: re.Match[str]) -> bool:
 # Public object ids that look random but grant nothing: API response, message, request and payment ids.
 _PUBLIC_ID = re.compile(
     r"(?:pi|ch|cus|sub|in|evt|price|prod|txn|seti|pm|src|acct|req|msg|msgbatch|toolu|srvtoolu|asst|thread|run|"
-    r"call|resp|batch|file|ft|ftjob|vs|org|proj|user|pk)_|(?:chatcmpl|file|run|step|batch)-|"
+    r"call|resp|batch|file|ft|ftjob|vs|org|proj|user|pk|po|tr|re|dp|ba|card|tok|cs|plink|ii|il|cn|du|fee|si|sched|"
+    r"ipi|iauth|ich|trr|pyr|cbtxn|fr|ic|setatt|mandate|pmc|promo|coupon|tax|txi|sub_sched)_|(?:chatcmpl|file|run|step|batch)-|"
     r"Qm[1-9A-HJ-NP-Za-km-z]{44}$"  # Stripe publishable keys (`pk_live_`); an IPFS content id (CIDv0)
 )
 
@@ -428,7 +429,7 @@ _CONNECT = (
 _PW_WORDS_MORE = ("parool", "parooli", "parole", "paroli", "slaptažodis", "slaptazodis", "lozinka", "lozinku", "geslo",
                   "парола", "лозинка", "lykilorð", "lykilord", "pasfhocal", "cyfrinair", "contrasenya", "pasahitza",
                   "contrasinal", "fjalëkalimi", "fjalëkalim", "fjalekalim", "wagwoord", "nenosiri", "kata sandi",
-                  "kata laluan", "mật khẩu", "mat khau", "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
+                  "kata laluan", "mật khẩu", "mat khau", "סיסמה", "סיסמא", "הסיסמה", "הסיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
                   "گذرواژه", "پاس ورڈ", "पासवर्ड", "পাসওয়ার্ড", "პაროლი", "գաղտնաբառ")
 _PW_WORDS_UNSPACED = ("รหัสผ่าน",)
 _MORE = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _PW_WORDS_MORE)
@@ -458,10 +459,10 @@ _PW_FOR_ML = (r"(?:\s+(?:ko|mo|namin|natin|niya|μου|σου|saya|aku|ku))?"
               # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
               # ("salasanani pankkiin on"), or a possessive of one or two words ("kata sandi saya adalah",
               # "mật khẩu của tôi là"); the value check still applies
-              r"(?:\s+(?!(?:is|was|ist|est|es|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,2}"
-              r"(?=\s+(?:on|is|ist|je|jest|est|es|er|är|van|olan|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ)\s))")
+              r"(?:\s+(?!(?:is|was|ist|est|es|és|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,3}"
+              r"(?=\s+(?:on|is|ist|je|jest|est|es|és|er|är|van|olan|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ)\s))")
 _CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
-               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|είναι|este|és|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
                r"\s*(?:是|为|為|は|는|은|가|이|：|คือ)\s*|\s+)")
 # After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
 _VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
