@@ -152,3 +152,25 @@ def test_a_scoped_store_respells_only_from_its_own_subjects(store):
     with pytest.raises(AccessDenied):
         ScopedStore(store, SUBJECT).spellings("user:2", ["flgas"])  # another subject's words stay unseen
     assert ScopedStore(store, SUBJECT).spellings(SUBJECT, ["flgas"]) == {}
+
+
+def test_exact_terms_only_when_asked(store):
+    store.put([make(t) for t in FACTS])
+    later = make("Kubernetes runs the staging cluster.")
+    store.put([later])
+    assert [i for i, _ in store.keyword(SUBJECT, ["kubrenetes"], Filter(), 10)] == [later.id]
+    assert store.keyword(SUBJECT, ["kubrenetes"], Filter(), 10, near=False) == []  # the write path's look-up
+
+
+@pytest.mark.parametrize(("held", "now", "kept"), [
+    ((640, 9000), (640, 9000), True),
+    ((640, 9000), (650, 9100), True),  # grown by 10 of 640 (1/64): still served
+    ((640, 9000), (651, 9110), False),  # grown by more
+    ((640, 9000), (639, 8990), False),  # an item went: read again, its terms must not linger
+    ((640, 9000), (640, 8990), False),  # as many items, fewer tokens: one was rewritten
+    ((10, 90), (11, 99), False),  # a small subject is read again at every change
+])
+def test_a_vocabulary_serves_while_its_subject_only_grows_a_little(held, now, kept):
+    from engram.store.spelling import current
+
+    assert current(held, now) is kept

@@ -221,7 +221,8 @@ class Batch:
         for item in items:
             terms = tuple(_probe_terms(item.text))
             if terms not in searched:
-                found = self.store.keyword(subject, list(terms), Filter(kinds=(FACT,)), 50)
+                # exact terms only: a near spelling is a guess, and a guess never supersedes a fact
+                found = self.store.keyword(subject, list(terms), Filter(kinds=(FACT,)), 50, near=False)
                 searched[terms] = [item_id for item_id, _ in found]
             hits[item.id] = searched[terms]
         return hits

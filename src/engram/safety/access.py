@@ -89,9 +89,10 @@ class ScopedStore:
         self.check(subject, "read")
         return self.inner.find(subject, where, limit, newest_first)
 
-    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
+                near: bool = True) -> list[tuple[str, float]]:
         self.check(subject, "read")
-        return self.inner.keyword(subject, terms, where, limit)
+        return self.inner.keyword(subject, terms, where, limit, near=near)
 
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         self.check(subject, "read")

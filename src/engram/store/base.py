@@ -156,8 +156,10 @@ class Store(Protocol):
     ) -> list[Item]:
         """Items of one subject that pass the filter, by event time."""
 
-    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
-        """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`."""
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
+                near: bool = True) -> list[tuple[str, float]]:
+        """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`; with
+        `near`, a term the subject lacks may stand for its nearest spelling there (engram.store.spelling)."""
 
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         """All vectors of one subject under `model` (any validity): ids in write order, unit rows.

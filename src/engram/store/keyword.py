@@ -479,7 +479,7 @@ def _lookup(db: Executor, sql: Statements, subject: str,
     return docs, length, {term: np.concatenate(p) if len(p) > 1 else p[0] for term, p in parts.items()}
 
 
-def _near(db: Executor, sql: Statements, subject: str, generation: object, missing: Sequence[tuple[str, str]],
+def _near(db: Executor, sql: Statements, subject: str, generation: tuple[int, int], missing: Sequence[tuple[str, str]],
           tokeniser: Tokeniser, vocabularies: spelling.Vocabularies) -> dict[str, spelling.Near]:
     """For each (word, term) whose term the subject lacks, the nearest term it holds, by term."""
 

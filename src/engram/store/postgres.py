@@ -297,14 +297,15 @@ class PostgresStore(RelationalStore):
         found = {r[0]: row_item(r) for r in self._read(f"{SELECT_ITEMS} WHERE i.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]
 
-    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
+                near: bool = True) -> list[tuple[str, float]]:
         """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
         if not terms:
             return []
         clause, params = where_clause(subject, where, POSTGRES)
 
         def work(conn: Any) -> list[tuple[str, float]]:
-            keys, scores = kw.score(conn, KEYWORD, subject, terms, vocabularies=self._vocabularies)
+            keys, scores = kw.score(conn, KEYWORD, subject, terms, vocabularies=self._vocabularies if near else None)
             return kw.best(keys, scores, int(limit), lambda batch: dict(
                 conn.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(batch), *params)).fetchall()))
 

@@ -19,7 +19,7 @@ engram.store.keyword.spellings, engram.core.recall).
 The distance is rapidfuzz's (C++, maintained, wheels for every platform, no dependencies): its
 `process.extract` compares one word with thousands of terms in a call. The vocabulary is read
 from the index itself (engram.store.keyword.VOCABULARY: both backends, the same tables) and kept
-per subject until the subject's item count or token total moves (`Vocabularies`).
+per subject while the subject only grows a little (`Vocabularies`).
 """
 
 from __future__ import annotations
@@ -111,16 +111,36 @@ class Vocabulary:
 
 
 class Vocabularies:
-    """A store's vocabularies, one per subject, each kept while its `generation` stays the same."""
+    """A store's vocabularies, one per subject, each kept while its subject only grows a little.
+
+    A vocabulary is read again when the subject's item count or token total fell (something was
+    forgotten or rewritten: its terms must not linger) or grew by more than a STALE_SHARE of the
+    items it was read with; until then the terms of the newest items may be missing, which costs
+    a near match at most (a kept term with no posting scores nothing). At 100,000 items a read
+    takes about half a second, so rereading at every write would stall the recall after it."""
 
     def __init__(self) -> None:
-        self._cache: BoundedCache[tuple[object, Vocabulary]] = BoundedCache(MAX_VOCABULARIES, MAX_BYTES)
+        self._cache: BoundedCache[tuple[tuple[int, int], Vocabulary]] = BoundedCache(MAX_VOCABULARIES, MAX_BYTES)
 
-    def get(self, subject: str, generation: object, read: Callable[[], Mapping[str, int]]) -> Vocabulary:
-        """The subject's vocabulary as of `generation`, read with `read` when not held."""
+    def get(self, subject: str, generation: tuple[int, int], read: Callable[[], Mapping[str, int]]) -> Vocabulary:
+        """The subject's vocabulary for `generation` (its item count and token total), read with
+        `read` when none is held or the one held is too old for it (see the class)."""
         held = self._cache.get(subject, "vocabulary")
-        if held is not None and held[0] == generation:
+        if held is not None and current(held[0], generation):
             return held[1]
         vocabulary = Vocabulary(read())
         self._cache.put(subject, "vocabulary", (generation, vocabulary), 80 * len(vocabulary) + 1)
         return vocabulary
+
+
+#: How much a subject may grow (a share of its items) before its vocabulary is read again.
+STALE_SHARE = 1 / 64
+
+
+def current(held: tuple[int, int], now: tuple[int, int]) -> bool:
+    """Whether a vocabulary read at `held` (items, tokens) still serves a subject at `now`: the
+    same, or grown by at most STALE_SHARE of its items with nothing removed."""
+    (docs, length), (docs_now, length_now) = held, now
+    if (docs, length) == (docs_now, length_now):
+        return True
+    return docs <= docs_now and length <= length_now and docs_now - docs <= int(docs * STALE_SHARE)

@@ -363,7 +363,8 @@ class SQLiteStore(RelationalStore):
                 found[row[0]] = row_item(row)
         return [found[i] for i in ids if i in found]
 
-    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int) -> list[tuple[str, float]]:
+    def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
+                near: bool = True) -> list[tuple[str, float]]:
         """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
         if not terms or self._db is None:
             return []
@@ -373,7 +374,7 @@ class SQLiteStore(RelationalStore):
             def accept(keys: list[int]) -> dict[int, str]:
                 return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
-            keys, scores = kw.score(db, KEYWORD, subject, terms, vocabularies=self._vocabularies)
+            keys, scores = kw.score(db, KEYWORD, subject, terms, vocabularies=self._vocabularies if near else None)
             return kw.best(keys, scores, int(limit), accept)
 
     def spellings(self, subject: str, words: Sequence[str]) -> dict[str, str]:
