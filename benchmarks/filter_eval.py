@@ -244,7 +244,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                   "memories, front matter, commit messages, fake tags, Arabic, Hindi, fullwidth letters; "
                                   "first read 7/20, 0/20, then fixed as families (intent_written2, retrained)",
                                   DATA / "instructions_holdout6.jsonl"),
-        "instructions_holdout7": ("by hand, after this round's retraining, before any scoring: changelogs, pinned "
+        "instructions_holdout7": ("by hand, after the intent_written2 retraining, before any scoring: changelogs, pinned "
                                   "messages, saved context, role-named agents, 11 languages; first read 12/20, 0/20",
                                   DATA / "instructions_holdout7.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
@@ -282,7 +282,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             DATA / "secrets_holdout6.jsonl",
         "secrets_holdout7 (by hand: XML and properties files, CLI flags, WireGuard, age, vendor tokens, a seed phrase, "
         "a value on the next line, Norwegian, Ukrainian, Arabic, Hindi; first read 13/20, 3/20, then fixed as families)": DATA / "secrets_holdout7.jsonl",
-        "secrets_holdout8 (by hand, after this round's rules, before any scoring; first read 16/20, 1/20, then fixed)":
+        "secrets_holdout8 (by hand, after the holdout7 families, before any scoring; first read 16/20, 1/20, then fixed)":
             DATA / "secrets_holdout8.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
