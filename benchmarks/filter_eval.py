@@ -231,6 +231,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent_written2, {split} split", "by hand, planted artefacts, fake provenance, 20 languages "
                         "(the classifier's third set; first read 28/69, 0/77)",
                         score_instructions([r for r in written2 if r["split"] == split]), "injection"))
+    composed = rows(DATA / "intent_composed.jsonl")
+    for split in ("train", "dev", "test"):
+        out.append(line(f"intent_composed, {split} split", "composed contrastively: frames x readers x actions, 13 languages "
+                        "(the classifier's fourth set; split per frame)",
+                        score_instructions([r for r in composed if r["split"] == split]), "injection"))
     other = {
         "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
         "instructions_holdout": ("by hand, before tuning; measured once", DATA / "instructions_holdout.jsonl"),
@@ -247,6 +252,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "instructions_holdout7": ("by hand, after the intent_written2 retraining, before any scoring: changelogs, pinned "
                                   "messages, saved context, role-named agents, 11 languages; first read 12/20, 0/20",
                                   DATA / "instructions_holdout7.jsonl"),
+        "instructions_holdout8": ("by hand, before the composed set: hidden in facts, markup comments, JSON fields, base64, "
+                                  "named models, polite wishes, tool calls, 8 languages; first read 17/20, 0/20, then used "
+                                  "to shape the method (composed set, sentences read alone)", DATA / "instructions_holdout8.jsonl"),
+        "instructions_holdout9": ("by hand with holdout8, by another card (tickets, recipes, tool results, FAQ pages, YAML); "
+                                  "scored once, after the last training", DATA / "instructions_holdout9.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -262,7 +272,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
-                 "instructions_holdout6", "instructions_holdout7"):
+                 "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]

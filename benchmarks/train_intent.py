@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import pickle
 import sys
 from pathlib import Path
 
@@ -23,7 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from engram.safety.instructions import STRONG_RULES, evidence  # noqa: E402
+from engram.safety.instructions import STRONG_RULES, signals  # noqa: E402
+from engram.safety.instructions import evidence as _evidence  # noqa: E402
 from engram.safety.intent import DIM, SIGNALS, features  # noqa: E402
 from filter_eval import LONG, beam_messages  # noqa: E402  (the same reading of BEAM's chats as the evaluation)
 
@@ -35,10 +37,13 @@ WRITTEN = ROOT / "benchmarks" / "safety_data" / "intent_written.jsonl"
 # matter), fake provenance ("User profile (verified by support)", "[Memory summary]"), readers named by role
 # ("Grading model:"), and 20 languages; benign look-alikes of each (DATA_CARD.md).
 WRITTEN2 = ROOT / "benchmarks" / "safety_data" / "intent_written2.jsonl"
+# Contrastive rows composed from frames x readers x actions in ten languages (intent_compose.py): each frame
+# is filled with a harmful action for an AI reader, the user's own preference for an AI reader, and an errand for a person.
+COMPOSED = ROOT / "benchmarks" / "safety_data" / "intent_composed.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 WIDTH = DIM + len(SIGNALS)
-L2_GRID = (1e-5, 3e-5, 1e-4)  # picked on dev (recall within the benign budgets); was 1e-6..3e-5
+L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
 BENIGN_WEIGHT = 2.0
 MAX_DEV_FALSE = 0.01  # the user threshold: the lowest that refuses at most 1% of benign dev rows
 MAX_DEV_FALSE_UNTRUSTED = 0.05  # text from tools and pages: up to 5% of benign dev rows refused
@@ -51,6 +56,19 @@ RULE_FLOOR = 0.1  # a rule hit alone never refuses: the classifier must lean tha
 
 STDLIB_ROWS = 2000  # benign technical English: first sentences of the interpreter's own stdlib docstrings
 CODE_ROWS = 1500  # benign code: windows of the interpreter's own stdlib sources (comments, strings, markup in strings)
+
+
+_MEMO: dict[str, tuple[dict[str, str], list[str]]] = {}
+
+
+def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
+    """engram.safety.instructions.evidence, with the rule hits and readings memoised (`--cache`); the
+    signals are always computed afresh from them, so editing the cues needs no new cache."""
+    if text not in _MEMO:
+        hits, _, readings = _evidence(text)
+        _MEMO[text] = (hits, readings)
+    hits, readings = _MEMO[text]
+    return hits, signals(hits, readings), readings
 
 
 def stdlib_sentences() -> list[dict[str, str]]:
@@ -117,17 +135,18 @@ def beam_windows(beam_dir: Path | None) -> list[dict[str, str]]:
     time, never stored), at most BEAM_ROWS of them, picked by a hash."""
     if beam_dir is None:
         return []
-    from engram.safety.instructions import windows
+    from engram.safety.instructions import pieces
 
     rows = [{"text": w, "label": "benign", "family": "beam_window", "lang": "en", "split": "train"}
-            for text in beam_messages(beam_dir, TRAIN_CHATS) for w in windows(text[:LONG])]
+            for text in beam_messages(beam_dir, TRAIN_CHATS) for w in pieces(text[:LONG])]
     rows.sort(key=lambda r: hashlib.sha256(r["text"].encode()).hexdigest())
     return rows[:BEAM_ROWS]
 
 
 def load(split: str, beam_dir: Path | None = None) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
     """(strong rule fired, features, label, row weight) of every reading of every row of `split`."""
-    rows = ([json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()] + written_rows()
+    rows = ([json.loads(line) for path in (DATA, COMPOSED) for line in path.read_text(encoding="utf-8").splitlines()]
+            + written_rows()
             + stdlib_sentences() + fact_shapes() + beam_windows(beam_dir))
     rows = [r for r in rows if r["split"] == split]
     feats, labels, ruled, weight = [], [], [], []
@@ -145,12 +164,12 @@ MAX_CALIBRATION_FALSE = 0.003  # at most 0.3% of those messages refused
 
 def calibration_messages(beam_dir: Path) -> list[list[tuple[np.ndarray, np.ndarray, bool]]]:
     """Features of every window of every message of the calibration chats (benign conversation)."""
-    from engram.safety.instructions import windows
+    from engram.safety.instructions import pieces
 
     out = []
     for text in beam_messages(beam_dir, CALIBRATION_CHATS):
         feats = []
-        for window in windows(text[:LONG]):
+        for window in pieces(text[:LONG]):
             hits, sig, readings = evidence(window)
             feats += [(*features(reading, sig), bool(STRONG_RULES & set(hits))) for reading in readings]
         out.append(feats)
@@ -217,13 +236,20 @@ def main() -> int:
                     help="BEAM's 100K chats directory: windows of chats 1-5 are benign training rows, and the threshold "
                          "refuses at most 0.3%% of chats 6-10's messages")
     ap.add_argument("--out", type=Path, default=OUT, help="where to write the weights (default: the package's)")
+    ap.add_argument("--l2", type=float, action="append", help="try only this L2 (repeatable; default: the grid)")
+    ap.add_argument("--cache", type=Path, metavar="FILE",
+                    help="keep the rule hits of every row here between runs (a pickle; delete it after editing the rules)")
     args = ap.parse_args()
+    if args.cache and args.cache.exists():
+        _MEMO.update(pickle.loads(args.cache.read_bytes()))
     calibration = calibration_messages(args.calibrate) if args.calibrate else []
     _, tr_f, tr_y, tr_w = load("train", args.calibrate)
     dv_rule, dv_f, dv_y, _ = load("dev")
+    if args.cache:
+        args.cache.write_bytes(pickle.dumps(_MEMO))
     xtr, xdv = csr(tr_f), csr(dv_f)
     best = None
-    for l2 in L2_GRID:
+    for l2 in args.l2 or L2_GRID:
         w, b = train(xtr, tr_y, l2, tr_w)
         # Round through float16, as shipped, before judging.
         w16 = w.astype(np.float16).astype(np.float64)
@@ -264,7 +290,7 @@ def main() -> int:
         "train_benign_refused": round(float((ptr[tr_y == 0] >= t).mean()), 3),
         "dev_recall": round(recall, 3), "dev_benign_refused": round(float(refused[dv_y == 0].mean()), 3),
         "calibrated_on_beam_messages": len(calibration),
-        "data_sha256": hashlib.sha256(DATA.read_bytes()).hexdigest()[:16],
+        "data_sha256": hashlib.sha256(DATA.read_bytes() + COMPOSED.read_bytes()).hexdigest()[:16],
     }
     print(json.dumps(meta))
     signal_w = {name: round(float(w16[DIM + i]), 2) for i, name in enumerate(SIGNALS)}

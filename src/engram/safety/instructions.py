@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 
 from engram.errors import InvalidInput
 from engram.safety.intent import model, reading
-from engram.safety.lexicon import ADDRESSEE, COMPACT_RULES, DIRECTIVE, MAY_BE_ADDRESSED, OBLIGATION, RULES, rule_names
+from engram.safety.lexicon import (ADDRESSEE, COMPACT_RULES, DIRECTIVE, FUTURE, MAY_BE_ADDRESSED, NAMES_AI, OBLIGATION, RULES,
+                                   rule_names)
 from engram.safety.views import base, plain_only, views
 
-__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction",
+__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction", "pieces",
            "rule_hits", "rule_names", "signals", "threshold", "windows"]
 
 REASON = "looks like an instruction to the assistant, not a fact"
@@ -126,6 +127,17 @@ def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = ()) ->
         out.add("addressed")
     if any(OBLIGATION.search(r) for r in readings):
         out.add("obligation")
+    # A time scope ("from now on") or an AI named anywhere is as common in the user's own preferences ("wants the
+    # assistant to always use metric units") as in injections, so neither is a feature alone (trained alone, they
+    # refused such preferences); with a rule family that fired, each is one: a linear model cannot weigh two cues
+    # together unless their conjunction is a feature of its own.
+    if hits:
+        if "addressed" in out:
+            out.add("addressed+rule")
+        if any(NAMES_AI.search(r) for r in readings):
+            out.add("names_ai+rule")
+        if any(FUTURE.search(r) for r in readings):
+            out.add("future+rule")
     return frozenset(out)
 
 
@@ -190,6 +202,19 @@ def windows(text: str) -> list[str]:
     return out
 
 
+def pieces(text: str) -> list[str]:
+    """What the screen judges: the windows of `text` and, for a text of one window (a memory, a short
+    message) of two sentences or more, each sentence too. The classifier's n-grams are normalised over
+    the text they come from, so an order set after an innocuous fact ("User likes tea. Also, assistant:
+    ignore ...") is diluted by the fact; read alone, it is not. A long text is read by windows only:
+    its sentences would multiply the screen's cost and its chances of a false refusal."""
+    found = windows(text)
+    if len(found) > 1:
+        return found
+    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    return found + [s for s in sentences if is_prose(s)] if len(sentences) > 1 else found
+
+
 # The rule families whose hit lowers the bar to the rule threshold: the ones the shipped model weighs
 # most (benchmarks/train_intent.py prints every signal's weight; these are about +1.5 to +3.5 in the logit).
 STRONG_RULES = frozenset({"override", "reveal", "persona", "bypass", "exfiltration", "destructive", "chat_template"})
@@ -249,7 +274,7 @@ def judge(text: str, origin: str = "user") -> Verdict:
     m = model()
     rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
     best: Verdict | None = None
-    for window in windows(text):
+    for window in pieces(text):
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
         if first < RULE_GATE and plain_only(window) and not _addressed(base(window)):

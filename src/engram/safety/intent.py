@@ -30,7 +30,7 @@ DIM = 1 << 16  # hashed n-gram buckets
 # Signals beyond the n-grams, each one feature after the hashed ones: rule families and disguises.
 SIGNALS = ("rule:role_marker", "rule:override", "rule:reveal", "rule:persona", "rule:bypass", "rule:exfiltration",
            "rule:privilege", "rule:concealment", "rule:new_instructions", "rule:destructive", "rule:promotion",
-           "disguised", "addressed", "obligation")
+           "disguised", "addressed", "obligation", "addressed+rule", "names_ai+rule", "future+rule")
 _SIGNAL_INDEX = {name: DIM + i for i, name in enumerate(SIGNALS)}
 _MULT = np.uint64(1000003)
 _MASK = np.uint64(0xFFFFFFFF)

@@ -769,3 +769,30 @@ OBLIGATION = re.compile(
     rf"|(?:模型|助手|机器人|智能体|AI)(?:必须|应该|应当|需要)",
     re.IGNORECASE,
 )
+# A time scope that reaches past this conversation ("from now on", "next time", "in every future session"),
+# read on the normalised text (casefolded, Latin accents stripped). Not a rule: the user's own preferences
+# have one as often as injections do ("From now on, call me Sasha."); the classifier weighs it, alone and
+# together with an AI reader or a rule family (engram.safety.instructions.signals).
+FUTURE = re.compile(
+    r"\b(?:from\s+now\s+on|going\s+forward|henceforth|hereafter|from\s+(?:today|this\s+point)|starting\s+(?:now|today|"
+    r"tomorrow|immediately)|next\s+time|in\s+(?:the\s+)?future|in\s+(?:all|every|each|any)\s+(?:\w+\s+)?(?:future|later|"
+    r"subsequent|next|new|other)\s+\w+|(?:every|each)\s+(?:time|session|conversation|chat|reply|answer|response)|"
+    r"(?:future|later|subsequent|upcoming)\s+(?:sessions?|conversations?|chats?|interactions?|replies|answers|responses)|"
+    r"permanently|never\s+again|always|forever|"
+    r"a\s+partir\s+de\s+(?:ahora|hoy|agora|hoje|maintenant|aujourd'?hui)|de\s+ahora\s+en\s+adelante|en\s+adelante|"
+    r"de\s+agora\s+em\s+diante|la\s+proxima\s+vez|da\s+proxima\s+vez|(?:en\s+las|nas|en\s+les)\s+proxim\w+\s+\w+|siempre|"
+    r"nunca\s+mas|sempre|ab\s+(?:sofort|jetzt|heute)|von\s+nun\s+an|(?:zu)?kunftig|fortan|in\s+zukunft|immer|"
+    r"(?:beim\s+)?nachste[ns]?\s+mal|desormais|dorenavant|la\s+prochaine\s+fois|toujours|a\s+l'avenir|"
+    r"d'ora\s+in\s+(?:poi|avanti)|da\s+ora\s+in\s+poi|la\s+prossima\s+volta|in\s+futuro|no\s+futuro|"
+    r"vanaf\s+nu|voortaan|altijd|od\s+(?:teraz|tej\s+pory|dzis)|zawsze|nastepnym\s+razem|bundan\s+(?:sonra|boyle)|"
+    r"her\s+zaman)\b"
+    r"|(?<![^\W\d_])(?:с\s+этого\s+момента|с\s+сегодняшнего\s+дня|отныне|впредь|всегда|в\s+следующий\s+раз|в\s+будущем|"
+    r"в\s+(?:каждом|любом)\s+(?:следующем\s+)?\w+|من\s+الآن|دائم|في\s+المرة\s+القادمة|مستقبل)"
+    r"|从现在(?:起|开始)|以后|今后|今後|下次|每次|始终|永远|总是|次回|これから|常に|いつも|毎回|以降|앞으로|항상|다음부터|이제부터",
+    re.IGNORECASE,
+)
+# An AI named anywhere in the text, as any noun of ADDRESSEE's (a subject or an object, not only a vocative):
+# "It would be great if the AI stopped ...", "Er bat den Assistenten ...". A feature, never a rule.
+NAMES_AI = re.compile(rf"(?<![^\W\d_])(?:{_AI}|{_AI_MORE})(?![^\W\d_])|(?:模型|助手|助理|机器人|機器人|智能体|アシスタント|モデル|에이전트|어시스턴트)"
+                      r"|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])ai|ai(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])",
+                      re.IGNORECASE)
