@@ -11,13 +11,18 @@ backreference) either stands alone or makes the part unknown, which is always sa
 
 from __future__ import annotations
 
+import importlib
 import re
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser as parser  # type: ignore[attr-defined]
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["NeedleIndex", "may_match", "needles"]
+
+# The regex engine's own parser (the module `re` compiles with; `sre_parse` before Python 3.11).
+_NEW = sys.version_info >= (3, 11)
+parser: Any = importlib.import_module("re._parser" if _NEW else "sre_parse")
+sre: Any = importlib.import_module("re._constants" if _NEW else "sre_constants")
 
 Needles = frozenset[str] | None
 _CACHE: dict[re.Pattern[str], Needles] = {}
