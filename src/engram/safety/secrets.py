@@ -22,6 +22,7 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.safety import assignments
+from engram.safety import secret_words as words
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -219,8 +220,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
                     r"caract[eè]res?|caracteres|cifras|d[ií]gitos|zeichen|cijfers|tekens)", value, re.IGNORECASE):
         return False  # "the code is 4-digit": a length, not a password
     has_digit = any(c.isdigit() for c in value)
-    if not has_digit and re.fullmatch(r"[a-z]+(?:[-/'][a-z]+)*", value):
-        return False  # "and/or", "case-sensitive": words, not a password
+    if not has_digit and re.fullmatch(r"[^\W\d_]+(?:[-/'’][^\W\d_]+)*", value) and value[1:] == value[1:].lower():
+        return False  # "and/or", "case-sensitive", "l'étiquette": words, not a password
     has_symbol = any(not c.isalnum() and c != "-" for c in value)
     inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
     if value.isdigit():
@@ -244,6 +245,20 @@ def _pair_password_ok(m: re.Match[str]) -> bool:
         return False  # a version, not a password
     return (has_digit and (has_symbol or inner_upper or len(value) >= 8 or value[-1].isdigit())) or has_symbol \
         or (inner_upper and len(value) >= 8 and has_digit)
+
+
+_NETWORK_WORDS = re.compile(r"(?i)\b(?:network|ssid|name|named|called|netzwerk|r[ée]seau|red|rete|rede|router|speed|"
+                            r"signal|band|channel|standard)\b")
+
+
+def _wifi_password_ok(m: re.Match[str]) -> bool:
+    """A password given for a wifi named alone: a mixed token of 8+ characters, not a speed or a standard
+    (`100Mbps`, `802.11ax`), and not after words that name the network or its hardware."""
+    value = m.group("p").rstrip(".,;:!?)]}")
+    if _NETWORK_WORDS.search(m.group("w")) or re.search(r"\d\.\d|^\d+\s*[A-Za-z]{1,5}$", value):
+        return False
+    has_both = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    return len(value) >= 8 and has_both and _pair_password_ok(m)
 
 
 def _random_value_ok(m: re.Match[str]) -> bool:
@@ -422,18 +437,12 @@ _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
     r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b)\s*"
 )
-# "password" in more languages, word-bounded (a letter may not come right before): Baltic, South
-# Slavic, Icelandic, Celtic, Iberian, Albanian, Afrikaans, Swahili, Indonesian / Malay, Vietnamese,
-# Hebrew, Arabic, Persian, Urdu, Hindi, Bengali, Georgian, Armenian. And scripts written without
-# spaces (Thai), matched anywhere like the CJK words. Each is also a hint (_PW_HINTS).
-_PW_WORDS_MORE = ("parool", "parooli", "parole", "paroli", "slaptažodis", "slaptazodis", "lozinka", "lozinku", "geslo",
-                  "парола", "лозинка", "lykilorð", "lykilord", "pasfhocal", "cyfrinair", "contrasenya", "pasahitza",
-                  "contrasinal", "fjalëkalimi", "fjalëkalim", "fjalekalim", "wagwoord", "nenosiri", "kata sandi",
-                  "kata laluan", "mật khẩu", "mat khau", "סיסמה", "סיסמא", "הסיסמה", "הסיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
-                  "گذرواژه", "پاس ورڈ", "पासवर्ड", "পাসওয়ার্ড", "პაროლი", "գաղտնաբառ")
-_PW_WORDS_UNSPACED = ("รหัสผ่าน",)
-_MORE = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _PW_WORDS_MORE)
-_UNSPACED = "|".join(re.escape(w) for w in _PW_WORDS_UNSPACED)
+# "password" in every language of the table (engram.safety.secret_words), word-bounded (a letter may not come
+# right before); scripts written without spaces (Thai, CJK, kana, Hangul) are matched anywhere. Each is also a hint.
+_PW_WORDS_MORE = words.spaced(words.NOUNS)
+_PW_WORDS_UNSPACED = words.unspaced(words.NOUNS)
+_MORE = words.alternation(_PW_WORDS_MORE)
+_UNSPACED = words.alternation(_PW_WORDS_UNSPACED)
 # "password" in other languages (European, Cyrillic, CJK, Korean, Turkish), for prose such as
 # "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
@@ -443,29 +452,33 @@ _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mo
               r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
               r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
               r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
-              r"κωδικός(?:\s+πρόσβασης)?|password|" + _MORE + r")|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|" + _UNSPACED + r")")
+              r"κωδικός(?:\s+πρόσβασης)?|password|" + _MORE + r")|" + _UNSPACED + r")")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
              "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
              "hotspot", "jelszav", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
              *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
-_PW_FOR_ML = (r"(?:\s+(?:ko|mo|namin|natin|niya|μου|σου|saya|aku|ku))?"
-              r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
-              r"dla|do|för|på|till|til|k|ke|na|od|pro|za|sa|του|της|για|στο|στον|στην|от|для|к|на|до|від|ад|да)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
-              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha|min|mit|mitt|mine|din|ditt|vår|vårt|το|τη|την|τον)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
+_SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
+_PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.LANGS["tl"].dets + words.LANGS["el"].dets[-2:] + words.LANGS["id"].dets) + r"))?"
+              r"\s*(?:(?:" + words.alternation(words.PREPS) + r")\s+(?:(?:" + words.alternation(words.DETS) + r"|mein\w*)\s+)?"
+              r"[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
-              # one word with no preposition: languages that mark "for the bank" with a case ending
-              # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
-              # ("salasanani pankkiin on"), or a possessive of one or two words ("kata sandi saya adalah",
-              # "mật khẩu của tôi là"); the value check still applies
-              r"(?:\s+(?!(?:is|was|ist|est|es|és|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,3}"
-              r"(?=\s+(?:on|is|ist|je|jest|est|es|és|er|är|van|olan|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ)\s))")
-_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
-               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|είναι|este|és|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
-               r"\s*(?:是|为|為|は|는|은|가|이|：|คือ)\s*|\s+)")
-# After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
-_VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
+              # one to three words with no preposition: languages that mark "for the bank" with a case ending
+              # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"), or a possessive of one or two words
+              # ("kata sandi saya adalah", "mật khẩu của tôi là"); the value check still applies
+              r"(?:\s+(?!(?:" + _SPACED_COPULAS + r")\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,3}"
+              r"(?=,?\s+(?:" + _SPACED_COPULAS + r")\s))")
+# A copula of the table, maybe after a comma ("Mon mot de passe pour la box, c'est …"), or a particle glued to
+# the label in scripts without spaces ("密码是", "パスワードは", "비밀번호는").
+_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|,?\s+(?:"
+               + _SPACED_COPULAS + r")\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"\s*(?:" + words.alternation(words.unspaced(words.COPULAS)) + r"|：)\s*|\s+)")
+# After a label in any language: quoted, or a token of printable ASCII and letters of scripts written with spaces
+# ("Ласточка_1987"); CJK, kana, Hangul, Thai and full-width forms end it (those scripts run on without spaces).
+_VCHAR = r"(?:[!-~]|[^\x00-\x7f\s\u0E00-\u0E7F\u2000-\u206F\u3000-\u9FFF\uAC00-\uD7AF\uFF00-\uFFEF])"
+_VALUE_ASCII = (r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>""" + _VCHAR
+                + r"""{2,78}(?:[A-Za-z0-9#$%&*+\-/<=>@^_|~]|[^\W_\u0E00-\u0E7F\u3000-\u9FFF\uAC00-\uD7AF\uFF00-\uFFEF])))""")
 _VALUE = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[^\s"'`]{3,79}[^\s"'`.,;:!?)\]}]))"""
 
 def _rule(kind: str, regex: str, hints: tuple[str, ...] = (), group: int | str | tuple[str, ...] = 0,
@@ -594,6 +607,9 @@ _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "
 
 _KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
 
+# One recovery code of letters and digits (a digit in it, one dash at most): `7c2f1-a9e4b`, `q7m1z9x4`.
+_ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
+
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
 _GENERIC: list[_Rule] = [
     # The reference article's floor: any `sk-` key of 16+ characters (OpenRouter, DeepSeek, ...).
@@ -623,6 +639,11 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
+    # "the wifi at grandma's is Margarita1965": the network named alone stands for its password in chat; the value
+    # must look like one (8+ characters, letters and digits), and a label that names the network itself does not count.
+    _rule("password", r"(?i:(?<![^\W\d_])(?:wi-?fi|wlan)(?![^\W\d_])(?P<w>(?:\s+[\w'’]+){0,4}?)(?:\s*[:=]\s*|,?\s+(?:"
+          + _SPACED_COPULAS + r")\s+))['\"]?(?P<p>[^\s'\"]{7,63}[^\s'\".,;:!?)\]}])", ("wifi", "wi-fi", "wlan"), "p",
+          _wifi_password_ok),
     _rule("pin", r"(?i:\b(?:пин(?:[\s-]*код(?:а|у)?)?|pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building|unlock|access|screen(?:\s+lock)?|phone|sim|device)\s+(?:code|combination|combo)|"
           r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
@@ -644,8 +665,9 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
     # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
-    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)\s+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
-          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*)",
+    # or as a list of letter-and-digit codes ("recovery codes: 7c2f1-a9e4b 3d8k2-q7m1z", GitHub's and Google's shape).
+    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)[\s-]+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
+          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
           ("code",), 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential", "seed", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
