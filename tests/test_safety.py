@@ -764,3 +764,35 @@ def test_values_in_other_scripts_dislocated_copulas_wifi_and_recovery_codes(text
 ])
 def test_near_misses_of_those_families_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Kd8#Lm2qZ is my Netflix password", "Kd8#Lm2qZ"),  # the value first
+    ("Gatito2020! ist mein Passwort", "Gatito2020!"),
+    ("use Rb7!kQ2m as the password", "Rb7!kQ2m"),
+    ("The password I gave the babysitter was Moonlight77", "Moonlight77"),  # a relative clause
+    ("the password? it's Falcon#2290", "Falcon#2290"),
+    ("creds: root:Toor!2024", "Toor!2024"),  # user:password after a credential label
+    ("Log in with admin / Hx72pQm9Lz", "Hx72pQm9Lz"),
+    ("Netflix: jane@example.com / Pancake#42", "Pancake#42"),  # an e-mail and a password
+    ("echo 'Wq8zR3mK5tLp' | sudo -S apt update", "Wq8zR3mK5tLp"),  # a password piped to stdin
+    ("Locker combo 14-32-07", "14-32-07"),
+])
+def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Password hashing in Django is PBKDF2",  # an attribute of passwords, not one
+    "The password hashing algorithm is Argon2id",
+    "the password policy at work is NIST800-63",
+    "1Password is my password manager",
+    "Use hunter2 as an example password",
+    "password123 is the most common password",
+    "alice@example.com / bob@example.com",
+    "echo $TOKEN | docker login --password-stdin",
+    "We ordered the combo 2 3 4 at lunch",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
+])
+def test_attributes_examples_addresses_references_and_public_blocks_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
