@@ -696,9 +696,9 @@ _GENERIC: list[_Rule] = [
           ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"), 1, min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
     # With no connector ("Locker combo 14-32-07") only groups joined by dashes count: "combo 2 3 4" is a menu.
-    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
-          r"(\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
-          ("combination", "combo"), (1, 2), min_digits=3),
+    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
+          r"(?P<d>\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
+          ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
