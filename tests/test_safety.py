@@ -777,6 +777,9 @@ def test_near_misses_of_those_families_are_kept(text):
     ("Netflix: jane@example.com / Pancake#42", "Pancake#42"),  # an e-mail and a password
     ("echo 'Wq8zR3mK5tLp' | sudo -S apt update", "Wq8zR3mK5tLp"),  # a password piped to stdin
     ("Locker combo 14-32-07", "14-32-07"),
+    ("Note for later - VPN creds are jdoe / Vpn!2024x", "Vpn!2024x"),
+    ("Mật khẩu ngân hàng của tôi: 246810", "246810"),  # four words before the colon
+    ("Parola mea de la bancă este Brasov1990", "Brasov1990"),  # a possessive after the noun
 ])
 def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
     assert secret not in redact(text), redact(text)
@@ -792,6 +795,9 @@ def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
     "alice@example.com / bob@example.com",
     "echo $TOKEN | docker login --password-stdin",
     "We ordered the combo 2 3 4 at lunch",
+    "Ping ops@acme.io | #incident-2024",
+    "Version2024 is the password reset flow we ship",
+    "password requirements for new accounts: 12 chars, 1 digit",
     "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
 ])
 def test_attributes_examples_addresses_references_and_public_blocks_are_kept(text):

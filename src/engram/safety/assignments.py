@@ -51,7 +51,8 @@ ATTRIBUTE_WORDS = frozenset({"hash", "hashes", "hashed", "hashing", "hasher", "a
                              "requirements", "rule", "rules", "field", "column", "type", "manager", "managers", "hint",
                              "lifetime", "expiry", "expiration", "rotation", "history", "scheme", "validation",
                              "validator", "regex", "pattern", "encoding", "salt", "digest", "kdf", "standard", "entropy",
-                             "attempts", "limit", "minimum", "maximum", "reuse", "spraying", "cracking"})
+                             "attempts", "limit", "minimum", "maximum", "reuse", "spraying", "cracking", "reset", "flow",
+                             "page", "screen", "form", "dialog", "prompt", "step", "recovery"})
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
