@@ -206,6 +206,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     between = m.string[m.start():m.start("v" if quoted else "v2")]
     if assignments.ATTRIBUTE_WORDS.intersection(w.lower() for w in re.findall(r"[^\W\d_]+", between)):
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
+    if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
+        return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
@@ -702,6 +704,10 @@ _GENERIC: list[_Rule] = [
           ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
+    # "the code for the garage keypad is 7734#": the code word first, then the lock it opens.
+    _rule("pin", r"(?i:\b(?:code|combination|combo|pin)\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w']+\s+){0,2}?"
+          r"(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b)" + _CONNECT + r"['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("code", "combination", "combo", "pin"), 1, min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
