@@ -203,6 +203,11 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     if assignments.about_test_double(m.string):
         return False
     quoted = m.group("v") is not None
+    between = m.string[m.start():m.start("v" if quoted else "v2")]
+    if assignments.ATTRIBUTE_WORDS.intersection(w.lower() for w in re.findall(r"[^\W\d_]+", between)):
+        return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
+    if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
+        return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
@@ -259,6 +264,21 @@ def _wifi_password_ok(m: re.Match[str]) -> bool:
         return False
     has_both = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
     return len(value) >= 8 and has_both and _pair_password_ok(m)
+
+
+# Words that say a password named in a sentence is nobody's: "hunter2 is a common password", "… as an example password".
+_NOT_ONES_OWN = frozenset({"example", "sample", "test", "dummy", "fake", "demo", "default", "weak", "common", "bad", "typical",
+                           "famous", "popular", "worst", "leaked", "guessable", "placeholder", "strong", "good", "random"})
+
+
+def _value_first_ok(m: re.Match[str]) -> bool:
+    """A value before "is my password": a mixed token (as `_pair_password_ok`), when no word around the label says
+    it is about something else ("1Password is my password manager", "bcrypt is the password hashing default")."""
+    around = f"{m.group('w')} {m.group('after')}".lower().split()
+    if assignments.ATTRIBUTE_WORDS.intersection(around) or _NOT_ONES_OWN.intersection(around) or \
+            m.group("p").endswith((",", ".")):
+        return False
+    return _pair_password_ok(m)
 
 
 def _random_value_ok(m: re.Match[str]) -> bool:
@@ -374,6 +394,17 @@ def _public_blob(token: str) -> bool:
     return head.startswith(b"-----BEGIN") and b"PRIVATE" not in _b64_head(token, 64)
 
 
+_PEM_MARK = re.compile(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
+
+
+def _in_public_pem(text: str, start: int) -> bool:
+    """`start` lies inside a PEM block that is not a private key (`BEGIN PUBLIC KEY`, `BEGIN CERTIFICATE`)."""
+    opened = None
+    for mark in _PEM_MARK.finditer(text, 0, start):
+        opened = mark.group(2) if mark.group(1) == "BEGIN" else None
+    return opened is not None and "PRIVATE" not in opened
+
+
 def _pem_private_ok(m: re.Match[str]) -> bool:
     """Base64 of a PEM private key block (kubeconfig's `client-key-data`)."""
     return b"PRIVATE KEY" in _b64_head(m.group(0), 64)
@@ -392,7 +423,7 @@ _TEST_CARDS = frozenset({
 def _high_entropy_ok(m: re.Match[str]) -> bool:
     """A long token of mixed case and digits with high entropy, not part of a URL or a path, not a public key."""
     token = m.group(0)
-    if _public_blob(token):
+    if _public_blob(token) or _in_public_pem(m.string, m.start()):
         return False
     if _PUBLIC_ID.match(token) or re.match(r"sha(?:1|256|384|512)-", token):
         return False  # a public id, or a subresource-integrity digest (`integrity="sha384-…"`)
@@ -431,11 +462,14 @@ _SLIP_TOKEN = "|".join(_TOKEN_SLIPS)
 _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as part of a word
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
 _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)[\w@.'-]+"
-_PW_FOR = rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?)?"
+_PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
+           # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
+           rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
 # "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
 _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
-    r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b)\s*"
+    r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b|"
+    r"\?\s*it(?:['’]s|\s+is)\b)\s*"
 )
 # "password" in every language of the table (engram.safety.secret_words), word-bounded (a letter may not come
 # right before); scripts written without spaces (Thai, CJK, kana, Hangul) are matched anywhere. Each is also a hint.
@@ -460,7 +494,7 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
              *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
-_PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.LANGS["tl"].dets + words.LANGS["el"].dets[-2:] + words.LANGS["id"].dets) + r"))?"
+_PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.POSSESSIVES_AFTER) + r"))?"
               r"\s*(?:(?:" + words.alternation(words.PREPS) + r")\s+(?:(?:" + words.alternation(words.DETS) + r"|mein\w*)\s+)?"
               r"[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
@@ -590,16 +624,16 @@ _SPECIFIC: list[_Rule] = [
 ]
 
 # "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password.
-_PAIR_LABELS = (r"(?:log-?in|log-?on|sign-?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
+_PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
                 r"benutzer(?:name)?|zugang(?:sdaten)?|anmelde(?:daten|informationen)|konto|identifiants?|"
                 r"utilisateur|compte|usuario(?:\s+y\s+contraseña)?|credenciales|cuenta|acceso|credenziali|utente|"
                 r"accesso|account|usuário|utilizador|credenciais|conta|inloggegevens|gebruiker|dane\s+logowania|"
                 r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
                 r"アカウント|ログイン|계정|아이디)")
 _PAIR = (r"(?i:(?<![^\W\d_])" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
-         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?\s*(?:[:=：]|\bis\b|\bist\b|\best\b|\bes\b|\bè\b|"
-         r"\bé\b)?\s*[\w.@+-]{2,64}\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
-         r"senha|пароль)\s*:?)\s*(?P<p>[^\s/]{6,64})")
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
+         r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
+         r"senha|пароль)\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
                "utilisateur", "compte", "usuario", "credencia", "cuenta", "acceso", "credenziali", "utente", "accesso",
                "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
@@ -607,7 +641,7 @@ _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "
 
 _KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
 
-# One recovery code of letters and digits (a digit in it, one dash at most): `7c2f1-a9e4b`, `q7m1z9x4`.
+# One recovery code of letters and digits (a digit in it, one dash at most).
 _ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
 
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
@@ -635,11 +669,25 @@ _GENERIC: list[_Rule] = [
           _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
-    # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
-    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
+    # "mot de passe wifi: X", "Passwort Router = X", "Mật khẩu ngân hàng của tôi: X": a label, up to four words naming
+# what it is for, a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
-    # "the wifi at grandma's is Margarita1965": the network named alone stands for its password in chat; the value
+    # The value first: "<value> is my Netflix password", "<value> ist mein Passwort", "use <value> as the password".
+    # (The token is matched atomically, `(?=(?P<p>…))(?P=p)`, so a long word is not retried at every length.)
+    _rule("password", r"(?<![^\s'\"(])['\"]?(?=(?P<p>(?=[^\s'\"`]*[\d!#$%&*@^~?])[^\s'\"`]{6,64}))(?P=p)['\"]?(?:,?\s+(?:" + _SPACED_COPULAS + r")\s+(?:(?:"
+          + words.alternation(words.DETS) + r")\s+)?|\s+(?i:as|als|comme|como|come)\s+(?:(?:the|my|a|our|your|new|mein\w*|le|la|mon|el|mi|il|o|a|meu|minha)\s+)*)"
+          r"(?P<w>(?:[\w'’-]+\s+){0,2}?)(?i:" + _MORE + r")(?![^\W\d_])(?P<after>(?:\s+[^\W\d_]+)?)",
+          tuple(w.lower() for w in _PW_WORDS_MORE), "p", _value_first_ok),
+    # An e-mail address and a password: "Netflix: <address> / <password>".
+    _rule("password", r"(?<![\w.+-])(?=(?P<u>[\w.+-]+))(?P=u)@(?=(?P<d>[\w-]+(?:\.[\w-]+)+))(?P=d)\s*/\s*(?P<p>(?!#)[^\s/|]{6,64})",
+          ("@",), "p",
+          _pair_password_ok),
+    # A password piped to a tool that reads it from stdin: `echo '…' | sudo -S`, `… | docker login --password-stdin`.
+    _rule("password", r"(?i:\becho\s+(?:-n\s+)?)['\"]?(?P<p>[^\s'\"|]{4,64})['\"]?\s*\|\s*(?i:sudo\s+-S|[^|\n]*--password-stdin|"
+          r"[^|\n]*passwd\s+--stdin|chpasswd)", ("echo",), "p", _pair_password_ok),
+    # "the wifi at grandma's is <value>": the network named alone stands for its password in chat; the value
     # must look like one (8+ characters, letters and digits), and a label that names the network itself does not count.
     _rule("password", r"(?i:(?<![^\W\d_])(?:wi-?fi|wlan)(?![^\W\d_])(?P<w>(?:\s+[\w'’]+){0,4}?)(?:\s*[:=]\s*|,?\s+(?:"
           + _SPACED_COPULAS + r")\s+))['\"]?(?P<p>[^\s'\"]{7,63}[^\s'\".,;:!?)\]}])", ("wifi", "wi-fi", "wlan"), "p",
@@ -650,10 +698,16 @@ _GENERIC: list[_Rule] = [
           + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"), 1, min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
-    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")" + _CONNECT + r"['\"]?(\d{1,3}(?:[-\s]\d{1,3}){2,3})\b(?![.,-]\d)",
-          ("combination", "combo"), 1, min_digits=3),
+    # With no connector ("Locker combo <d>-<d>-<d>") only groups joined by dashes count: "combo 2 3 4" is a menu.
+    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
+          r"(?P<d>\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
+          ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
+    # "the code for the garage keypad is 7734#": the code word first, then the lock it opens.
+    _rule("pin", r"(?i:\b(?:code|combination|combo|pin)\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w']+\s+){0,2}?"
+          r"(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b)" + _CONNECT + r"['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("code", "combination", "combo", "pin"), 1, min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
@@ -665,7 +719,7 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
     # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
-    # or as a list of letter-and-digit codes ("recovery codes: 7c2f1-a9e4b 3d8k2-q7m1z", GitHub's and Google's shape).
+    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more).
     _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)[\s-]+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
           ("code",), 1, min_digits=6),
