@@ -22,7 +22,7 @@ import math
 import re
 from collections import Counter
 
-__all__ = ["HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
+__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
@@ -44,6 +44,14 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
                           "errors", "message", "confirm", "confirmation", "reset", "generator", "store", "storage",
                           "source", "provider", "scheme", "usage", "expiration", "at", "by", "dummy", "fake",
                           "test", "example", "sample", "mock"})
+# Words that make a phrase about a password's attributes, not the password: "password hashing in Django is
+# PBKDF2", "the password policy at work is NIST800-63". The prose rules of engram.safety.secrets read this too.
+ATTRIBUTE_WORDS = frozenset({"hash", "hashes", "hashed", "hashing", "hasher", "algorithm", "algorithms", "algo", "format",
+                             "formats", "storage", "policy", "policies", "length", "strength", "complexity", "requirement",
+                             "requirements", "rule", "rules", "field", "column", "type", "manager", "managers", "hint",
+                             "lifetime", "expiry", "expiration", "rotation", "history", "scheme", "validation",
+                             "validator", "regex", "pattern", "encoding", "salt", "digest", "kdf", "standard", "entropy",
+                             "attempts", "limit", "minimum", "maximum", "reuse", "spraying", "cracking"})
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
