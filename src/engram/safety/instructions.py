@@ -18,6 +18,7 @@ refused. Thresholds and figures: docs/safety.md, from `python benchmarks/filter_
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ from engram.errors import InvalidInput
 from engram.safety.intent import model, reading
 from engram.safety.lexicon import (ADDRESSEE, COMPACT_RULES, DIRECTIVE, FUTURE, MAY_BE_ADDRESSED, NAMES_AI, OBLIGATION, RULES,
                                    rule_names)
+from engram.safety.prefilter import NeedleIndex
 from engram.safety.views import base, plain_only, views
 
 __all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction", "pieces",
@@ -86,6 +88,12 @@ def rule_hits(text: str) -> dict[str, str]:
     return {rule: name for rule, (name, _) in _hits(text, depth=0).items()}
 
 
+@functools.cache
+def _rule_needles() -> NeedleIndex:
+    """The rules' literal prefilter (engram.safety.prefilter), built at the first screen."""
+    return NeedleIndex([pattern for _, pattern, _ in RULES])
+
+
 def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) -> dict[str, tuple[str, str]]:
     """rule family -> (view name, view text) of the first view each family matched in."""
     found: dict[str, tuple[str, str]] = {}
@@ -107,7 +115,8 @@ def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) 
                         rf"\b{m.group('v')}\b", base(text)):
                     found.setdefault(rule, (view_name, view))
             continue
-        for rule, pattern, extra in RULES:
+        for at in sorted(_rule_needles().candidates(view)):  # the others lack a literal they need
+            rule, pattern, extra = RULES[at]
             if rule in found:
                 continue
             for m in pattern.finditer(view):
