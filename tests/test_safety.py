@@ -445,7 +445,7 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
 @pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
                                   "secrets_holdout7.jsonl", "secrets_holdout8.jsonl", "secrets_holdout9.jsonl",
-                                  "secrets_holdout10.jsonl", "secrets_agent.jsonl"])
+                                  "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_agent.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
@@ -777,6 +777,12 @@ def test_near_misses_of_those_families_are_kept(text):
     ("Netflix: jane@example.com / Pancake#42", "Pancake#42"),  # an e-mail and a password
     ("echo 'Wq8zR3mK5tLp' | sudo -S apt update", "Wq8zR3mK5tLp"),  # a password piped to stdin
     ("Locker combo 14-32-07", "14-32-07"),
+    ("Note for later - VPN creds are jdoe / Vpn!2024x", "Vpn!2024x"),
+    ("Mật khẩu ngân hàng của tôi: 246810", "246810"),  # four words before the colon
+    ("Parola mea de la bancă este Brasov1990", "Brasov1990"),  # a possessive after the noun
+    ("define( 'DB_PASSWORD', 'Wp!9xQz2Lm7k' );", "Wp!9xQz2Lm7k"),  # a name and its value as a call's arguments
+    ('os.environ.setdefault("DJANGO_SECRET_KEY", "k9#Lm2qZx7Rt4Vb8")', "k9#Lm2qZx7Rt4Vb8"),
+    ("Remember for later: the code for the garage keypad is 7734#", "7734"),  # the code word, then the lock
 ])
 def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
     assert secret not in redact(text), redact(text)
@@ -792,6 +798,13 @@ def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
     "alice@example.com / bob@example.com",
     "echo $TOKEN | docker login --password-stdin",
     "We ordered the combo 2 3 4 at lunch",
+    "Ping ops@acme.io | #incident-2024",
+    "docker run -d -e POSTGRES_PASSWORD_FILE=/run/secrets/db_password -p 5432:5432 postgres:16",  # a port mapping
+    "ssh -p 2222 deploy@host",
+    'define("WP_DEBUG", "true")',
+    "The code for the garage door is in the drawer",
+    "Version2024 is the password reset flow we ship",
+    "password requirements for new accounts: 12 chars, 1 digit",
     "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
 ])
 def test_attributes_examples_addresses_references_and_public_blocks_are_kept(text):

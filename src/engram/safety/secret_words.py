@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["COPULAS", "DETS", "LANGS", "NOUNS", "PREPS", "UNSPACED", "alternation", "spaced", "unspaced"]
+__all__ = ["COPULAS", "DETS", "LANGS", "NOUNS", "POSSESSIVES_AFTER", "PREPS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
 class Words(NamedTuple):
@@ -101,6 +101,9 @@ def _union(field: str) -> tuple[str, ...]:
 
 
 NOUNS, PREPS, DETS, COPULAS = _union("nouns"), _union("preps"), _union("dets"), _union("copulas")
+# Possessives that follow the noun ("parola mea", "password ko", "kata sandi saya", "κωδικός μου").
+POSSESSIVES_AFTER = ("ko", "mo", "namin", "natin", "niya", "μου", "σου", "saya", "aku", "ku", "mea", "meu", "mía", "mío",
+                     "mia", "mio", "tôi", "mình")
 
 
 def spaced(words: tuple[str, ...]) -> tuple[str, ...]:

@@ -206,6 +206,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     between = m.string[m.start():m.start("v" if quoted else "v2")]
     if assignments.ATTRIBUTE_WORDS.intersection(w.lower() for w in re.findall(r"[^\W\d_]+", between)):
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
+    if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
+        return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
@@ -492,7 +494,7 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
              *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
-_PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.LANGS["tl"].dets + words.LANGS["el"].dets[-2:] + words.LANGS["id"].dets) + r"))?"
+_PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.POSSESSIVES_AFTER) + r"))?"
               r"\s*(?:(?:" + words.alternation(words.PREPS) + r")\s+(?:(?:" + words.alternation(words.DETS) + r"|mein\w*)\s+)?"
               r"[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
@@ -629,7 +631,7 @@ _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|acc
                 r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
                 r"アカウント|ログイン|계정|아이디)")
 _PAIR = (r"(?i:(?<![^\W\d_])" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
-         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：]|\bis\b|\bist\b|\best\b|\bes\b|\bè\b|"
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
          r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
          r"senha|пароль)\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
@@ -639,7 +641,7 @@ _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "
 
 _KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
 
-# One recovery code of letters and digits (a digit in it, one dash at most): `7c2f1-a9e4b`, `q7m1z9x4`.
+# One recovery code of letters and digits (a digit in it, one dash at most).
 _ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
 
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
@@ -667,24 +669,25 @@ _GENERIC: list[_Rule] = [
           _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
-    # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
-    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
+    # "mot de passe wifi: X", "Passwort Router = X", "Mật khẩu ngân hàng của tôi: X": a label, up to four words naming
+# what it is for, a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
-    # The value first: "Kd8#Lm2qZ is my Netflix password", "Gatito2020! ist mein Passwort", "use Rb7!kQ2m as the password".
+    # The value first: "<value> is my Netflix password", "<value> ist mein Passwort", "use <value> as the password".
     # (The token is matched atomically, `(?=(?P<p>…))(?P=p)`, so a long word is not retried at every length.)
     _rule("password", r"(?<![^\s'\"(])['\"]?(?=(?P<p>(?=[^\s'\"`]*[\d!#$%&*@^~?])[^\s'\"`]{6,64}))(?P=p)['\"]?(?:,?\s+(?:" + _SPACED_COPULAS + r")\s+(?:(?:"
           + words.alternation(words.DETS) + r")\s+)?|\s+(?i:as|als|comme|como|come)\s+(?:(?:the|my|a|our|your|new|mein\w*|le|la|mon|el|mi|il|o|a|meu|minha)\s+)*)"
           r"(?P<w>(?:[\w'’-]+\s+){0,2}?)(?i:" + _MORE + r")(?![^\W\d_])(?P<after>(?:\s+[^\W\d_]+)?)",
           tuple(w.lower() for w in _PW_WORDS_MORE), "p", _value_first_ok),
-    # An e-mail address and a password: "Netflix: jane@example.com / Pancake#42".
-    _rule("password", r"(?<![\w.+-])(?=(?P<u>[\w.+-]+))(?P=u)@(?=(?P<d>[\w-]+(?:\.[\w-]+)+))(?P=d)\s*(?:/|\|)\s*(?P<p>[^\s/|]{6,64})",
+    # An e-mail address and a password: "Netflix: <address> / <password>".
+    _rule("password", r"(?<![\w.+-])(?=(?P<u>[\w.+-]+))(?P=u)@(?=(?P<d>[\w-]+(?:\.[\w-]+)+))(?P=d)\s*/\s*(?P<p>(?!#)[^\s/|]{6,64})",
           ("@",), "p",
           _pair_password_ok),
     # A password piped to a tool that reads it from stdin: `echo '…' | sudo -S`, `… | docker login --password-stdin`.
     _rule("password", r"(?i:\becho\s+(?:-n\s+)?)['\"]?(?P<p>[^\s'\"|]{4,64})['\"]?\s*\|\s*(?i:sudo\s+-S|[^|\n]*--password-stdin|"
           r"[^|\n]*passwd\s+--stdin|chpasswd)", ("echo",), "p", _pair_password_ok),
-    # "the wifi at grandma's is Margarita1965": the network named alone stands for its password in chat; the value
+    # "the wifi at grandma's is <value>": the network named alone stands for its password in chat; the value
     # must look like one (8+ characters, letters and digits), and a label that names the network itself does not count.
     _rule("password", r"(?i:(?<![^\W\d_])(?:wi-?fi|wlan)(?![^\W\d_])(?P<w>(?:\s+[\w'’]+){0,4}?)(?:\s*[:=]\s*|,?\s+(?:"
           + _SPACED_COPULAS + r")\s+))['\"]?(?P<p>[^\s'\"]{7,63}[^\s'\".,;:!?)\]}])", ("wifi", "wi-fi", "wlan"), "p",
@@ -695,12 +698,16 @@ _GENERIC: list[_Rule] = [
           + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"), 1, min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
-    # With no connector ("Locker combo 14-32-07") only groups joined by dashes count: "combo 2 3 4" is a menu.
+    # With no connector ("Locker combo <d>-<d>-<d>") only groups joined by dashes count: "combo 2 3 4" is a menu.
     _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
           r"(?P<d>\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
           ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
+    # "the code for the garage keypad is 7734#": the code word first, then the lock it opens.
+    _rule("pin", r"(?i:\b(?:code|combination|combo|pin)\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w']+\s+){0,2}?"
+          r"(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b)" + _CONNECT + r"['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("code", "combination", "combo", "pin"), 1, min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
@@ -712,7 +719,7 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
     # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
-    # or as a list of letter-and-digit codes ("recovery codes: 7c2f1-a9e4b 3d8k2-q7m1z", GitHub's and Google's shape).
+    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more).
     _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)[\s-]+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
           ("code",), 1, min_digits=6),
