@@ -31,7 +31,7 @@ DISTRACTORS = [
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
-        "diversity", "cosine", "overlap"}
+        "diversity", "cosine", "overlap", "residual", "first_person"}
 
 
 @pytest.fixture(scope="module")
