@@ -29,8 +29,9 @@ STORES = ("1", "30", "1000")
 def labelled(path: str) -> list[dict[str, Any]]:
     """On-topic answers and off-topic top hits of a dump, each (store, question, text) once."""
     seen, out = set(), []
-    for line in open(path, encoding="utf-8"):
-        h = json.loads(line)
+    with open(path, encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    for h in rows:
         key = (h["store"], h["question"], h["text"], h["label"])
         if (h["label"] == "on" or (h["label"] == "off" and h["place"] == 0)) and key not in seen:
             seen.add(key)
