@@ -444,8 +444,8 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
 
 @pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
-                                  "secrets_holdout7.jsonl",
-                                  "secrets_agent.jsonl"])
+                                  "secrets_holdout7.jsonl", "secrets_holdout8.jsonl", "secrets_holdout9.jsonl",
+                                  "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_agent.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
@@ -713,4 +713,99 @@ def test_password_prose_with_longer_targets_and_glued_articles(text, secret):
     "Kata sandi email kantor saya adalah rahasia.",
 ])
 def test_stripe_object_ids_and_prose_about_passwords_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ the per-language table of password prose
+
+def _table_rows() -> list[tuple[str, str, str, str]]:
+    from engram.safety import secret_words as words
+    out = []
+    for lang, ws in words.LANGS.items():
+        glue = "" if words.UNSPACED.search(ws.nouns[0]) else " "
+        for noun in ws.nouns:
+            for copula in ws.copulas or ("",):
+                out.append((lang, noun, copula, glue))
+    return out
+
+
+@pytest.mark.parametrize("lang, noun, copula, glue", _table_rows())
+def test_every_language_of_the_table_states_a_password_and_talks_about_one(lang, noun, copula, glue):
+    from engram.safety import secret_words as words
+    stated = glue.join(w for w in (noun, copula, "Qx7#mL2v") if w)
+    assert "Qx7#mL2v" not in redact(stated), (lang, redact(stated))
+    ws = words.LANGS[lang]
+    if ws.preps:  # "password for my Netflix is …": a preposition, a possessive, a target
+        target = " ".join(w for w in (noun, ws.preps[0], (ws.dets or ("",))[0], "Netflix", copula, "Qx7#mL2v") if w)
+        assert "Qx7#mL2v" not in redact(target), (lang, redact(target))
+    talk = glue.join(w for w in (noun, copula, "importante") if w)  # a word after the copula is no password
+    assert find_secrets(talk) == [], (lang, redact(talk))
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Пароль от почты: Ласточка_1987", "Ласточка_1987"),  # a value in Cyrillic
+    ("Mon mot de passe pour la box internet, c'est Soleil2019!", "Soleil2019"),  # a comma before the copula
+    ("ok the wifi at grandma's is Margarita1965, lowercase m", "Margarita1965"),  # the network named alone
+    ("GitHub recovery codes: 7c2f1-a9e4b 3d8k2-q7m1z 9x4p6-b2n8r", "3d8k2-q7m1z"),  # letter-and-digit codes
+])
+def test_values_in_other_scripts_dislocated_copulas_wifi_and_recovery_codes(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Le mot de passe de la box est sur l'étiquette.",
+    "Пароль от почты: забыла, восстановила через телефон.",
+    "The wifi at the office is 100Mbps now.",
+    "wifi is 802.11ax on the new router",
+    "The wifi network at home is HomeNet2024.",
+    "wifi: FRITZ!Box 7590 (guest)",
+    "Recovery codes are stored in 1Password.",
+    "The MFA codes are 6 digits long.",
+])
+def test_near_misses_of_those_families_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Kd8#Lm2qZ is my Netflix password", "Kd8#Lm2qZ"),  # the value first
+    ("Gatito2020! ist mein Passwort", "Gatito2020!"),
+    ("use Rb7!kQ2m as the password", "Rb7!kQ2m"),
+    ("The password I gave the babysitter was Moonlight77", "Moonlight77"),  # a relative clause
+    ("the password? it's Falcon#2290", "Falcon#2290"),
+    ("creds: root:Toor!2024", "Toor!2024"),  # user:password after a credential label
+    ("Log in with admin / Hx72pQm9Lz", "Hx72pQm9Lz"),
+    ("Netflix: jane@example.com / Pancake#42", "Pancake#42"),  # an e-mail and a password
+    ("echo 'Wq8zR3mK5tLp' | sudo -S apt update", "Wq8zR3mK5tLp"),  # a password piped to stdin
+    ("Locker combo 14-32-07", "14-32-07"),
+    ("Note for later - VPN creds are jdoe / Vpn!2024x", "Vpn!2024x"),
+    ("Mật khẩu ngân hàng của tôi: 246810", "246810"),  # four words before the colon
+    ("Parola mea de la bancă este Brasov1990", "Brasov1990"),  # a possessive after the noun
+    ("define( 'DB_PASSWORD', 'Wp!9xQz2Lm7k' );", "Wp!9xQz2Lm7k"),  # a name and its value as a call's arguments
+    ('os.environ.setdefault("DJANGO_SECRET_KEY", "k9#Lm2qZx7Rt4Vb8")', "k9#Lm2qZx7Rt4Vb8"),
+    ("Remember for later: the code for the garage keypad is 7734#", "7734"),  # the code word, then the lock
+])
+def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Password hashing in Django is PBKDF2",  # an attribute of passwords, not one
+    "The password hashing algorithm is Argon2id",
+    "the password policy at work is NIST800-63",
+    "1Password is my password manager",
+    "Use hunter2 as an example password",
+    "password123 is the most common password",
+    "alice@example.com / bob@example.com",
+    "echo $TOKEN | docker login --password-stdin",
+    "We ordered the combo 2 3 4 at lunch",
+    "Ping ops@acme.io | #incident-2024",
+    "docker run -d -e POSTGRES_PASSWORD_FILE=/run/secrets/db_password -p 5432:5432 postgres:16",  # a port mapping
+    "ssh -p 2222 deploy@host",
+    'define("WP_DEBUG", "true")',
+    "The code for the garage door is in the drawer",
+    "Version2024 is the password reset flow we ship",
+    "password requirements for new accounts: 12 chars, 1 digit",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
+])
+def test_attributes_examples_addresses_references_and_public_blocks_are_kept(text):
     assert find_secrets(text) == [], redact(text)

@@ -22,7 +22,7 @@ import math
 import re
 from collections import Counter
 
-__all__ = ["HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
+__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
@@ -44,6 +44,15 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
                           "errors", "message", "confirm", "confirmation", "reset", "generator", "store", "storage",
                           "source", "provider", "scheme", "usage", "expiration", "at", "by", "dummy", "fake",
                           "test", "example", "sample", "mock"})
+# Words that make a phrase about a password's attributes, not the password: "password hashing in Django is
+# PBKDF2", "the password policy at work is NIST800-63". The prose rules of engram.safety.secrets read this too.
+ATTRIBUTE_WORDS = frozenset({"hash", "hashes", "hashed", "hashing", "hasher", "algorithm", "algorithms", "algo", "format",
+                             "formats", "storage", "policy", "policies", "length", "strength", "complexity", "requirement",
+                             "requirements", "rule", "rules", "field", "column", "type", "manager", "managers", "hint",
+                             "lifetime", "expiry", "expiration", "rotation", "history", "scheme", "validation",
+                             "validator", "regex", "pattern", "encoding", "salt", "digest", "kdf", "standard", "entropy",
+                             "attempts", "limit", "minimum", "maximum", "reuse", "spraying", "cracking", "reset", "flow",
+                             "page", "screen", "form", "dialog", "prompt", "step", "recovery"})
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -136,6 +145,11 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
 # A user and password passed as a pair: `auth=('admin', 'Mx9#pL2q')` (requests, httpx, aiohttp), `curl -u user:pass`.
 _PAIR_ARG = re.compile(r"""\b(?:auth|basic_auth|credentials?|login)\s*=\s*[(\[]\s*["'][^"'\n]{1,64}["']\s*,\s*["'](?P<v>[^"'\n]{1,128})["']""")
 _CURL_USER = re.compile(r"""(?<!\S)(?:-u|--user)\s+["']?[^\s:"']{1,64}:(?P<v>[^\s"']{1,128})""")
+# A name and its value passed as a call's first two arguments: PHP `define('DB_PASSWORD', '…')`,
+# `putenv`/`setenv`, `config.set('api_key', '…')`, `os.environ.setdefault("TOKEN", "…")`.
+_NAME_VALUE_ARGS = re.compile(r"""\(\s*["'](?P<name>[A-Za-z_][\w.-]{1,60})["']\s*,\s*["'](?P<v>[^"'\n]{1,200})["']""")
+# A port, a port mapping or an address: what `-p` means to docker, ssh, nc and web servers.
+_PORT_LIKE = re.compile(r"[\d.:\[\]]+(?:/(?:tcp|udp|sctp))?")
 # A password on a command line: `redis-cli -a S3cure!`, `mysql -pS3cret`, `--password=…`, `--token …`.
 _FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|secret|auth-?token)|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
 
@@ -178,9 +192,13 @@ def find(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if about_test_double(text):
         return out
-    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG):
+    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS):
         for m in pattern.finditer(text):
-            if is_secret_value(m.group("v"), quoted=pattern is _PAIR_ARG):
+            if pattern is _FLAG and _PORT_LIKE.fullmatch(m.group("v")):
+                continue  # `docker run -p 5432:5432`, `ssh -p 2222`: a port or a mapping, not a password
+            if pattern is _NAME_VALUE_ARGS and not is_secret_name(m.group("name")):
+                continue
+            if is_secret_value(m.group("v"), quoted=pattern in (_PAIR_ARG, _NAME_VALUE_ARGS)):
                 out.append((m.start("v"), m.end("v"), "password"))
     for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text),
               *_PLIST_PAIR.finditer(text)):

@@ -18,11 +18,13 @@ refused. Thresholds and figures: docs/safety.md, from `python benchmarks/filter_
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from engram.errors import InvalidInput
 from engram.safety.intent import model, reading
+from engram.safety.prefilter import NeedleIndex
 from engram.safety.lexicon import ADDRESSEE, COMPACT_RULES, DIRECTIVE, MAY_BE_ADDRESSED, OBLIGATION, RULES, rule_names
 from engram.safety.views import base, plain_only, views
 
@@ -85,6 +87,12 @@ def rule_hits(text: str) -> dict[str, str]:
     return {rule: name for rule, (name, _) in _hits(text, depth=0).items()}
 
 
+@functools.cache
+def _rule_needles() -> NeedleIndex:
+    """The rules' literal prefilter (engram.safety.prefilter), built at the first screen."""
+    return NeedleIndex([pattern for _, pattern, _ in RULES])
+
+
 def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) -> dict[str, tuple[str, str]]:
     """rule family -> (view name, view text) of the first view each family matched in."""
     found: dict[str, tuple[str, str]] = {}
@@ -106,8 +114,9 @@ def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) 
                         rf"\b{m.group('v')}\b", base(text)):
                     found.setdefault(rule, (view_name, view))
             continue
-        for rule, pattern, extra in RULES:
-            if rule in found:
+        maybe = _rule_needles().candidates(view)
+        for at, (rule, pattern, extra) in enumerate(RULES):
+            if rule in found or at not in maybe:  # none of the literals the rule needs is in the view
                 continue
             for m in pattern.finditer(view):
                 if (extra is None or extra(view, m)) and not _is_mention(view, m) and not _is_reported(view, m):

@@ -22,6 +22,7 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.safety import assignments
+from engram.safety import secret_words as words
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -202,6 +203,11 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     if assignments.about_test_double(m.string):
         return False
     quoted = m.group("v") is not None
+    between = m.string[m.start():m.start("v" if quoted else "v2")]
+    if assignments.ATTRIBUTE_WORDS.intersection(w.lower() for w in re.findall(r"[^\W\d_]+", between)):
+        return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
+    if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
+        return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
@@ -219,8 +225,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
                     r"caract[eè]res?|caracteres|cifras|d[ií]gitos|zeichen|cijfers|tekens)", value, re.IGNORECASE):
         return False  # "the code is 4-digit": a length, not a password
     has_digit = any(c.isdigit() for c in value)
-    if not has_digit and re.fullmatch(r"[a-z]+(?:[-/'][a-z]+)*", value):
-        return False  # "and/or", "case-sensitive": words, not a password
+    if not has_digit and re.fullmatch(r"[^\W\d_]+(?:[-/'’][^\W\d_]+)*", value) and value[1:] == value[1:].lower():
+        return False  # "and/or", "case-sensitive", "l'étiquette": words, not a password
     has_symbol = any(not c.isalnum() and c != "-" for c in value)
     inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
     if value.isdigit():
@@ -244,6 +250,35 @@ def _pair_password_ok(m: re.Match[str]) -> bool:
         return False  # a version, not a password
     return (has_digit and (has_symbol or inner_upper or len(value) >= 8 or value[-1].isdigit())) or has_symbol \
         or (inner_upper and len(value) >= 8 and has_digit)
+
+
+_NETWORK_WORDS = re.compile(r"(?i)\b(?:network|ssid|name|named|called|netzwerk|r[ée]seau|red|rete|rede|router|speed|"
+                            r"signal|band|channel|standard)\b")
+
+
+def _wifi_password_ok(m: re.Match[str]) -> bool:
+    """A password given for a wifi named alone: a mixed token of 8+ characters, not a speed or a standard
+    (`100Mbps`, `802.11ax`), and not after words that name the network or its hardware."""
+    value = m.group("p").rstrip(".,;:!?)]}")
+    if _NETWORK_WORDS.search(m.group("w")) or re.search(r"\d\.\d|^\d+\s*[A-Za-z]{1,5}$", value):
+        return False
+    has_both = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    return len(value) >= 8 and has_both and _pair_password_ok(m)
+
+
+# Words that say a password named in a sentence is nobody's: "hunter2 is a common password", "… as an example password".
+_NOT_ONES_OWN = frozenset({"example", "sample", "test", "dummy", "fake", "demo", "default", "weak", "common", "bad", "typical",
+                           "famous", "popular", "worst", "leaked", "guessable", "placeholder", "strong", "good", "random"})
+
+
+def _value_first_ok(m: re.Match[str]) -> bool:
+    """A value before "is my password": a mixed token (as `_pair_password_ok`), when no word around the label says
+    it is about something else ("1Password is my password manager", "bcrypt is the password hashing default")."""
+    around = f"{m.group('w')} {m.group('after')}".lower().split()
+    if assignments.ATTRIBUTE_WORDS.intersection(around) or _NOT_ONES_OWN.intersection(around) or \
+            m.group("p").endswith((",", ".")):
+        return False
+    return _pair_password_ok(m)
 
 
 def _random_value_ok(m: re.Match[str]) -> bool:
@@ -359,6 +394,17 @@ def _public_blob(token: str) -> bool:
     return head.startswith(b"-----BEGIN") and b"PRIVATE" not in _b64_head(token, 64)
 
 
+_PEM_MARK = re.compile(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
+
+
+def _in_public_pem(text: str, start: int) -> bool:
+    """`start` lies inside a PEM block that is not a private key (`BEGIN PUBLIC KEY`, `BEGIN CERTIFICATE`)."""
+    opened = None
+    for mark in _PEM_MARK.finditer(text, 0, start):
+        opened = mark.group(2) if mark.group(1) == "BEGIN" else None
+    return opened is not None and "PRIVATE" not in opened
+
+
 def _pem_private_ok(m: re.Match[str]) -> bool:
     """Base64 of a PEM private key block (kubeconfig's `client-key-data`)."""
     return b"PRIVATE KEY" in _b64_head(m.group(0), 64)
@@ -377,7 +423,7 @@ _TEST_CARDS = frozenset({
 def _high_entropy_ok(m: re.Match[str]) -> bool:
     """A long token of mixed case and digits with high entropy, not part of a URL or a path, not a public key."""
     token = m.group(0)
-    if _public_blob(token):
+    if _public_blob(token) or _in_public_pem(m.string, m.start()):
         return False
     if _PUBLIC_ID.match(token) or re.match(r"sha(?:1|256|384|512)-", token):
         return False  # a public id, or a subresource-integrity digest (`integrity="sha384-…"`)
@@ -416,24 +462,21 @@ _SLIP_TOKEN = "|".join(_TOKEN_SLIPS)
 _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as part of a word
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
 _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)[\w@.'-]+"
-_PW_FOR = rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?)?"
+_PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
+           # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
+           rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
 # "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
 _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
-    r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b)\s*"
+    r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b|"
+    r"\?\s*it(?:['’]s|\s+is)\b)\s*"
 )
-# "password" in more languages, word-bounded (a letter may not come right before): Baltic, South
-# Slavic, Icelandic, Celtic, Iberian, Albanian, Afrikaans, Swahili, Indonesian / Malay, Vietnamese,
-# Hebrew, Arabic, Persian, Urdu, Hindi, Bengali, Georgian, Armenian. And scripts written without
-# spaces (Thai), matched anywhere like the CJK words. Each is also a hint (_PW_HINTS).
-_PW_WORDS_MORE = ("parool", "parooli", "parole", "paroli", "slaptažodis", "slaptazodis", "lozinka", "lozinku", "geslo",
-                  "парола", "лозинка", "lykilorð", "lykilord", "pasfhocal", "cyfrinair", "contrasenya", "pasahitza",
-                  "contrasinal", "fjalëkalimi", "fjalëkalim", "fjalekalim", "wagwoord", "nenosiri", "kata sandi",
-                  "kata laluan", "mật khẩu", "mat khau", "סיסמה", "סיסמא", "הסיסמה", "הסיסמא", "كلمة المرور", "كلمة السر", "رمز عبور",
-                  "گذرواژه", "پاس ورڈ", "पासवर्ड", "পাসওয়ার্ড", "პაროლი", "գաղտնաբառ")
-_PW_WORDS_UNSPACED = ("รหัสผ่าน",)
-_MORE = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _PW_WORDS_MORE)
-_UNSPACED = "|".join(re.escape(w) for w in _PW_WORDS_UNSPACED)
+# "password" in every language of the table (engram.safety.secret_words), word-bounded (a letter may not come
+# right before); scripts written without spaces (Thai, CJK, kana, Hangul) are matched anywhere. Each is also a hint.
+_PW_WORDS_MORE = words.spaced(words.NOUNS)
+_PW_WORDS_UNSPACED = words.unspaced(words.NOUNS)
+_MORE = words.alternation(_PW_WORDS_MORE)
+_UNSPACED = words.alternation(_PW_WORDS_UNSPACED)
 # "password" in other languages (European, Cyrillic, CJK, Korean, Turkish), for prose such as
 # "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
 _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
@@ -443,29 +486,33 @@ _PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mo
               r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
               r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
               r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
-              r"κωδικός(?:\s+πρόσβασης)?|password|" + _MORE + r")|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|" + _UNSPACED + r")")
+              r"κωδικός(?:\s+πρόσβασης)?|password|" + _MORE + r")|" + _UNSPACED + r")")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
              "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
              "hotspot", "jelszav", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
              *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
-_PW_FOR_ML = (r"(?:\s+(?:ko|mo|namin|natin|niya|μου|σου|saya|aku|ku))?"
-              r"\s*(?:(?:for|of|on|to|für|fürs|vom|von|zum|zur|du|de|des|del|della|dello|di|dei|per|do|da|dos|das|van|voor|"
-              r"dla|do|för|på|till|til|k|ke|na|od|pro|za|sa|του|της|για|στο|στον|στην|от|для|к|на|до|від|ад|да)\s+(?:(?:the|my|our|den|die|das|dem|le|la|les|l'|el|los|las|il|lo|o|a|os|"
-              r"as|het|de|mein\w*|mon|ma|mes|mi|mio|mia|meu|minha|min|mit|mitt|mine|din|ditt|vår|vårt|το|τη|την|τον)\s+)?[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
+_SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
+_PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.POSSESSIVES_AFTER) + r"))?"
+              r"\s*(?:(?:" + words.alternation(words.PREPS) + r")\s+(?:(?:" + words.alternation(words.DETS) + r"|mein\w*)\s+)?"
+              r"[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
               r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
-              # one word with no preposition: languages that mark "for the bank" with a case ending
-              # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"); the value check still applies
-              # ("salasanani pankkiin on"), or a possessive of one or two words ("kata sandi saya adalah",
-              # "mật khẩu của tôi là"); the value check still applies
-              r"(?:\s+(?!(?:is|was|ist|est|es|és|on|je|jest|er|är|e|è|é|lautet|to)\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,3}"
-              r"(?=\s+(?:on|is|ist|je|jest|est|es|és|er|är|van|olan|adalah|ialah|là|ni|ay|είναι|este|yw|היא|הוא|هي|هو|คือ)\s))")
-_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|\s+(?:is|was|ist|lautet|war|est|était|etait|es|era|é|e|è|eh|jest|to|är|er|"
-               r"on|je|olan|это|c'est|c’est|adalah|ialah|là|ni|ay|είναι|este|és|yw|היא|הוא|هي|هو|คือ|—)\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
-               r"\s*(?:是|为|為|は|는|은|가|이|：|คือ)\s*|\s+)")
-# After a label in any language: quoted, or an ASCII token (Chinese and Japanese run on without spaces).
-_VALUE_ASCII = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[!-~]{2,78}[A-Za-z0-9#$%&*+\-/<=>@^_|~]))"""
+              # one to three words with no preposition: languages that mark "for the bank" with a case ending
+              # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"), or a possessive of one or two words
+              # ("kata sandi saya adalah", "mật khẩu của tôi là"); the value check still applies
+              r"(?:\s+(?!(?:" + _SPACED_COPULAS + r")\b)[^\W\d_]{2,}(?:-[^\W\d_]+)*){1,3}"
+              r"(?=,?\s+(?:" + _SPACED_COPULAS + r")\s))")
+# A copula of the table, maybe after a comma ("Mon mot de passe pour la box, c'est …"), or a particle glued to
+# the label in scripts without spaces ("密码是", "パスワードは", "비밀번호는").
+_CONNECT_ML = (r"(?:\s*(?:[:=：]|->|—|–|-)\s*|\s+(?:(?:is|was|has\s+been)\s+)?(?:changed|set|reset|updated)\s+to\s+|,?\s+(?:"
+               + _SPACED_COPULAS + r")\s+(?:(?:now|jetzt|maintenant|ahora|adesso|agora|nu|teraz|теперь)\s+)?|"
+               r"\s*(?:" + words.alternation(words.unspaced(words.COPULAS)) + r"|：)\s*|\s+)")
+# After a label in any language: quoted, or a token of printable ASCII and letters of scripts written with spaces
+# ("Ласточка_1987"); CJK, kana, Hangul, Thai and full-width forms end it (those scripts run on without spaces).
+_VCHAR = r"(?:[!-~]|[^\x00-\x7f\s\u0E00-\u0E7F\u2000-\u206F\u3000-\u9FFF\uAC00-\uD7AF\uFF00-\uFFEF])"
+_VALUE_ASCII = (r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>""" + _VCHAR
+                + r"""{2,78}(?:[A-Za-z0-9#$%&*+\-/<=>@^_|~]|[^\W_\u0E00-\u0E7F\u3000-\u9FFF\uAC00-\uD7AF\uFF00-\uFFEF])))""")
 _VALUE = r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,80}?)(?P=q)|(?P<v2>[^\s"'`]{3,79}[^\s"'`.,;:!?)\]}]))"""
 
 def _rule(kind: str, regex: str, hints: tuple[str, ...] = (), group: int | str | tuple[str, ...] = 0,
@@ -577,22 +624,25 @@ _SPECIFIC: list[_Rule] = [
 ]
 
 # "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password.
-_PAIR_LABELS = (r"(?:log-?in|log-?on|sign-?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
+_PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
                 r"benutzer(?:name)?|zugang(?:sdaten)?|anmelde(?:daten|informationen)|konto|identifiants?|"
                 r"utilisateur|compte|usuario(?:\s+y\s+contraseña)?|credenciales|cuenta|acceso|credenziali|utente|"
                 r"accesso|account|usuário|utilizador|credenciais|conta|inloggegevens|gebruiker|dane\s+logowania|"
                 r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
                 r"アカウント|ログイン|계정|아이디)")
 _PAIR = (r"(?i:(?<![^\W\d_])" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
-         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?\s*(?:[:=：]|\bis\b|\bist\b|\best\b|\bes\b|\bè\b|"
-         r"\bé\b)?\s*[\w.@+-]{2,64}\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
-         r"senha|пароль)\s*:?)\s*(?P<p>[^\s/]{6,64})")
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
+         r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
+         r"senha|пароль)\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
                "utilisateur", "compte", "usuario", "credencia", "cuenta", "acceso", "credenziali", "utente", "accesso",
                "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
                "帳號", "账户", "帳戶", "用户名", "用戶名", "アカウント", "ログイン", "계정", "아이디")
 
 _KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
+
+# One recovery code of letters and digits (a digit in it, one dash at most).
+_ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
 
 # Context, checksum and entropy rules: run after the provider formats, which name a finding better.
 _GENERIC: list[_Rule] = [
@@ -619,20 +669,45 @@ _GENERIC: list[_Rule] = [
           _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
-    # "mot de passe wifi: X", "Passwort Router = X": a label, one or two words naming what it is for, a colon or `=`.
-    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,2}?\s*[:=：]\s*" + _VALUE_ASCII,
+    # "mot de passe wifi: X", "Passwort Router = X", "Mật khẩu ngân hàng của tôi: X": a label, up to four words naming
+# what it is for, a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
+    # The value first: "<value> is my Netflix password", "<value> ist mein Passwort", "use <value> as the password".
+    # (The token is matched atomically, `(?=(?P<p>…))(?P=p)`, so a long word is not retried at every length.)
+    _rule("password", r"(?<![^\s'\"(])['\"]?(?=(?P<p>(?=[^\s'\"`]*[\d!#$%&*@^~?])[^\s'\"`]{6,64}))(?P=p)['\"]?(?:,?\s+(?:" + _SPACED_COPULAS + r")\s+(?:(?:"
+          + words.alternation(words.DETS) + r")\s+)?|\s+(?i:as|als|comme|como|come)\s+(?:(?:the|my|a|our|your|new|mein\w*|le|la|mon|el|mi|il|o|a|meu|minha)\s+)*)"
+          r"(?P<w>(?:[\w'’-]+\s+){0,2}?)(?i:" + _MORE + r")(?![^\W\d_])(?P<after>(?:\s+[^\W\d_]+)?)",
+          tuple(w.lower() for w in _PW_WORDS_MORE), "p", _value_first_ok),
+    # An e-mail address and a password: "Netflix: <address> / <password>".
+    _rule("password", r"(?<![\w.+-])(?=(?P<u>[\w.+-]+))(?P=u)@(?=(?P<d>[\w-]+(?:\.[\w-]+)+))(?P=d)\s*/\s*(?P<p>(?!#)[^\s/|]{6,64})",
+          ("@",), "p",
+          _pair_password_ok),
+    # A password piped to a tool that reads it from stdin: `echo '…' | sudo -S`, `… | docker login --password-stdin`.
+    _rule("password", r"(?i:\becho\s+(?:-n\s+)?)['\"]?(?P<p>[^\s'\"|]{4,64})['\"]?\s*\|\s*(?i:sudo\s+-S|[^|\n]*--password-stdin|"
+          r"[^|\n]*passwd\s+--stdin|chpasswd)", ("echo",), "p", _pair_password_ok),
+    # "the wifi at grandma's is <value>": the network named alone stands for its password in chat; the value
+    # must look like one (8+ characters, letters and digits), and a label that names the network itself does not count.
+    _rule("password", r"(?i:(?<![^\W\d_])(?:wi-?fi|wlan)(?![^\W\d_])(?P<w>(?:\s+[\w'’]+){0,4}?)(?:\s*[:=]\s*|,?\s+(?:"
+          + _SPACED_COPULAS + r")\s+))['\"]?(?P<p>[^\s'\"]{7,63}[^\s'\".,;:!?)\]}])", ("wifi", "wi-fi", "wlan"), "p",
+          _wifi_password_ok),
     _rule("pin", r"(?i:\b(?:пин(?:[\s-]*код(?:а|у)?)?|pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building|unlock|access|screen(?:\s+lock)?|phone|sim|device)\s+(?:code|combination|combo)|"
           r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
           + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
           ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"), 1, min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
-    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")" + _CONNECT + r"['\"]?(\d{1,3}(?:[-\s]\d{1,3}){2,3})\b(?![.,-]\d)",
-          ("combination", "combo"), 1, min_digits=3),
+    # With no connector ("Locker combo <d>-<d>-<d>") only groups joined by dashes count: "combo 2 3 4" is a menu.
+    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
+          r"(?P<d>\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
+          ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
+    # "the code for the garage keypad is 7734#": the code word first, then the lock it opens.
+    _rule("pin", r"(?i:\b(?:code|combination|combo|pin)\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w']+\s+){0,2}?"
+          r"(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b)" + _CONNECT + r"['\"]?(\d{3,8})\b(?![.,]\d)",
+          ("code", "combination", "combo", "pin"), 1, min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
@@ -644,8 +719,9 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
     # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
-    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)\s+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
-          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*)",
+    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more).
+    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)[\s-]+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
+          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
           ("code",), 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential", "seed", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
