@@ -284,6 +284,12 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "a value on the next line, Norwegian, Ukrainian, Arabic, Hindi; first read 13/20, 3/20, then fixed as families)": DATA / "secrets_holdout7.jsonl",
         "secrets_holdout8 (by hand, after the holdout7 families, before any scoring; first read 16/20, 1/20, then fixed)":
             DATA / "secrets_holdout8.jsonl",
+        "secrets_holdout9 (by hand, real config formats and prose in four languages; first read 18/20, 0/20, then fixed)":
+            DATA / "secrets_holdout9.jsonl",
+        "secrets_holdout10 (by hand, CLI outputs, logs, chat, six languages; first read 18/20, 0/20, then fixed)":
+            DATA / "secrets_holdout10.jsonl",
+        "secrets_holdout11 (by hand, the test batch: scored once after the holdout9/10 families, 18/20, 1/20; "
+        "then fixed)": DATA / "secrets_holdout11.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []

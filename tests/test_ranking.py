@@ -362,6 +362,17 @@ def test_a_short_memory_keeps_a_share_of_its_keyword_evidence():
     assert ranking.length_share("Uses Vim.", 0.0) == 1.0  # 0: every memory keeps all of it
 
 
+@pytest.mark.parametrize("query, before", [
+    ("What was my previous job?", True), ("What car did I have before?", True), ("Mia's old school", True),
+    ("What did I use to drive?", True), ("Where did we use to live?", True), ("What I used to eat", True),
+    ("How old is Sam?", False), ("Where do I work now?", False),
+    # "use X to", "use to talk": what something is for, in the present
+    ("What queue do services use to talk to each other?", False), ("What tools do we use to deploy?", False),
+])
+def test_asks_before_reads_questions_about_an_earlier_state(query, before):
+    assert ranking.asks_before(query) is before
+
+
 def lookup(vectors: dict[str, np.ndarray]) -> ranking.ItemVectors:
     return lambda ids: {i: vectors[i] for i in ids if i in vectors}
 

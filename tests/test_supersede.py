@@ -83,6 +83,10 @@ def test_compatible_facts_are_kept(old, new):
     ("Is allergic to peanuts.", "Is allergic to shellfish."),
     ("One of Bruno Chen's hobbies is chess.", "One of Bruno Chen's hobbies is sailing."),
     ("Works at Acme.", "Joined the chess club."),
+    # One joins many things; an employer is joined by name ("joined Initech"), a climbing wall is not.
+    ("Left Acme Corp and joined Finch Labs as a backend engineer.",
+     "Cancelled PureGym and joined the climbing wall in Finsbury Park."),
+    ("Works at Globex.", "Joined a running group in the park."),
     ("Uses Postgres for the main database.", "Switched to MySQL for the analytics database."),
     ("Lives in Porto.", "Moved from a flat to a house in Porto."),
 ])

@@ -222,6 +222,8 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
         slot = "uses"  # "moved to Vim", "moved to Python 3.12": a tool or version, not a place
     if slot in ("employer", "location", "uses") and (_UNIT.match(_cut(obj)) or _CLUB.search(_cut(obj))):
         return None  # "joined the payments team", "moved to the billing department": the team frame says it
+    if slot == "employer" and _joined_a_thing(original, obj):
+        return None  # "joined the climbing wall": one joins many things; an employer is joined by name
     holder = _holder_of(before, default)
     if slot == "location" and " in " in obj:  # "a house in porto": the place is porto
         obj = obj.rsplit(" in ", 1)[1]
@@ -237,6 +239,20 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
     if slot == "count":
         return Frame(holder, f"count:{_head(_cut(qual or ''))}", obj)
     return None
+
+
+_JOINED = re.compile(r"\bjoin(?:ed|s)\s+(?P<obj>[\w'’-]+)", re.IGNORECASE)
+
+
+def _joined_a_thing(original: str, obj: str) -> bool:
+    """True when `obj` is what the text says was joined ("joined <obj>") and it is not written as
+    a name: "joined the climbing wall", "joined a running group", not "joined Globex"."""
+    first = obj.split()[0] if obj.split() else ""
+    for match in _JOINED.finditer(straighten(original)):
+        word = match.group("obj")
+        if word.lower() == first:
+            return not word[:1].isupper() and not any(ch.isdigit() for ch in word)
+    return False
 
 
 def _purpose_frame(holder: str, obj: str, qual: str | None, negates: tuple[str, ...]) -> Frame | None:

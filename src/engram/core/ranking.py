@@ -220,7 +220,8 @@ YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 # Words that ask about an earlier state (English): "Where did I live before?", "my old school".
-BEFORE = re.compile(r"\b(?:before|previous(?:ly)?|former(?:ly)?|earlier|originally|prior|in the past|used? to)\b"
+BEFORE = re.compile(r"\b(?:before|previous(?:ly)?|former(?:ly)?|earlier|originally|prior|in the past|used to"
+                    r"|did(?:n't| not)? \w+ use to)\b"
                     r"|(?<!\bhow )\bold\b", re.IGNORECASE)
 
 
