@@ -801,6 +801,7 @@ def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
     "Ping ops@acme.io | #incident-2024",
     "docker run -d -e POSTGRES_PASSWORD_FILE=/run/secrets/db_password -p 5432:5432 postgres:16",  # a port mapping
     "ssh -p 2222 deploy@host",
+    "Publish it with `docker run -p 8080:80`, then `ssh -p 2222` in.",  # in Markdown, a backtick after the port
     'define("WP_DEBUG", "true")',
     "The code for the garage door is in the drawer",
     "Version2024 is the password reset flow we ship",

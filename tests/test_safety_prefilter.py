@@ -10,7 +10,7 @@ import pytest
 
 from engram.safety import instructions
 from engram.safety.lexicon import COMPACT_RULES, RULES
-from engram.safety.prefilter import NeedleIndex, may_match, needles
+from engram.safety.prefilter import NeedleIndex, may_match, needles, requirements
 from engram.safety.views import views
 
 DATA = Path(__file__).parent / "data" / "instructions_labelled.jsonl"
@@ -24,13 +24,21 @@ def _texts() -> list[str]:
 @pytest.mark.parametrize(("pattern", "expected"), [
     (r"\bignore\b", {"ignore"}),
     (r"(?:please\s+)?(?:ignore|disregard)\s+(?:all|any)", {"ignore", "disregard"}),
-    (r"x+y", {"x"}),  # a repeat at least once still needs its text; the longest run is kept
-    (r"ab?c", {"a"}),
+    (r"xx+yyy", {"yyy"}),  # a repeat at least once still needs its text; the longest run is kept
+    (r"ab?cd", {"cd"}),
     (r"(?=.*secrets)reveal", {"secrets"}),  # a lookahead's text is in the string too
     (r"(?:foo|)bar", {"bar"}),  # an alternative that needs nothing: the branch says nothing
 ])
 def test_needles_are_what_every_match_contains(pattern: str, expected: set[str]) -> None:
     assert needles(re.compile(pattern)) == expected
+
+
+def test_every_requirement_of_a_sequence_is_kept_and_each_must_be_met() -> None:
+    pattern = re.compile(r"\b(?:send|forward)\b.{0,40}\b(?:to|via)\s+\S+@")
+    assert set(requirements(pattern)) == {frozenset({"send", "forward"}), frozenset({"to", "via"}), frozenset({"@"})}
+    index = NeedleIndex([pattern])
+    assert index.candidates("we send the minutes to the team") == frozenset()  # no "@"
+    assert index.candidates("send it to bob@example.com") == {0}
 
 
 @pytest.mark.parametrize("pattern", [r"[a-z]+", r"(?:foo|)", r"a*", r"(?i)ignore", r"(?i:ignore)", r"(\w)\1", r"(?!x)."])

@@ -154,6 +154,37 @@ def test_a_scoped_store_respells_only_from_its_own_subjects(store):
     assert ScopedStore(store, SUBJECT).spellings(SUBJECT, ["flgas"]) == {}
 
 
+def test_a_word_the_model_knows_never_stands_for_another_term(tmp_path, pg_server: str, minilm):
+    from pg_server import fresh_database
+
+    from engram.core.recall import known
+
+    facts = ["Speaks Spanish at home with the kids.", "Does not eat meat and is vegetarian."]
+    # "steak" is one edit from "speak": a word of its own, so the keyword search finds nothing
+    assert minilm.knows("steak") and not minilm.knows("flgas")
+    assert known(minilm, "can I have a steak for dinner?") >= {"steak", "dinner"}
+    assert known(HashingEmbedder(64), "can I have a steak?") == frozenset()  # no vocabulary: cannot tell
+    for url in (str(tmp_path / "s.db"), fresh_database(pg_server)):
+        with open_store(url) as store:
+            items = [make(t) for t in [*facts, *FACTS]]
+            store.put(items)
+            assert [i for i, _ in store.keyword(SUBJECT, ["steak"], Filter(), 10)] == [items[0].id]
+            assert store.keyword(SUBJECT, ["steak"], Filter(), 10, known={"steak"}) == []
+            # a typo the model does not know still finds the term it meant
+            assert [i for i, _ in store.keyword(SUBJECT, ["flgas"], Filter(), 10, known={"steak"})] == [items[2].id]
+
+
+def test_recall_does_not_take_a_known_word_for_a_typo(tmp_path, minilm):
+    from engram.core.memory import Memory
+
+    with Memory(str(tmp_path / "m.db"), embedder=minilm) as mem:
+        mem.remember_many(SUBJECT, ["Speaks Spanish at home with the kids.", "Does not eat meat and is vegetarian."])
+        hits = mem.recall(SUBJECT, "can I have a steak for dinner?", k=2, explain=True)
+        spanish = next(h for h in hits if h.text.startswith("Speaks"))
+        assert spanish.components["keyword"] <= 0.0  # no keyword evidence from "steak" ~ "speak"
+        assert hits[0].text.startswith("Does not eat meat")
+
+
 def test_exact_terms_only_when_asked(store):
     store.put([make(t) for t in FACTS])
     later = make("Kubernetes runs the staging cluster.")

@@ -68,6 +68,9 @@ def test_negation_and_switch_from_supersede():
     ("Likes Python.", "Likes Rust."),
     ("I live in Berlin.", "My sister lives in Porto."),
     ("Lives in Berlin.", "Lives in Berlin, Germany."),
+    # A place within a larger one is one value: moving to the larger place does not end it.
+    ("Lives in a two-bedroom flat in Islington, London.", "Moved to London in March; no longer lives in Leeds."),
+    ("Lives in Porto, Portugal, with my wife.", "Moved to Portugal last year."),
 ])
 def test_compatible_facts_are_kept(old, new):
     assert detect(new, [(fact(old), 0.9)]) == []

@@ -188,3 +188,20 @@ def test_known_skips_only_what_can_never_be_superseded():
     assert known.may_close("f", None)  # a negation may close any unkeyed fact
     assert not known.may_close("k", location) and not known.may_close("m", None)
     assert known.may_close("unknown", employer)  # not known yet: fetched and checked
+
+
+def test_the_texts_fast_checks_agree_with_unicodes_categories():
+    """clean_text refuses exactly the control characters (Cc) and content_hash drops exactly the
+    format characters (Cf), with or without the ASCII short cut."""
+    import sys
+    import unicodedata
+
+    from engram.errors import InvalidInput
+    from engram.validate import clean_text, content_hash
+
+    for code in (0x01, 0x1B, 0x7F, 0x9F):  # (0x1C-0x1F and 0x85 are whitespace: folded to a space)
+        with pytest.raises(InvalidInput, match="control characters"):
+            clean_text(f"moved to{chr(code)} Porto")
+    assert clean_text("moved\u00a0to Porto\u200b") == "moved to Porto\u200b"  # a space folds, a format character stays
+    assert all(code > 0x7F for code in range(sys.maxunicode + 1) if unicodedata.category(chr(code)) == "Cf")
+    assert content_hash("Moved to Por\u00adto\u200b.") == content_hash("moved to porto") != content_hash("moved to port")

@@ -64,10 +64,13 @@ def kind(value: Any) -> str:
     return value
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # exactly Unicode's control characters (category Cc)
+
+
 def clean_text(value: Any, what: str = "text") -> str:
     """A string with whitespace runs folded to single spaces; NUL and other control bytes refused."""
     folded = squeeze(raw_text(value, what))
-    if any(unicodedata.category(ch) == "Cc" for ch in folded):
+    if _CONTROL.search(folded):
         raise InvalidInput(f"{what} contains control characters; remove them and try again")
     return unicodedata.normalize("NFC", folded)
 
@@ -190,7 +193,9 @@ def content_hash(text: str) -> str:
     matter. Punctuation inside the text does ("3.5k" is not "35k")."""
     from engram.language.normalise import fold
 
-    visible = "".join(ch for ch in fold(text) if unicodedata.category(ch) != "Cf")
+    folded = fold(text)
+    # every format character (Cf) is past ASCII: an ASCII text has none to drop
+    visible = folded if folded.isascii() else "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
     words = " ".join(visible.split())
     end = len(words)
     while end and (unicodedata.category(words[end - 1]).startswith("P") or words[end - 1].isspace()):

@@ -41,6 +41,10 @@ class CachedEmbedder(Embedder):
     def identity(self) -> str:
         return self.inner.identity
 
+    @property
+    def has_vocabulary(self) -> bool:
+        return self.inner.has_vocabulary
+
     def knows(self, word: str) -> bool:
         return self.inner.knows(word)
 

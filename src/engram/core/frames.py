@@ -91,6 +91,11 @@ _CLAUSE = re.compile(r"\s*;\s*|,? (?:and|but) (?=(?:then |now |also )?(?:is|are|
                      r"started|works|uses|switched|drives|bought|prefers|eats|took|got|became|went|left|quit|sold|"
                      r"stopped|has|now)\b)")
 _VALUE_CUT = re.compile(r",| (?:as|on|in|with|since|for|at|from|during|when|because|and) ")
+#: A place and the larger place it lies in ("islington, london", "porto, portugal"): one value, so
+#: a later "moved to London" agrees with it. The second part is one to three words and ends the clause.
+_PLACE_WITHIN = re.compile(r"^([^,]+?), ((?:(?!(?:and|but|with|since|for|at|from|as|on|in|when|because|which|who|"
+                           r"where|now|then)\b)[a-z][\w'-]*)(?: (?!(?:and|but|with|since|for|at|from|as|on|in|when|"
+                           r"because|which|who|where|now|then)\b)[a-z][\w'-]*){0,2})\s*(?:[.;,]|$)")
 #: Groups inside an organisation: "joined the payments team" changes team, not employer or city.
 _UNIT = re.compile(r"^(?:the )?(?P<obj>.+?) (?:team|department|group|squad|division|unit)$")
 
@@ -227,6 +232,8 @@ def _frame(slot: str, original: str, before: str, groups: dict[str, str | None],
     holder = _holder_of(before, default)
     if slot == "location" and " in " in obj:  # "a house in porto": the place is porto
         obj = obj.rsplit(" in ", 1)[1]
+    if slot == "location" and (within := _PLACE_WITHIN.match(obj)):  # "islington, london": one place
+        return Frame(holder, slot, f"{bare(within.group(1))}, {within.group(2)}", negates)
     if slot in ("team", "location", "employer", "role", "diet", "relationship", "car", "commute"):
         value = _cut(obj)
         return Frame(holder, slot, value, negates) if value else None

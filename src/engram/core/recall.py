@@ -128,7 +128,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     # Embedding the query (and scanning) on another core while the store runs the keyword search.
     source.start(respelt(store, embedder, subject, mentions.text, query), n)
     try:
-        keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n))
+        keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n, known=known(embedder, query)))
         steps.lap("keyword")
     finally:
         vectors = source.finish(list(dict.fromkeys([*keyword, *mentions.led])), n)
@@ -180,6 +180,14 @@ def word_vectors(embedder: Embedder | None, terms: Sequence[str], items: Sequenc
         return {}
     shared = list(dict.fromkeys(t for it in items for t in ranking.shared_terms(terms, it.text)))
     return dict(zip(shared, WORDS.embed_many(embedder, shared))) if shared else {}
+
+
+def known(embedder: Embedder | None, query: str) -> frozenset[str]:
+    """The query's words the embedding model knows as words: never taken for a misspelling of a
+    term the subject holds ("steak" is not "speak"); none when the model has no vocabulary to ask."""
+    if embedder is None or not embedder.has_vocabulary:
+        return frozenset()
+    return frozenset(w for w in ranking.keyword_terms(query) if embedder.knows(w))
 
 
 def respelt(store: Store, embedder: Embedder | None, subject: str, text: str, query: str) -> str:

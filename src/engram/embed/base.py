@@ -32,6 +32,11 @@ class Embedder(ABC):
         A store records it next to the identity and refuses vectors from other weights."""
         return None
 
+    @property
+    def has_vocabulary(self) -> bool:
+        """Whether `knows` answers from a vocabulary of the model's own (False: it cannot tell)."""
+        return False
+
     def knows(self, word: str) -> bool:
         """Whether the model reads `word` as a word of its own vocabulary. Recall respells a query
         word the store does not hold only when the model does not know it either ("flgas", not

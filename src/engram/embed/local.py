@@ -97,6 +97,10 @@ class MiniLMEmbedder(Embedder):
                 self._input_names = frozenset(i.name for i in session.get_inputs())
                 self._session = session
 
+    @property
+    def has_vocabulary(self) -> bool:
+        return True
+
     def knows(self, word: str) -> bool:
         """Whether `word` (lowercased, as the tokenizer reads it) is one whole WordPiece token."""
         self.load()

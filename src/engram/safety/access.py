@@ -9,7 +9,7 @@ reading a subject needs "read" or "write", changing it needs "write". Without a 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -90,9 +90,9 @@ class ScopedStore:
         return self.inner.find(subject, where, limit, newest_first)
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
-                near: bool = True) -> list[tuple[str, float]]:
+                near: bool = True, known: Collection[str] = ()) -> list[tuple[str, float]]:
         self.check(subject, "read")
-        return self.inner.keyword(subject, terms, where, limit, near=near)
+        return self.inner.keyword(subject, terms, where, limit, near=near, known=known)
 
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         self.check(subject, "read")

@@ -194,7 +194,7 @@ def find(text: str) -> list[tuple[int, int, str]]:
         return out
     for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS):
         for m in pattern.finditer(text):
-            if pattern is _FLAG and _PORT_LIKE.fullmatch(m.group("v")):
+            if pattern is _FLAG and _PORT_LIKE.fullmatch(m.group("v").rstrip("`,.;:)")):
                 continue  # `docker run -p 5432:5432`, `ssh -p 2222`: a port or a mapping, not a password
             if pattern is _NAME_VALUE_ARGS and not is_secret_name(m.group("name")):
                 continue

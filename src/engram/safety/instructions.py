@@ -114,9 +114,9 @@ def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) 
                         rf"\b{m.group('v')}\b", base(text)):
                     found.setdefault(rule, (view_name, view))
             continue
-        maybe = _rule_needles().candidates(view)
-        for at, (rule, pattern, extra) in enumerate(RULES):
-            if rule in found or at not in maybe:  # none of the literals the rule needs is in the view
+        for at in sorted(_rule_needles().candidates(view)):  # the others lack a literal they need
+            rule, pattern, extra = RULES[at]
+            if rule in found:
                 continue
             for m in pattern.finditer(view):
                 if (extra is None or extra(view, m)) and not _is_mention(view, m) and not _is_reported(view, m):

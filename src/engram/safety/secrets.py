@@ -704,7 +704,7 @@ _GENERIC: list[_Rule] = [
           ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
-    # "the code for the garage keypad is 7734#": the code word first, then the lock it opens.
+    # "the code for the garage keypad is <digits>": the code word first, then the lock it opens.
     _rule("pin", r"(?i:\b(?:code|combination|combo|pin)\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w']+\s+){0,2}?"
           r"(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b)" + _CONNECT + r"['\"]?(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),

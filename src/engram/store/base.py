@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Collection, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -157,9 +157,10 @@ class Store(Protocol):
         """Items of one subject that pass the filter, by event time."""
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
-                near: bool = True) -> list[tuple[str, float]]:
+                near: bool = True, known: Collection[str] = ()) -> list[tuple[str, float]]:
         """Keyword candidates: (item id, relevance >= 0, higher is better) for any of `terms`; with
-        `near`, a term the subject lacks may stand for its nearest spelling there (engram.store.spelling)."""
+        `near`, a term the subject lacks may stand for its nearest spelling there (engram.store.spelling),
+        unless its word is in `known` (a word as written, not a typo: "steak" never stands for "speak")."""
 
     def vectors(self, subject: str, model: str) -> tuple[Sequence[str], np.ndarray]:
         """All vectors of one subject under `model` (any validity): ids in write order, unit rows.

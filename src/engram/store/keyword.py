@@ -33,7 +33,7 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -432,11 +432,13 @@ def query_terms(words: Sequence[str], tokeniser: Tokeniser = TOKENISER) -> list[
 
 def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
           tokeniser: Tokeniser = TOKENISER,
-          vocabularies: spelling.Vocabularies | None = None) -> tuple[np.ndarray, np.ndarray]:
+          vocabularies: spelling.Vocabularies | None = None,
+          known: Collection[str] = ()) -> tuple[np.ndarray, np.ndarray]:
     """Every item of `subject` matching a word: keys and BM25 scores, best first (ties: lower key).
 
     With `vocabularies`, a word whose term the subject does not hold stands for the nearest
-    spelling in the subject's vocabulary (engram.store.spelling), at `spelling.NEAR_WEIGHT`."""
+    spelling in the subject's vocabulary (engram.store.spelling), at `spelling.NEAR_WEIGHT`,
+    unless the word (lower case) is in `known`: a word the embedding model knows is a word."""
     empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
     tokens = tokeniser.words(words)
     terms = [term for found in tokens for term in found]
@@ -447,7 +449,8 @@ def score(db: Executor, sql: Statements, subject: str, words: Sequence[str],
         return empty
     weights = [1.0] * len(terms)
     if vocabularies is not None:
-        missing = [(w, found[0]) for w, found in zip(words, tokens) if len(found) == 1 and found[0] not in postings]
+        missing = [(w, found[0]) for w, found in zip(words, tokens)
+                   if len(found) == 1 and found[0] not in postings and w.lower() not in known]
         if any(spelling.eligible(w.lower()) for w, _ in missing):
             near = {t: m.term for t, m in _near(db, sql, subject, (docs, length), missing, tokeniser,
                                                  vocabularies).items()}

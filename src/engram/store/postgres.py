@@ -14,7 +14,7 @@ cannot reach (WAL segments not yet recycled, backups, replicas) is listed in doc
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -298,14 +298,15 @@ class PostgresStore(RelationalStore):
         return [found[i] for i in ids if i in found]
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
-                near: bool = True) -> list[tuple[str, float]]:
+                near: bool = True, known: Collection[str] = ()) -> list[tuple[str, float]]:
         """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
         if not terms:
             return []
         clause, params = where_clause(subject, where, POSTGRES)
 
         def work(conn: Any) -> list[tuple[str, float]]:
-            keys, scores = kw.score(conn, KEYWORD, subject, terms, vocabularies=self._vocabularies if near else None)
+            keys, scores = kw.score(conn, KEYWORD, subject, terms, vocabularies=self._vocabularies if near else None,
+                                    known=known)
             return kw.best(keys, scores, int(limit), lambda batch: dict(
                 conn.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(batch), *params)).fetchall()))
 

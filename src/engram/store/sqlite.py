@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -364,7 +364,7 @@ class SQLiteStore(RelationalStore):
         return [found[i] for i in ids if i in found]
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
-                near: bool = True) -> list[tuple[str, float]]:
+                near: bool = True, known: Collection[str] = ()) -> list[tuple[str, float]]:
         """BM25 (engram.store.keyword) of the subject's items over `terms`, best `limit` passing the filter."""
         if not terms or self._db is None:
             return []
@@ -374,7 +374,8 @@ class SQLiteStore(RelationalStore):
             def accept(keys: list[int]) -> dict[int, str]:
                 return dict(db.execute(KEYWORD.accepted(clause), (KEYWORD.keys_param(keys), *params)).fetchall())
 
-            keys, scores = kw.score(db, KEYWORD, subject, terms, vocabularies=self._vocabularies if near else None)
+            keys, scores = kw.score(db, KEYWORD, subject, terms, vocabularies=self._vocabularies if near else None,
+                                    known=known)
             return kw.best(keys, scores, int(limit), accept)
 
     def spellings(self, subject: str, words: Sequence[str]) -> dict[str, str]:
