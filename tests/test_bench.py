@@ -153,10 +153,10 @@ def test_bench_latency_steps_account_for_the_recall(tmp_path):
     assert out.exit_code == 0, out.output
     row = json.loads(out.output)["recall"][0]
     steps = row["steps"]
-    assert {"validate", "vectors", "names", "keyword", "wait", "prerank", "fetch", "fuse", "top_k", "hits",
+    assert {"validate", "vectors", "names", "keyword", "wait", "prerank", "fetch", "words", "fuse", "top_k", "hits",
             "embed", "scan", "recall", "layer", "fetch_sql", "fetch_objects"} <= set(steps)
     main_thread = sum(steps[s] for s in ("validate", "vectors", "names", "keyword", "wait", "prerank",
-                                        "fetch", "fuse", "top_k", "hits"))
+                                        "fetch", "words", "fuse", "top_k", "hits"))
     assert measured(main_thread, steps["layer"], steps["recall"])  # durations are the report's, never asserted on
     assert {"fuse_all", "entity", "session", "recency"} <= set(steps["terms"])
     assert 0 <= row["repeated"]["hit_rate"] <= 1 and row["repeated"]["hit_rate"] > 0.4  # questions asked twice

@@ -545,8 +545,10 @@ def _recorded(monkeypatch, url: str) -> tuple[Memory, Wire]:  # type: ignore[no-
 
 def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_server, monkeypatch):
     """Counted on the wire: recall, remember (its supersession neighbours), the name book and stats
-    bring back only rows they asked about, never a vector, never the subject's matrix."""
-    from engram.core.recall import CANDIDATES
+    bring back only rows they asked about, never the subject's matrix; the only vectors a recall
+    reads are its shortlisted hits' own, those that share a word with the query (the relevance's
+    residual cosine, engram.core.ranking.relevance_evidence), in one statement."""
+    from engram.core.recall import CANDIDATES, SHORTLIST
 
     items = 3000
     mem, wire = _recorded(monkeypatch, fresh_database(pg_server))
@@ -567,7 +569,12 @@ def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_serve
                           "stats": stats}.items():
             assert log, name
             assert not any(vec for *_, vec in log), (name, [s for s, *_, vec in log if vec])
-            assert not any("vector_send" in s for s, *_ in log), name  # the matrix read (Store.vectors)
+            assert not any("vector_send" in s and "JOIN" not in s for s, *_ in log), name  # the matrix (Store.vectors)
+            own = [rows for s, rows, *_ in log if "vector_send" in s]  # hits' own vectors (Store.item_vectors)
+            if name.endswith("recall"):
+                assert len(own) <= 1 and all(rows <= SHORTLIST for rows in own), (name, own)
+            else:
+                assert not own, (name, own)
         # A warm recall and a write receive rows they named: per statement at most the candidate pool
         # (nearest and keyword hits) with each one's two write-order neighbours, a small fraction of
         # what the subject's vectors weigh.

@@ -13,7 +13,7 @@ from engram.core.ranking import DAY, Signals, Weights
 from engram.types import Item
 
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
-        "diversity", "cosine", "overlap"}
+        "diversity", "cosine", "overlap", "residual", "first_person"}
 
 
 def item(name: str, *, at: float = 0.0, session: str | None = None) -> Item:

@@ -31,7 +31,7 @@ DISTRACTORS = [
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
-        "diversity", "cosine", "overlap"}
+        "diversity", "cosine", "overlap", "residual", "first_person"}
 
 
 @pytest.fixture(scope="module")
@@ -103,12 +103,16 @@ def test_the_query_is_embedded_without_the_names_the_entity_term_matches(tmp_pat
         m.remember_many(U, ['Alice said, "I paint landscapes."', 'Bob said, "Alice paints?"'], now=0.0)
         embedder.seen.clear()
         hits = m.recall(U, "What does Alice paint?", k=2, now=0.0, explain=True)
-        assert embedder.seen == ["What does paint?"]
+        # The rank embeds the query without the name; the relevance then embeds the whole query
+        # and the words the hits share with it (its residual cosine, engram.core.ranking.residual).
+        assert embedder.seen[0] == "What does paint?"
+        assert embedder.seen[1:] == ["What does Alice paint?", "alice", "paint"]
         assert hits[0].text.startswith("Alice said") and hits[0].components["entity"] == 1.0
         m.weights = dataclasses.replace(m.weights, entity=0.0)  # no entity term: the names stay
         embedder.seen.clear()
+        m.query_cache.clear()  # the recall before embedded the whole query too
         m.recall(U, "What does Alice paint?", k=2, now=0.0)
-        assert embedder.seen == ["What does Alice paint?"]
+        assert embedder.seen == ["What does Alice paint?"]  # once; the words are kept from before
     finally:
         m.close()
 
@@ -147,7 +151,8 @@ def test_newest_wins_reads_the_stored_vectors_and_embeds_only_the_query(store_ur
             m.remember(U, "The office coffee is fine now.", now=200 * DAY)
             embedder.seen.clear()
             hits = m.recall(U, query, k=2, now=200 * DAY, explain=True)
-            assert embedder.seen == [query]
+            # the query, and only its own words besides (the relevance's residual cosine): no stored text
+            assert embedder.seen[0] == query and set(embedder.seen[1:]) <= set(query.split())
             assert "newest" in hits[0].components
             orders.append([h.text for h in hits])
     assert orders[0] == orders[1] == ["The office coffee is fine now.", "The office coffee machine is broken again."]

@@ -1,13 +1,15 @@
 """The calibrated relevance (Hit.score): one `min_score` keeps on-topic answers and drops the top
 hit of an off-topic question, whatever the store's size (1, 30 or 1,000 facts), on the real
-MiniLM embedder. The score is read from the hit's own cosine and word overlap, never from the
-other candidates, so a lone perfect match scores as high as it does in a full store."""
+MiniLM embedder. The score is read from the hit's own evidence (cosine, word overlap, residual
+cosine, first person), never from the other candidates, so a lone perfect match scores as high
+as it does in a full store."""
 
 from __future__ import annotations
 
 import json
 from importlib import resources
 
+import numpy as np
 import pytest
 
 from engram.bench.people import generate
@@ -84,3 +86,45 @@ def test_a_lone_perfect_match_scores_as_high_as_in_a_full_store(tmp_path, minilm
         full.remember_many(U, [fact, *[f["text"] for f in suite_facts()[3:60]]])
         crowded = answer_score(full, question, fact)
     assert lone == pytest.approx(crowded, abs=1e-6) and lone > ranking.ON_TOPIC
+
+
+@pytest.mark.slow
+def test_a_shared_topic_word_alone_does_not_make_a_hit_on_topic(tmp_path, minilm) -> None:
+    """Off-topic questions that share their one topic word with a memory stay below the threshold,
+    while the memory's own questions, sharing the same word, pass it: the residual cosine tells
+    them apart (the words the two share taken out of the query)."""
+    cases = {"I booked a holiday in Peru for the second half of October.":
+             ("When is my holiday in Peru?", "What is the capital of Peru?"),
+             "Drives a 2019 Toyota Corolla hybrid.": ("What car do I drive?", "Who founded Toyota?"),
+             "Bruno Chen uses Emacs as a code editor.": ("What text editor does Bruno Chen prefer?", "Who invented Emacs?")}
+    with Memory(str(tmp_path / "shared.db"), embedder=minilm) as mem:
+        for n, (fact, (on, off)) in enumerate(cases.items()):
+            subject = f"user:shared{n}"
+            mem.remember(subject, fact)
+            answer, top = mem.recall(subject, on, k=1, explain=True)[0], mem.recall(subject, off, k=1, explain=True)[0]
+            assert answer.score >= ranking.ON_TOPIC > top.score, (fact, answer.score, top.score)
+            assert top.components["overlap"] > 0 and top.components["residual"] < top.components["cosine"]
+
+
+def test_the_residual_takes_the_shared_words_out_of_the_query() -> None:
+    rng = np.random.default_rng(0)
+    word, rest = rng.normal(size=8), rng.normal(size=8)
+    query, memory = word + 0.1 * rest, word
+    assert ranking.residual(query, memory, []) == pytest.approx(ranking.cosine(query, memory))
+    assert abs(ranking.residual(query, memory, [word])) < 1e-9  # all they share is the word
+    assert ranking.residual(query, memory + rest, [word]) > 0.9  # the rest of the question is in it too
+
+
+def test_first_person_and_overlap_terms() -> None:
+    assert ranking.first_person("Where do I keep the spare key?") and ranking.first_person("Which CI do we use?")
+    assert not ranking.first_person("Who invented chess?")
+    assert not ranking.first_person("Tell me about the French Revolution.")  # an imperative lead is not the asker
+    assert ranking.first_person("Tell me where I work.")
+    assert ranking.overlap(ranking.keyword_terms("What's the plot of Hamlet?"), "Sven's hobby is chess.") == 0.0
+
+
+def test_relevance_grows_with_each_piece_of_evidence() -> None:
+    base = ranking.relevance(0.3, 0.5, 0.1, False)
+    assert 0.0 < base < 1.0
+    assert ranking.relevance(0.3, 0.5, 0.3, False) > base and ranking.relevance(0.3, 0.5, 0.1, True) > base
+    assert ranking.relevance(0.5, 0.5, 0.1, False) > base and ranking.relevance(0.3, 1.0, 0.1, False) > base

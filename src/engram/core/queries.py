@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Sequence
 
 import numpy as np
 from cachetools import LRUCache
@@ -50,6 +51,33 @@ class QueryCache:
             if self._owner is not None and self._owner() is embedder:
                 self._vectors[key] = vector  # the least recently used goes past `size`
         return vector
+
+    def embed_many(self, embedder: Embedder, texts: Sequence[str]) -> list[np.ndarray]:
+        """`embed` for several texts, the ones not cached embedded in one batch (every one of
+        them when the cache is off)."""
+        if self.size <= 0:
+            return [np.asarray(v, dtype=np.float32) for v in embedder.embed(list(texts))]
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            if self._owner is None or self._owner() is not embedder:
+                self._vectors.clear()
+                self._owner = weakref.ref(embedder)
+            for text in texts:
+                vector = self._vectors.get((embedder.identity, text))
+                if vector is not None:
+                    found[text] = vector
+            self.hits += len(found)
+            missing = [t for t in dict.fromkeys(texts) if t not in found]
+            self.misses += len(missing)
+        if missing:
+            for text, raw in zip(missing, embedder.embed(missing)):
+                vector = np.array(raw, dtype=np.float32)
+                vector.flags.writeable = False
+                found[text] = vector
+            with self._lock:
+                if self._owner is not None and self._owner() is embedder:
+                    self._vectors.update(((embedder.identity, t), found[t]) for t in missing)
+        return [found[t] for t in texts]
 
     def clear(self) -> None:
         """Drop every vector (and the hit counts)."""

@@ -46,7 +46,8 @@ Rank contract (a float, higher is better, comparable within one recall call only
   is lifted just above it; present only on the two hits it reorders.
 
 This sum is `Hit.rank`, which orders one recall's hits; `Hit.score` is the calibrated relevance
-(`relevance`, 0..1, from the hit's own cosine and word overlap), comparable across recalls.
+(`relevance`, 0..1, from the hit's own evidence: its cosine, word overlap, residual cosine and
+whether the question is in the first person), comparable across recalls.
 
 So a rank is in "standard deviations above an average memory", roughly 0 to 10 for a strong
 match; `min_score` filters on the relevance instead (0.5: on-topic). By default w_recency (0.01) is far below any
@@ -144,6 +145,9 @@ class Signals:
 
     Items missing from `keyword` / `vector` score `keyword_floor` / `vector_floor` (the z-score of
     an unmatched item). `neighbours[id]` = (previous id, next id) in the same session, or None.
+    The relevance (`relevance_evidence`) reads `query`, the vector it was embedded as
+    (`query_vector`, None without an embedder) and the vectors of the query words the candidates
+    share with it (`word_vectors`).
     """
 
     keyword: Mapping[str, float] = field(default_factory=dict)
@@ -160,6 +164,9 @@ class Signals:
     cosines: Mapping[str, float] = field(default_factory=dict)
     item_vectors: ItemVectors | None = None
     asks_before: bool = False
+    query: str = ""
+    query_vector: np.ndarray | None = None
+    word_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
 # A query word as the name book keys it: lower case, a possessive "'s" removed.
@@ -416,45 +423,114 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
     if weights.focus and signals.names:
         for i in focus_tail(items, [sum(p.values()) for p in parts], signals.names):
             parts[i]["focus"] = -weights.focus
-    evidence = [(signals.cosines.get(item.id, 0.0), overlap(signals.terms, item.text)) for item in items]
-    scores = [relevance(cosine, share) for cosine, share in evidence]
+    evidence = relevance_evidence(items, signals)
+    scores = [relevance(*e) for e in evidence]
     if weights.newest and not signals.asks_before and not signals.dates:  # the query's own time rules
         lifts = newest_lifts(items, [sum(p.values()) for p in parts], scores, weights.newest,
                              [p["entity"] for p in parts], signals.item_vectors, weights.newest_similar,
                              weights.newest_after_days)
         for i, lift in lifts.items():
             parts[i]["newest"] = lift
-    hits = [Hit(item=item, score=score, rank=sum(part.values()), components={**part, "cosine": c, "overlap": o})
-            for item, part, score, (c, o) in zip(items, parts, scores, evidence)]
+    hits = [Hit(item=item, score=score, rank=sum(part.values()),
+                components={**part, "cosine": c, "overlap": o, "residual": r, "first_person": float(p)})
+            for item, part, score, (c, o, r, p) in zip(items, parts, scores, evidence)]
     return sorted(hits, key=lambda h: _placing(h.rank, h.item))
 
 
-#: The weighted terms of the rank value (Hit.components also holds the raw `cosine` and `overlap`).
+#: The weighted terms of the rank value (Hit.components also holds the relevance's evidence:
+#: `cosine`, `overlap`, `residual` and `first_person`).
 TERMS = ("vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
          "diversity")
-#: The calibrated relevance's logistic: weight of the raw cosine, of the word overlap, and the
-#: intercept, fitted once on labelled on-topic answers and off-topic top hits (docs/recall.md).
-RELEVANCE_COSINE, RELEVANCE_OVERLAP, RELEVANCE_BIAS = 5.7, 5.6, -3.6
+#: The calibrated relevance's logistic: weights of the raw cosine, the word overlap, the residual
+#: cosine and the first person, and the intercept, fitted once on labelled on-topic answers and
+#: off-topic top hits (benchmarks/relevance_fit.py on benchmarks/relevance_data; docs/recall.md).
+RELEVANCE_COSINE, RELEVANCE_OVERLAP, RELEVANCE_RESIDUAL, RELEVANCE_PERSON, RELEVANCE_BIAS = 3.2, 5.8, 12.9, 4.8, -6.9
 #: The relevance at which a hit is as likely on-topic as not: `min_score` for "only what answers".
 ON_TOPIC = 0.5
+#: Words that put a question in the first person: one about the asker's own life or work, which is
+#: what memories hold ("Which CI do we use?"); a question about the world has none ("Who invented chess?").
+FIRST_PERSON = frozenset(["i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"])
 
 
-def relevance(cosine: float, share: float) -> float:
-    """A hit's calibrated relevance in 0..1, from its own evidence only (its cosine to the query
-    and the share of the query's content words it contains), so its meaning does not depend on
-    the store's size or on the other candidates: about the chance that the hit is on-topic."""
-    logit = RELEVANCE_COSINE * cosine + RELEVANCE_OVERLAP * share + RELEVANCE_BIAS
+def relevance(cosine: float, share: float, residual: float, person: bool) -> float:
+    """A hit's calibrated relevance in 0..1, from its own evidence only (`relevance_evidence`), so
+    its meaning does not depend on the store's size or on the other candidates: about the chance
+    that the hit is on-topic."""
+    logit = (RELEVANCE_COSINE * cosine + RELEVANCE_OVERLAP * share + RELEVANCE_RESIDUAL * residual
+             + RELEVANCE_PERSON * person + RELEVANCE_BIAS)
     return 1.0 / (1.0 + math.exp(-logit))
 
 
-def overlap(terms: Sequence[str], text: str) -> float:
-    """The share of the query's content words (`keyword_terms`) that a text contains, in the
-    same or another form (`_same_word`); 0.0 without terms."""
-    if not terms:
-        return 0.0
+def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[float, float, float, bool]]:
+    """(cosine, overlap, residual, first person) of each item, the relevance's four inputs: its raw
+    cosine to the query, the share of the query's content words it contains (`overlap`), its
+    cosine once the words they share are taken out of the query (`residual`: equal to the cosine
+    when they share none) and whether the query is in the first person (`first_person`)."""
+    person = first_person(signals.query)
+    shared = [shared_terms(signals.terms, item.text) for item in items]
+    words = signals.word_vectors
+    wanted = [item.id for item, found in zip(items, shared) if found and all(w in words for w in found)]
+    own = signals.item_vectors(wanted) if wanted and signals.query_vector is not None and signals.item_vectors else {}
+    out = []
+    for item, found in zip(items, shared):
+        cos = signals.cosines.get(item.id, 0.0)
+        share = len(found) / len(content_terms(signals.terms)) if found else 0.0
+        vector = own.get(item.id)
+        rest = (residual(signals.query_vector, vector, [words[w] for w in found])
+                if found and vector is not None and signals.query_vector is not None else cos)
+        out.append((cos, share, rest, person))
+    return out
+
+
+def first_person(query: str) -> bool:
+    """True when the question (without an imperative lead: "Tell me ...", `question`) has a first-
+    person word (`FIRST_PERSON`): "Where do I keep the spare key?", "Which CI do we use?"."""
+    return any(w.lower() in FIRST_PERSON for w in WORD.findall(question(query)))
+
+
+def residual(query: np.ndarray, item: np.ndarray, words: Sequence[np.ndarray]) -> float:
+    """The cosine of `item` to `query` once the directions of `words` (the vectors of the words they
+    share) are taken out of the query: what the rest of the question has in common with the memory.
+    With MiniLM, "What is the capital of Peru?" and "I booked a holiday in Peru ..." share Peru and
+    little else (cosine 0.49, residual 0.06); "What car do I drive?" and "Drives a 2019 Toyota
+    Corolla hybrid." also share the car (cosine 0.43, residual 0.28)."""
+    q = np.asarray(query, dtype=np.float64)
+    for w in _orthonormal(words):
+        q = q - float(q @ w) * w
+    t = np.asarray(item, dtype=np.float64)
+    norm = float(np.linalg.norm(q) * np.linalg.norm(t))
+    return float(q @ t) / norm if norm > 1e-9 else 0.0
+
+
+def _orthonormal(vectors: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """An orthonormal basis of the span of `vectors` (Gram-Schmidt; near-dependent ones dropped)."""
+    basis: list[np.ndarray] = []
+    for v in vectors:
+        u = np.asarray(v, dtype=np.float64)
+        for b in basis:
+            u = u - float(u @ b) * b
+        norm = float(np.linalg.norm(u))
+        if norm > 1e-6:
+            basis.append(u / norm)
+    return basis
+
+
+def content_terms(terms: Sequence[str]) -> list[str]:
+    """The terms that count for overlap: two letters or more (not the "s" of "What's")."""
+    return [t for t in terms if len(t) > 1]
+
+
+def shared_terms(terms: Sequence[str], text: str) -> list[str]:
+    """The content terms (`content_terms`) a text contains, in the same or another form (`_same_word`)."""
     words = _word_set(text)
-    found = sum(1 for term in terms if term in words or any(_same_word(term, w) for w in words))
-    return found / len(terms)
+    return [t for t in content_terms(terms) if t in words or any(_same_word(t, w) for w in words)]
+
+
+def overlap(terms: Sequence[str], text: str) -> float:
+    """The share of the query's content words (`keyword_terms`, `content_terms`) that a text
+    contains, in the same or another form (`_same_word`); 0.0 without terms."""
+    counted = content_terms(terms)
+    return len(shared_terms(terms, text)) / len(counted) if counted else 0.0
 
 
 def _same_word(a: str, b: str) -> bool:

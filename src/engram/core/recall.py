@@ -72,6 +72,7 @@ class Vectors(Protocol):
     nearest: Sequence[str]
     vector: Mapping[str, float]
     floor: float
+    query: np.ndarray | None  # the query's own vector (None without one)
 
     def placed(self, item_id: str) -> bool:
         """True for an item with a vector (so with a place in the subject's write order)."""
@@ -146,12 +147,39 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     steps.lap("fetch")
     signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found),
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
-                                  item_vectors=ItemVectors(vectors, store, subject, embedder, items))
+                                  item_vectors=ItemVectors(vectors, store, subject, embedder, items),
+                                  query=query, query_vector=whole_query(embedder, query, mentions.text, vectors.query, queries),
+                                  word_vectors=word_vectors(embedder, signals.terms, items, vectors.query))
+    steps.lap("words")
     hits = ranking.fuse(items, signals, now, weights)
     steps.lap("fuse")
     top = ranking.top_k(hits, k, min_score)
     steps.lap("top_k")
     return top
+
+
+#: Vectors of single query words, kept across recalls (the same words come back again and again).
+WORDS = QueryCache(4096)
+
+
+def whole_query(embedder: Embedder | None, query: str, unnamed: str, vector: np.ndarray | None,
+                queries: QueryCache | None) -> np.ndarray | None:
+    """The vector of the query with the names it mentions (the relevance's residual cosine reads
+    it): the one recall embedded (`vector`), unless names were taken out of that one (`unnamed`
+    differs from `query`: `vector_query`)."""
+    if embedder is None or vector is None or unnamed == query:
+        return vector
+    return embed_query(embedder, query, queries)
+
+
+def word_vectors(embedder: Embedder | None, terms: Sequence[str], items: Sequence[Item],
+                 query: np.ndarray | None) -> dict[str, np.ndarray]:
+    """The vectors of the query words that some of `items` contain (`ranking.shared_terms`), each
+    embedded alone, for the relevance's residual cosine; none without an embedder or query vector."""
+    if embedder is None or query is None:
+        return {}
+    shared = list(dict.fromkeys(t for it in items for t in ranking.shared_terms(terms, it.text)))
+    return dict(zip(shared, WORDS.embed_many(embedder, shared))) if shared else {}
 
 
 def known(embedder: Embedder | None, query: str) -> frozenset[str]:
@@ -216,6 +244,7 @@ class NoVectors:
     nearest: Sequence[str] = ()
     vector: Mapping[str, float] = {}
     floor = 0.0
+    query: np.ndarray | None = None
 
     def ids(self) -> Sequence[str]:
         return ()
@@ -258,6 +287,7 @@ class StoreVectors:
         self.nearest: Sequence[str] = ()
         self.vector: Mapping[str, float] = {}
         self.floor = 0.0
+        self.query: np.ndarray | None = None
 
     def ids(self) -> Sequence[str]:
         return self._finder.vector_ids(self._subject, self._embedder.identity)
@@ -267,7 +297,7 @@ class StoreVectors:
 
     def finish(self, also: Sequence[str], n: int) -> Vectors:
         assert self._pending is not None, "start() comes first"
-        vector = self._pending.result()
+        self.query = vector = self._pending.result()
         self._answer = answer = self._finder.nearest(self._subject, self._embedder.identity, vector, n, also,
                                                      self._where if self._where.restrictive else None)
         self.count, self.nearest = answer.count, answer.nearest
@@ -307,12 +337,13 @@ class ScannedVectors:
         self._exact, self._queries, self._steps = exact, queries, steps
         self._ids, self._matrix = store.vectors(subject, embedder.identity)
         steps.lap("vectors")
-        self._pending: Future[nearest.VectorScores] | None = None
+        self._pending: Future[tuple[np.ndarray, nearest.VectorScores]] | None = None
         self._allowed: np.ndarray | None = None
         self.count = len(self._ids)
         self.nearest: Sequence[str] = ()
         self.vector: Mapping[str, float] = {}
         self.floor = 0.0
+        self.query: np.ndarray | None = None
 
     def ids(self) -> Sequence[str]:
         return self._ids
@@ -328,7 +359,8 @@ class ScannedVectors:
     def finish(self, also: Sequence[str], n: int) -> Vectors:
         if self._pending is None:
             return self
-        self._cosines = cosines = self._pending.result()
+        self.query, self._cosines = self._pending.result()
+        cosines = self._cosines
         ids = self._ids
         self._rows, self._row_of = _shared(ids, positions(ids))
         mean, std = cosines.mean, max(cosines.std, ranking.VECTOR_MIN_STD)
@@ -473,12 +505,12 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
 
 def vector_scan(store: Store, embedder: Embedder, subject: str, ids: Sequence[str], matrix: np.ndarray, query: str,
                 n: int, *, exact: bool = False, queries: QueryCache | None = None,
-                steps: Steps = UNTIMED) -> nearest.VectorScores:
-    """The query's cosines against a subject's (normalised) vectors: an exact scan, or the
-    subject's ANN index past the crossover (engram.core.vectors)."""
+                steps: Steps = UNTIMED) -> tuple[np.ndarray, nearest.VectorScores]:
+    """The query's vector and its cosines against a subject's (normalised) vectors: an exact scan,
+    or the subject's ANN index past the crossover (engram.core.vectors)."""
     vector = embed_query(embedder, query, queries, steps)
     with steps.timed("scan"):
-        return nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
+        return vector, nearest.scores(store, subject, embedder.identity, ids, matrix, vector, n, exact=exact)
 
 
 def embed_query(embedder: Embedder, query: str, queries: QueryCache | None = None,
