@@ -157,13 +157,14 @@ def test_a_scoped_store_respells_only_from_its_own_subjects(store):
 def test_a_word_the_model_knows_never_stands_for_another_term(tmp_path, pg_server: str, minilm):
     from pg_server import fresh_database
 
+    from engram.core.ranking import keyword_terms
     from engram.core.recall import known
 
     facts = ["Speaks Spanish at home with the kids.", "Does not eat meat and is vegetarian."]
     # "steak" is one edit from "speak": a word of its own, so the keyword search finds nothing
     assert minilm.knows("steak") and not minilm.knows("flgas")
-    assert known(minilm, "can I have a steak for dinner?") >= {"steak", "dinner"}
-    assert known(HashingEmbedder(64), "can I have a steak?") == frozenset()  # no vocabulary: cannot tell
+    assert known(minilm, keyword_terms("can I have a steak for dinner?")) >= {"steak", "dinner"}
+    assert known(HashingEmbedder(64), keyword_terms("can I have a steak?")) == frozenset()  # no vocabulary: cannot tell
     for url in (str(tmp_path / "s.db"), fresh_database(pg_server)):
         with open_store(url) as store:
             items = [make(t) for t in [*facts, *FACTS]]

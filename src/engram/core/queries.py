@@ -33,24 +33,7 @@ class QueryCache:
 
     def embed(self, embedder: Embedder, text: str) -> np.ndarray:
         """`embedder.embed_one(text)`, from the cache when this embedder embedded this text before."""
-        if self.size <= 0:
-            return embedder.embed_one(text)
-        key = (embedder.identity, text)
-        with self._lock:
-            if self._owner is None or self._owner() is not embedder:
-                self._vectors.clear()
-                self._owner = weakref.ref(embedder)
-            found = self._vectors.get(key)  # refreshes its place
-            if found is not None:
-                self.hits += 1
-                return found
-            self.misses += 1
-        vector = np.array(embedder.embed_one(text), dtype=np.float32)  # a copy nobody else holds
-        vector.flags.writeable = False
-        with self._lock:
-            if self._owner is not None and self._owner() is embedder:
-                self._vectors[key] = vector  # the least recently used goes past `size`
-        return vector
+        return self.embed_many(embedder, [text])[0]
 
     def embed_many(self, embedder: Embedder, texts: Sequence[str]) -> list[np.ndarray]:
         """`embed` for several texts, the ones not cached embedded in one batch (every one of

@@ -116,6 +116,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     `queries` keeps query embeddings for repeated queries (engram.core.queries); `steps` times
     each step (engram.core.steps)."""
     n = max(CANDIDATES, k)
+    terms = ranking.keyword_terms(query)
     source = vector_source(store, embedder, subject, where, exact_vectors=exact_vectors, queries=queries,
                            steps=steps)
     ids = source.ids()
@@ -128,7 +129,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     # Embedding the query (and scanning) on another core while the store runs the keyword search.
     source.start(respelt(store, embedder, subject, mentions.text, query), n)
     try:
-        keyword = dict(store.keyword(subject, ranking.keyword_terms(query), where, n, known=known(embedder, query)))
+        keyword = dict(store.keyword(subject, terms, where, n, known=known(embedder, terms)))
         steps.lap("keyword")
     finally:
         vectors = source.finish(list(dict.fromkeys([*keyword, *mentions.led])), n)
@@ -139,7 +140,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                               led=mentions.led, asks_when=bool(weights.time) and ranking.asks_when(query),
                               dates=ranking.query_dates(query, now) if weights.date else (),
                               asks_before=bool(weights.newest) and ranking.asks_before(query))
-    signals = dataclasses.replace(signals, terms=ranking.keyword_terms(query))
+    signals = dataclasses.replace(signals, terms=terms)
     pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
     ranked = prerank(pool, signals, vectors, weights)
     steps.lap("prerank")
@@ -182,12 +183,12 @@ def word_vectors(embedder: Embedder | None, terms: Sequence[str], items: Sequenc
     return dict(zip(shared, WORDS.embed_many(embedder, shared))) if shared else {}
 
 
-def known(embedder: Embedder | None, query: str) -> frozenset[str]:
-    """The query's words the embedding model knows as words: never taken for a misspelling of a
+def known(embedder: Embedder | None, terms: Sequence[str]) -> frozenset[str]:
+    """The query's words (`terms`: `ranking.keyword_terms`) the embedding model knows as words: never taken for a misspelling of a
     term the subject holds ("steak" is not "speak"); none when the model has no vocabulary to ask."""
     if embedder is None or not embedder.has_vocabulary:
         return frozenset()
-    return frozenset(w for w in ranking.keyword_terms(query) if embedder.knows(w))
+    return frozenset(w for w in terms if embedder.knows(w))
 
 
 def respelt(store: Store, embedder: Embedder | None, subject: str, text: str, query: str) -> str:
