@@ -15,7 +15,8 @@ all-MiniLM-L6-v2 embedder (Engram's bundled int8 ONNX model), so only the memory
    is the fact asked about) and recall time; the query's own embedding is timed in the same
    rotation, so "layer ms" = recall p50 minus embedding p50 is what the store itself costs.
 2. **LoCoMo dev R@10**: each of the first `--conversations` conversations goes into a fresh store
-   per peer (one write per turn, the turn's text as LoCoMo gives it); each question's top 10 are
+   per peer (one write per turn, the turn's text as LoCoMo gives it; Engram's write is its conversation
+   verb, `add_messages`); each question's top 10 are
    scored against its evidence turns. Embeddings here are memoised across peers (same vectors for
    all; this part measures quality, not speed).
 """
