@@ -73,6 +73,11 @@ class EngramPeer:
         if not self.mem.remember("user:peers", text, source=key).saved:
             self.refused += 1
 
+    def write_turn(self, key: str, text: str) -> None:
+        """A conversation turn goes through the conversation verb, which keeps it whole."""
+        saved = self.mem.add_messages("user:peers", [{"role": "user", "content": text}], source=key)
+        self.refused += sum(not s.saved for s in saved)
+
     def search(self, query: str, k: int) -> list[str]:
         return [h.item.source for h in self.mem.recall("user:peers", query, k=k)]
 
@@ -247,8 +252,9 @@ def locomo_part(embedder: Embedder, folder: Path, data: Path, conversations: int
             where = folder / f"locomo-{c}-{key}"
             where.mkdir()
             peer = make(where, memo)
+            write = getattr(peer, "write_turn", peer.write)
             for turn in conv.turns:
-                peer.write(turn.dia_id, turn.text)
+                write(turn.dia_id, turn.text)
             for question in conv.questions:
                 if question.evidence:
                     ranked = peer.search(question.text, 10)
@@ -310,8 +316,9 @@ from an extra: `pip install 'engramdb[peers]'`. The command:
   recall p50 minus the query embedding's p50 timed in the same rotation (what the store costs).
 - **hit@1**: the top hit is the fact the question asks about.
 - **LoCoMo R@10**: the first {lo['conversations']} conversations of the LoCoMo dev split
-  ({lo['questions']} questions with evidence), one write per turn, a fresh store per conversation.
-  Engram refused {lo['engram']['refused']} turns (over its length limit for one memory).
+  ({lo['questions']} questions with evidence), one write per turn (Engram's is its conversation
+  verb, `add_messages`, which keeps every turn whole), a fresh store per conversation.
+  Engram refused {lo['engram']['refused']} turns.
 
 | store | writes/s | vs embedder | recall p50 / p95 ms | layer ms | hit@1 | LoCoMo R@10 |
 |---|---|---|---|---|---|---|

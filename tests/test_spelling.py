@@ -143,6 +143,20 @@ def test_the_vocabulary_follows_writes(store):
     assert store.keyword(SUBJECT, ["kubernets"], Filter(), 10) == []
 
 
+def test_a_forgotten_word_is_never_respelt_even_when_the_subject_size_comes_back(store):
+    store.put([make(t) for t in FACTS])
+    gone = make("Kubernetes runs the staging cluster.")
+    store.put([gone])
+    assert store.spellings(SUBJECT, ["kubrenetes"]) == {"kubrenetes": "kubernetes"}  # the vocabulary is held
+    store.delete(SUBJECT, [gone.id])
+    store.put([make("Terraform runs the staging cluster.")])  # as many items and tokens as before
+    assert keyword.TOKENISER.documents(["Kubernetes runs the staging cluster."])[0].length == (
+        keyword.TOKENISER.documents(["Terraform runs the staging cluster."])[0].length)
+    assert store.spellings(SUBJECT, ["kubrenetes"]) == {}
+    assert store.keyword(SUBJECT, ["kubrenetes"], Filter(), 10) == []
+    assert store.spellings(SUBJECT, ["terrafrom"]) == {"terrafrom": "terraform"}  # read again: the new terms
+
+
 def test_a_scoped_store_respells_only_from_its_own_subjects(store):
     from engram.errors import AccessDenied
     from engram.safety.access import ScopedStore

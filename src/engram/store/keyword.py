@@ -495,12 +495,22 @@ def _near(db: Executor, sql: Statements, subject: str, generation: tuple[int, in
     def stem(word: str) -> str | None:
         return _stem(word, tokeniser)
 
-    vocabulary = vocabularies.get(subject, generation, read)
-    near = {}
-    for word, term in missing:
-        match = vocabulary.near(word, term, stem)
-        if match is not None:
-            near[term] = match
+    def match(vocabulary: spelling.Vocabulary) -> dict[str, spelling.Near]:
+        found = {}
+        for word, term in missing:
+            near = vocabulary.near(word, term, stem)
+            if near is not None:
+                found[term] = near
+        return found
+
+    near = match(vocabularies.get(subject, generation, read))
+    matched = sorted({m.term for m in near.values()})
+    if matched and len(_lookup(db, sql, subject, matched)[2]) < len(matched):
+        # a term the held vocabulary still had is gone (an item was forgotten or rewritten and the
+        # subject's size came back to what it was read at): read it again, so no forgotten word is
+        # ever respelt into a query
+        vocabularies.drop(subject)
+        near = match(vocabularies.get(subject, generation, read))
     return near
 
 

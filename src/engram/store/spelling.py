@@ -116,7 +116,8 @@ class Vocabularies:
     A vocabulary is read again when the subject's item count or token total fell (something was
     forgotten or rewritten: its terms must not linger) or grew by more than a STALE_SHARE of the
     items it was read with; until then the terms of the newest items may be missing, which costs
-    a near match at most (a kept term with no posting scores nothing). At 100,000 items a read
+    a near match at most. A held term whose postings are gone (an item removed and another of the
+    same size added) is caught where a near match is used: the vocabulary is read again. At 100,000 items a read
     takes about half a second, so rereading at every write would stall the recall after it."""
 
     def __init__(self) -> None:
@@ -131,6 +132,10 @@ class Vocabularies:
         vocabulary = Vocabulary(read())
         self._cache.put(subject, "vocabulary", (generation, vocabulary), 80 * len(vocabulary) + 1)
         return vocabulary
+
+    def drop(self, subject: str) -> None:
+        """Forget the subject's held vocabulary: the next `get` reads it again."""
+        self._cache.drop(subject, "vocabulary")
 
 
 #: How much a subject may grow (a share of its items) before its vocabulary is read again.
