@@ -258,6 +258,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "instructions_holdout9": ("by hand with holdout8, by another card (tickets, recipes, tool results, FAQ pages, YAML); "
                                   "scored once, after the last training: 18/20, 1/20 (the screen before: 15/20, 0/20)",
                                   DATA / "instructions_holdout9.jsonl"),
+        "instructions_holdout10": ("by hand, the test batch: time-scoped user facts, injections in Italian, Polish, Turkish, "
+                                   "Indonesian, Vietnamese, Dutch; first read 8/10, 0/10", DATA / "instructions_holdout10.jsonl"),
+        "instructions_tune10": ("the same families, other sentences, for tuning; first read 7/10, 1/10",
+                                DATA / "instructions_tune10.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -273,7 +277,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
-                 "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9"):
+                 "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9",
+                 "instructions_holdout10"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]
@@ -301,6 +306,9 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             DATA / "secrets_holdout10.jsonl",
         "secrets_holdout11 (by hand, the test batch: scored once after the holdout9/10 families, 18/20, 1/20; "
         "then fixed)": DATA / "secrets_holdout11.jsonl",
+        "secrets_holdout12 (minimal pairs, the test batch: first read 11/20, 0/20; its families fixed from "
+        "secrets_tune12)": DATA / "secrets_holdout12.jsonl",
+        "secrets_tune12 (the same families, other instances: first read 20/35, 1/34; tuned on)": DATA / "secrets_tune12.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []

@@ -445,7 +445,8 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
 @pytest.mark.parametrize("name", ["secrets_fresh.jsonl", "secrets_holdout.jsonl", "secrets_holdout2.jsonl",
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
                                   "secrets_holdout7.jsonl", "secrets_holdout8.jsonl", "secrets_holdout9.jsonl",
-                                  "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_agent.jsonl"])
+                                  "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_holdout12.jsonl",
+                                  "secrets_tune12.jsonl", "secrets_agent.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
@@ -809,4 +810,44 @@ def test_values_first_relative_clauses_pairs_and_piped_passwords(text, secret):
     "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
 ])
 def test_attributes_examples_addresses_references_and_public_blocks_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("PIN 4 4 7 1 for the garage remote", "4 4 7 1"),  # spaced digits
+    ("Her phone's unlock PIN is 9-3-1-5-2-0", "9-3-1-5-2-0"),  # dashed digits
+    ("Пин-код карты 4471", "4471"),  # a word between the label and its number (a case ending, no preposition)
+    ("Code PIN karty: 1029", "1029"),
+    ("Der Sicherheitscode meiner Kreditkarte ist 739", "739"),  # a PIN word of the table
+    ("kartımın şifresi 6 0 2 8", "6 0 2 8"),
+    ("o código do alarme é 5 5 2 9", "5 5 2 9"),  # the code word, then the lock, in the table's languages
+    ("my 1Password secret passphrase is purple walrus kitchen lantern", "purple walrus kitchen lantern"),
+    ("Mein Passwort-Satz für den Tresor lautet: grüne Wolke tanzt leise", "grüne Wolke tanzt leise"),
+    ("Set-Cookie: PHPSESSID=5u1k9q3m7t2r8v6b4n0x; path=/; HttpOnly", "5u1k9q3m7t2r8v6b4n0x"),  # a session cookie
+    ("curl https://api.example.com -H 'Authorization: Token 8c2f9e1a7b3d5c0e6f4a9b2d8e1c7f3a'",
+     "8c2f9e1a7b3d5c0e6f4a9b2d8e1c7f3a"),  # any scheme word in an Authorization header
+    ("The API key they gave me: 0f3b9a7c2e8d4f1a6b5c9e0d7a3f2b8c", "0f3b9a7c2e8d4f1a6b5c9e0d7a3f2b8c"),
+    ("Client('AC6f2c...', 'e7b1c9d4a3f8e2b6c0d9a1f7e4b3c8d2')", "e7b1c9d4a3f8e2b6c0d9a1f7e4b3c8d2"),  # a client's token
+    ("amqp://guest:R4bb1tMQ-pw@mq.internal:5672/", "R4bb1tMQ-pw"),
+    ("https://db.example/app?user=app&password=Rq8_vM3kz&ssl=1", "Rq8_vM3kz"),  # a query parameter
+])
+def test_spaced_digits_pin_words_passphrases_cookies_and_client_tokens(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Dial 0 0 4 4 to call the UK from abroad.",
+    "The score ended 2-1-0 in the group stage.",
+    "Пин-код карты из четырёх цифр.",
+    "Password cannot exceed 100 characters.",  # a limit, not a PIN
+    "A good passphrase is four or five random words, easier to remember than a password.",
+    "Always use unique salts for each password hash to prevent rainbow table attacks.",
+    "The session cookie is called grafana_session and lasts 30 days.",
+    "Cookie: _ga=GA1.2.1234567890.1699999999; theme=light",
+    "auth:\n  username: deploy\n  password: \"{{ vault_deploy_password }}\"",  # the key on the next line is no value
+    "new Date(year, \"2024-01-01T00:00\")",
+    "https://db.example/app?user=app&sslmode=require&connectTimeout=10",
+    "The image digest is sha256:e7b1c9d4a3f8e2b6c0d9a1f7e4b3c8d2e7b1c9d4a3f8e2b6c0d9a1f7e4b3c8d2",
+])
+def test_look_alikes_of_spaced_digits_passphrases_cookies_and_tokens_are_kept(text):
     assert find_secrets(text) == [], redact(text)

@@ -26,7 +26,7 @@ __all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_sec
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
-    r"""(?P<nq>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]{1,60})(?P=nq)\]?\s*(?::=|=>|[:=])\s*"""
+    r"""(?P<nq>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]{1,60})(?P=nq)\]?[ \t]*(?::=|=>|[:=])[ \t]*"""
     r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
@@ -57,7 +57,7 @@ _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
-         "-w", "%")
+         "-w", "%", "client(", "connect(", "new ")
 
 
 def _parts(name: str) -> list[str]:
@@ -94,6 +94,12 @@ _PATH = re.compile(r"^(?:~|\.{1,2})?/(?:[\w.-]+/)*\.?[A-Za-z][\w.-]*/?$|^[A-Za-z
 def _entropy(s: str) -> float:
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
+
+
+def _machine_made(value: str) -> bool:
+    """A long random token: 16+ characters of letters and digits (and `_-`), high entropy."""
+    return re.fullmatch(r"[A-Za-z0-9_-]{16,}", value) is not None and any(c.isdigit() for c in value) and \
+        any(c.isalpha() for c in value) and _entropy(value) >= 3.2
 
 
 def is_placeholder_or_hash(value: str) -> bool:
@@ -148,6 +154,12 @@ _CURL_USER = re.compile(r"""(?<!\S)(?:-u|--user)\s+["']?[^\s:"']{1,64}:(?P<v>[^\
 # A name and its value passed as a call's first two arguments: PHP `define('DB_PASSWORD', '…')`,
 # `putenv`/`setenv`, `config.set('api_key', '…')`, `os.environ.setdefault("TOKEN", "…")`.
 _NAME_VALUE_ARGS = re.compile(r"""\(\s*["'](?P<name>[A-Za-z_][\w.-]{1,60})["']\s*,\s*["'](?P<v>[^"'\n]{1,200})["']""")
+# Credentials as a client's positional arguments: `Client('AC…', '<auth token>')` (Twilio), `BasicAuth("user", "…")`,
+# `ftp.login('ci', '…')`: the second literal passed to a client, an auth object or a login call.
+_CLIENT_ARGS = re.compile(r"""(?:\b[A-Z]\w*Client|\bClient|\b[A-Za-z]*Auth\w*|\blogin|\bauthenticate|\bconnect|\bnew\s+[A-Z]\w*)\("""
+                          r"""\s*(?:["'][^"'\n]{1,64}["']|[A-Za-z_][\w.]{0,40})\s*,\s*["'](?P<v>[^"'\n]{6,128})["']""")
+# Parameters of a URL's query or a connection string: `?user=app&password=…`, `;password=…` (JDBC, ODBC).
+_QUERY_PARAM = re.compile(r"""[?&;](?P<name>[A-Za-z_][\w.-]{1,40})=(?P<v>[^&;#\s"'`]{1,200})""")
 # A port, a port mapping or an address: what `-p` means to docker, ssh, nc and web servers.
 _PORT_LIKE = re.compile(r"[\d.:\[\]]+(?:/(?:tcp|udp|sctp))?")
 # A password on a command line: `redis-cli -a S3cure!`, `mysql -pS3cret`, `--password=…`, `--token …`.
@@ -192,13 +204,15 @@ def find(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if about_test_double(text):
         return out
-    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS):
+    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS, _CLIENT_ARGS, _QUERY_PARAM):
         for m in pattern.finditer(text):
             if pattern is _FLAG and _PORT_LIKE.fullmatch(m.group("v").rstrip("`,.;:)")):
                 continue  # `docker run -p 5432:5432`, `ssh -p 2222`: a port or a mapping, not a password
-            if pattern is _NAME_VALUE_ARGS and not is_secret_name(m.group("name")):
+            if pattern is _CLIENT_ARGS and not _machine_made(m.group("v")):
+                continue  # `new Date(y, "2024-01-01T00:00")`: a client's credential is a long random token
+            if pattern in (_NAME_VALUE_ARGS, _QUERY_PARAM) and not is_secret_name(m.group("name")):
                 continue
-            if is_secret_value(m.group("v"), quoted=pattern in (_PAIR_ARG, _NAME_VALUE_ARGS)):
+            if is_secret_value(m.group("v"), quoted=pattern in (_PAIR_ARG, _NAME_VALUE_ARGS, _CLIENT_ARGS)):
                 out.append((m.start("v"), m.end("v"), "password"))
     for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text),
               *_PLIST_PAIR.finditer(text)):

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["COPULAS", "DETS", "LANGS", "NOUNS", "POSSESSIVES_AFTER", "PREPS", "UNSPACED", "alternation", "spaced", "unspaced"]
+__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
+           "POSSESSIVES_AFTER", "PREPS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
 class Words(NamedTuple):
@@ -119,3 +120,77 @@ def unspaced(words: tuple[str, ...]) -> tuple[str, ...]:
 def alternation(words: tuple[str, ...]) -> str:
     """A regex alternation of `words`, longest first, spaces matching any run of whitespace."""
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+# Words for a PIN or a card's security code, per language: a short number that opens an account, a card or a
+# phone. The secret screen reads a number after one of them (maybe a few words later, maybe written in spaced
+# or dashed digits: "PIN 4 4 7 1", "Пин-код карты 4471"). Add a language here, not a new rule.
+PIN_WORDS: dict[str, tuple[str, ...]] = {
+    "en": _w("pin|pin code|pin number|passcode|security code|unlock code|unlock pin|access code|cvv|cvv2|cvc|cvc2|csc"),
+    "de": _w("pin|pin-code|pincode|pin-nummer|geheimzahl|sicherheitscode|prüfziffer|prüfnummer|entsperrcode|zugangscode"),
+    "fr": _w("code pin|code secret|code confidentiel|code de sécurité|cryptogramme|code de déverrouillage"),
+    "es": _w("pin|código pin|código de seguridad|código de desbloqueo|clave del cajero"),
+    "pt": _w("pin|código pin|código de segurança|código de desbloqueio"),
+    "it": _w("pin|codice pin|codice di sicurezza|codice di sblocco"),
+    "nl": _w("pincode|pin-code|beveiligingscode|toegangscode"),
+    "pl": _w("pin|kod pin|kod bezpieczeństwa|kod odblokowania"),
+    "cs": _w("pin|kód pin|bezpečnostní kód"),
+    "ru": _w("пин|пин-код|пинкод|пин код|код безопасности"),
+    "uk": _w("пін|пін-код|пінкод"),
+    "tr": _w("pin|pin kodu|güvenlik kodu|şifre|şifresi|şifrem|kart şifresi"),
+    "sv": _w("pinkod|pin-kod|pinkoden|säkerhetskod"),
+    "no": _w("pinkode|pin-kode|pin-koden"),
+    "da": _w("pinkode|pin-kode|pinkoden"),
+    "fi": _w("pin-koodi|pin-koodini|tunnusluku|turvakoodi"),
+    "hu": _w("pin-kód|pin kód|biztonsági kód"),
+    "ro": _w("codul pin|cod pin"),
+    "el": _w("pin|κωδικός pin"),
+    "id": _w("pin|kode pin"),
+    "vi": _w("mã pin"),
+    "ja": _w("暗証番号|pin|pinコード|セキュリティコード"),
+    "zh": _w("pin码|密码|安全码"),
+    "ko": _w("pin|비밀번호|보안코드|핀번호"),
+}
+
+# What a code opens, per language, for "the code of the alarm is …", "il codice dell'allarme è …",
+# "o código do alarme é …": the code word, a few words, then one of these.
+CODE_WORDS = _w("code|codes|código|codigo|codice|kod|kód|код|koodi|kode|zahlencode")
+LOCK_WORDS = _w(
+    "safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building|intercom|buzzer|"  # en
+    "alarme|porte|portail|coffre|cadenas|digicode|interphone|"  # fr
+    "alarma|puerta|portón|caja fuerte|candado|portal|"  # es
+    "porta|portão|cofre|cadeado|"  # pt
+    "allarme|cancello|cassaforte|lucchetto|citofono|"  # it
+    "alarmanlage|tür|haustür|tor|tresor|schloss|garagentor|"  # de
+    "deur|kluis|slot|poort|"  # nl
+    "alarmu|drzwi|sejfu|bramy|domofonu|kłódki|"  # pl
+    "домофона|сейфа|двери|сигнализации|замка|ворот"  # ru
+)
+
+# Words for a passphrase (a password made of words), per language; a run of plain words after one of them,
+# or after a word for a password, is the passphrase ("my passphrase is correct horse battery staple").
+PHRASE_WORDS = _w(
+    "passphrase|pass phrase|pass-phrase|master passphrase|phrase de passe|phrase secrète|passwort-satz|passsatz|"
+    "kennsatz|frase de contraseña|frase de paso|frase secreta|frase-senha|frase de acesso|frase segreta|"
+    "wachtwoordzin|fraza hasła|hasło frazowe|кодовая фраза|парольная фраза|секретная фраза|lösenfras|"
+    "adgangssætning|passordfrase|salalause|parola segreta|パスフレーズ|密码短语|암호문구"
+)
+
+# Function words of the languages above: a run of words holding one of them is a sentence, not a passphrase.
+FUNCTION_WORDS = frozenset(_w(
+    "a|an|the|and|or|but|nor|so|of|in|on|at|to|for|from|by|with|without|into|onto|over|under|is|are|was|were|be|"
+    "been|being|am|has|have|had|do|does|did|will|would|can|could|should|must|may|might|shall|not|no|never|it|its|"
+    "this|that|these|those|which|who|what|when|where|how|why|if|then|than|as|i|you|he|she|we|they|me|my|your|"
+    "our|their|his|her|them|us|every|each|all|any|some|more|most|less|very|too|also|just|only|still|even|now|"
+    "here|there|about|after|before|again|once|enough|always|usually|often|out|up|down|off|cannot|can't|won't|don't|"
+    "doesn't|isn't|exceed|exceeds|least|up to|"
+    "der|die|das|den|dem|des|ein|eine|einen|einem|einer|und|oder|aber|ist|sind|war|wird|werden|nicht|kein|"
+    "keine|im|auf|mit|für|von|zu|zum|zur|bei|nach|aus|auch|noch|schon|sehr|wie|wenn|dass|es|sie|wir|ich|du|"
+    "le|la|les|un|une|des|du|et|ou|est|sont|dans|sur|avec|pour|pas|ne|plus|que|qui|ce|cette|il|elle|nous|vous|"
+    "el|los|las|una|unos|y|o|es|son|en|con|para|por|del|al|se|su|sus|lo|muy|más|pero|"
+    "lo|gli|di|da|è|non|per|che|della|delle|dei|nel|alla|al|ma|molto|"
+    "os|as|um|uma|e|é|em|com|não|do|da|dos|das|no|na|mas|muito|"
+    "het|een|en|van|voor|met|op|niet|maar|ook|"
+    "i|w|z|na|do|nie|jest|się|że|"
+    "и|в|на|с|не|это|для|или|по|что|как|от|до|из"
+))

@@ -639,7 +639,46 @@ _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "
                "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
                "帳號", "账户", "帳戶", "用户名", "用戶名", "アカウント", "ログイン", "계정", "아이디")
 
-_KEY_NAMES = r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key)"
+_KEY_NAMES = (r"(?:api[_\s-]?key|apikey|secret|token|(?:totp|otp|2fa|mfa|authenticator)[_\s-]*(?:seed|key)|" + _SLIP_TOKEN + r"|access[_-]?key|auth[_-]?key|private[_-]?key|credential|signing[_-]?key|"
+              # a session cookie or id: "sessionid=…", "PHPSESSID=…", "the laravel_session cookie … is …"
+              r"sess(?:ion)?(?:[_-]?id)?(?:[\s_-]+(?:cookie|id|token|value))?)")
+
+# A PIN's words in every language of the table (engram.safety.secret_words.PIN_WORDS): a number after one of them
+# is the PIN ("Пин-код карты 4471", "kartımın şifresi 6 0 2 8").
+_PIN_WORDS = tuple(sorted({w for ws in words.PIN_WORDS.values() for w in ws}))
+_PIN_LABELS = (r"(?<![^\W\d_])(?:" + words.alternation(words.spaced(_PIN_WORDS)) + r")(?![^\W\d_])|"
+               + words.alternation(words.unspaced(_PIN_WORDS)))
+_PIN_HINTS = tuple(sorted({"pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"}
+                          | {w.lower().split()[0] for w in _PIN_WORDS}))
+# One to three words between a label and its number, none of them a function word ("PIN karty", "PIN meiner Karte";
+# not "pin it for 2024").
+_FEW_WORDS = (r"(?:\s+(?!(?:" + words.alternation(tuple(words.FUNCTION_WORDS)) + r")(?![^\W\d_]))[^\W\d_][\w'’-]*){1,3}?")
+# A number of three to eight digits, or four to eight digits written with spaces or dashes between them ("4 4 7 1",
+# "9-3-1-5-2-0"), not followed by more digits.
+_DIGITS = r"(?P<d>\d{3,8}\b(?![.,]\d)|\d(?P<sep>[ -])\d(?:(?P=sep)\d){2,6}(?![ .,-]?\d))"
+
+# A passphrase's words and the words for a password, then a run of four to eight plain words ending the clause:
+# "my passphrase is correct horse battery staple", "Passwort-Satz für den Tresor lautet: grüne Wolke tanzt leise".
+_PHRASE_LABELS = words.alternation(words.spaced(tuple(words.PHRASE_WORDS) + words.NOUNS))
+_PHRASE_HINTS = tuple(sorted({w.lower().split()[0].split("-")[0] for w in words.PHRASE_WORDS} | set(_PW_WORDS_MORE)))
+# Words that make a run of words a sentence about a password: its state ("stored", "reset"), not a passphrase.
+_STATE_WORDS = _NOT_A_PASSWORD - {"correct", "incorrect", "long", "short", "random", "strong", "weak", "one", "two", "three"}
+
+
+_PHRASE_STOP = (words.FUNCTION_WORDS | assignments.ATTRIBUTE_WORDS | _STATE_WORDS | _NOT_ONES_OWN
+                | {w.lower() for w in (*words.PREPS, *words.DETS, *words.COPULAS, *words.POSSESSIVES_AFTER)})
+
+
+def _phrase_ok(m: re.Match[str]) -> bool:
+    """Plain words as a passphrase: none a function word, a word for a password's state or attributes, no repeats,
+    not in a text about a test double."""
+    run = [w.lower() for w in re.split(r"[ -]", m.group("w"))]
+    between = re.findall(r"[^\W\d_]+", m.string[m.start():m.start("w")].lower())
+    if assignments.about_test_double(m.string) or len(set(run)) < len(run) or assignments.ATTRIBUTE_WORDS.intersection(between):
+        return False  # "… each password hash to prevent rainbow table attacks": about an attribute of passwords
+    stop = _PHRASE_STOP
+    return not stop.intersection(run) and not any(w in words.NOUNS or w.startswith("pass") for w in run)
+
 
 # One recovery code of letters and digits (a digit in it, one dash at most).
 _ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
@@ -662,7 +701,8 @@ _GENERIC: list[_Rule] = [
     # A .pgpass record: hostname:port:database:username:password, one per line.
     _rule("password", r"(?m)^[\w.*-]+:(?:\d{1,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<p>\S{4,128})$", (":",), "p",
           _pair_password_ok, min_digits=1),
-    _rule("bearer_token", r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", ("bearer",), "v", _random_value_ok),
+    _rule("bearer_token", r"(?i:\bbearer|\bauthorization\s*[:=]\s*['\"]?(?:token|api-?key|key|sso-key|otoken|token\s+token=))\s*"
+          r"(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", ("bearer", "authorization"), "v", _random_value_ok),
     _rule("basic_auth", r"(?i:\bbasic)\s+([A-Za-z0-9+/]{12,}={0,2})", ("basic",), 1, _basic_auth_ok),
     _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass|" + _SLIP_PW + r")\b)"
           + f"(?:{_PW_FOR}{_QUALIFIER}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw", *_PW_SLIPS), ("v", "v2"),
@@ -680,6 +720,12 @@ _GENERIC: list[_Rule] = [
           + words.alternation(words.DETS) + r")\s+)?|\s+(?i:as|als|comme|como|come)\s+(?:(?:the|my|a|our|your|new|mein\w*|le|la|mon|el|mi|il|o|a|meu|minha)\s+)*)"
           r"(?P<w>(?:[\w'’-]+\s+){0,2}?)(?i:" + _MORE + r")(?![^\W\d_])(?P<after>(?:\s+[^\W\d_]+)?)",
           tuple(w.lower() for w in _PW_WORDS_MORE), "p", _value_first_ok),
+    _rule("password", r"(?i:(?<![^\W\d_])(?:" + _PHRASE_LABELS + r")(?![^\W\d_]))" + f"(?:{_PW_FOR}|{_PW_FOR_ML})?"
+          + r"(?:\s*[:=：]\s*|,?\s+(?:" + _SPACED_COPULAS + r")(?:\s*[:：]\s*|\s+))['\"]?(?P<w>[^\W\d_]{2,}(?:[ -][^\W\d_]{2,}){3,7})['\"]?"
+          r"(?=\s*(?:$|[\n.,;!?)]))", _PHRASE_HINTS, "w", _phrase_ok),
+    _rule("api_key", r"(?<![\w/+=.-])['\"]?(?P<v>[A-Za-z0-9_-]{20,64})['\"]?\s+(?i:is|was|as)\s+(?i:(?:the|my|our|your|an?|their|its)\s+)?"
+          r"(?:[\w-]+\s+){0,2}?(?i:api[\s_-]?key|token|secret|access[\s_-]?key)(?![^\W\d_])", ("key", "token", "secret"), "v",
+          _random_value_ok, min_digits=2),
     # An e-mail address and a password: "Netflix: <address> / <password>".
     _rule("password", r"(?<![\w.+-])(?=(?P<u>[\w.+-]+))(?P=u)@(?=(?P<d>[\w-]+(?:\.[\w-]+)+))(?P=d)\s*/\s*(?P<p>(?!#)[^\s/|]{6,64})",
           ("@",), "p",
@@ -692,11 +738,11 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:(?<![^\W\d_])(?:wi-?fi|wlan)(?![^\W\d_])(?P<w>(?:\s+[\w'’]+){0,4}?)(?:\s*[:=]\s*|,?\s+(?:"
           + _SPACED_COPULAS + r")\s+))['\"]?(?P<p>[^\s'\"]{7,63}[^\s'\".,;:!?)\]}])", ("wifi", "wi-fi", "wlan"), "p",
           _wifi_password_ok),
-    _rule("pin", r"(?i:\b(?:пин(?:[\s-]*код(?:а|у)?)?|pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
+    _rule("pin", r"(?i:(?:\b(?:пин(?:[\s-]*код(?:а|у)?)?|pin(?:[\s-]*(?:code|kode(?:n|t)?|kod(?:en)?|koodi(?:a|n)?|number|nummer(?:et)?|numero|número))?|passcode|door\s+code|alarm\s+code|gate\s+code|"
           r"security\s+code|cvv2?|cvc2?|(?:lock|locker|safe|padlock|garage|entry|keypad|bike\s+lock|building|unlock|access|screen(?:\s+lock)?|phone|sim|device)\s+(?:code|combination|combo)|"
-          r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b" + f"(?:{_PW_FOR}|{_PW_FOR_ML})" + r")(?:"
-          + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?(\d{3,8})\b(?![.,]\d)",
-          ("pin", "code", "cvv", "cvc", "combination", "combo", "kod", "код", "пин"), 1, min_digits=3),
+          r"combination(?:\s+code)?|(?:c[óo]digo|code|codice|код)\s+pin)\b|" + _PIN_LABELS + ")" + f"(?:{_PW_FOR}|{_PW_FOR_ML}|{_FEW_WORDS})" + r")(?:"
+          + _CONNECT + "|" + _CONNECT_ML + r"|\s+|\s*#\s*)['\"]?" + _DIGITS,
+          _PIN_HINTS, "d", min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
     # With no connector ("Locker combo <d>-<d>-<d>") only groups joined by dashes count: "combo 2 3 4" is a menu.
     _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
@@ -705,9 +751,10 @@ _GENERIC: list[_Rule] = [
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
     # "the code for the garage keypad is <digits>": the code word first, then the lock it opens.
-    _rule("pin", r"(?i:\b(?:code|combination|combo|pin)\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w']+\s+){0,2}?"
-          r"(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b)" + _CONNECT + r"['\"]?(\d{3,8})\b(?![.,]\d)",
-          ("code", "combination", "combo", "pin"), 1, min_digits=3),
+    _rule("pin", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.CODE_WORDS) + r"|combination|combo|pin)(?:\s+[\w'’]+){0,3}?[\s'’](?:"
+          + words.alternation(words.LOCK_WORDS) + r")[^\W\d_]*(?:\s+[^\W\d_]+){0,3}?)(?:" + _CONNECT + r"|,?\s+(?:" + _SPACED_COPULAS
+          + r")\s+)['\"]?" + _DIGITS, ("code", "combination", "combo", "pin", "codi", "códi", "kod", "kód", "код", "koodi", "kode"),
+          "d", min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
@@ -724,7 +771,7 @@ _GENERIC: list[_Rule] = [
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
           ("code",), 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
-          ("key", "secret", "token", "credential", "seed", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
+          ("key", "secret", "token", "credential", "seed", "sess", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
     # "Twilio auth token 9f8e…": a key or token named as one, then its value with no connector (hex or mixed).
