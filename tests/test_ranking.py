@@ -450,3 +450,22 @@ def test_matters_reads_slots_and_the_categories_of_named_things_only():
     assert frames.matters("Code reviews happen on Tuesdays.") == frozenset()
     assert frames.same_matter("Lives in Berlin.", "Moved to Porto last month.")  # one slot
     assert not frames.same_matter("Lives in Berlin.", "Uses Postgres 16.")
+
+
+def test_shared_terms_finds_every_form_same_word_accepts() -> None:
+    """shared_terms looks forms up by prefix; it finds exactly the terms that some word of the
+    text is a form of by _same_word, tried word by word."""
+    rng = np.random.default_rng(7)
+
+    def word(longest: int) -> str:
+        return "".join(rng.choice(list("abcd"), size=int(rng.integers(1, longest + 1))))
+
+    for _ in range(3000):
+        text = " ".join(word(8) for _ in range(int(rng.integers(0, 25))))
+        terms = [word(7) for _ in range(6)]
+        words = {w.lower() for w in ranking.WORD.findall(text)}
+        expected = [t for t in ranking.content_terms(terms)
+                    if t in words or any(ranking._same_word(t, w) for w in words)]
+        assert ranking.shared_terms(terms, text) == expected
+    assert ranking.shared_terms(["paint", "use", "car"], "Painting; uses cars carpets") == ["paint", "use", "car"]
+    assert ranking.shared_terms(["car"], "carpets") == []

@@ -58,6 +58,7 @@ LoCoMo development split (docs/benchmarks.md), for the method, not for that data
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import math
@@ -522,8 +523,13 @@ def content_terms(terms: Sequence[str]) -> list[str]:
 
 def shared_terms(terms: Sequence[str], text: str) -> list[str]:
     """The content terms (`content_terms`) a text contains, in the same or another form (`_same_word`)."""
+    return list(_shared_terms(tuple(terms), text))
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _shared_terms(terms: tuple[str, ...], text: str) -> tuple[str, ...]:
     words = _word_set(text)
-    return [t for t in content_terms(terms) if t in words or any(_same_word(t, w) for w in words)]
+    return tuple(t for t in content_terms(terms) if t in words or _has_form(t, words, _sorted_words(text)))
 
 
 def overlap(terms: Sequence[str], text: str) -> float:
@@ -543,6 +549,34 @@ def _same_word(a: str, b: str) -> bool:
 @functools.lru_cache(maxsize=TEXT_CACHE)
 def _word_set(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in WORD.findall(text))
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _sorted_words(text: str) -> tuple[str, ...]:
+    return tuple(sorted(_word_set(text)))
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
+def _shorter_forms(term: str) -> frozenset[str]:
+    """The shorter forms of `term` that `_same_word` accepts: its prefixes of three letters or more
+    (of three only when the term has five letters or fewer)."""
+    return frozenset(term[:cut] for cut in range(3 if len(term) <= 5 else 4, len(term)))
+
+
+def _has_form(term: str, words: frozenset[str], ordered: Sequence[str]) -> bool:
+    """True when some word of a text (`words`, and the same `ordered`) is another form of `term`
+    (`_same_word`): found by its prefixes and by the words it begins, not by trying every word."""
+    n = len(term)
+    if n < 3:
+        return False
+    if not words.isdisjoint(_shorter_forms(term)):
+        return True
+    at = bisect.bisect_left(ordered, term)  # the longer forms term begins sort together from here
+    while at < len(ordered) and ordered[at].startswith(term):
+        if n >= 4 or len(ordered[at]) - n <= 2:
+            return True
+        at += 1
+    return False
 
 
 def newest_lifts(items: Sequence[Item], ranks: Sequence[float], scores: Sequence[float],
