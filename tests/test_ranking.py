@@ -365,7 +365,8 @@ def test_a_short_memory_keeps_a_share_of_its_keyword_evidence():
 @pytest.mark.parametrize("query, before", [
     ("What was my previous job?", True), ("What car did I have before?", True), ("Mia's old school", True),
     ("What did I use to drive?", True), ("Where did we use to live?", True), ("What I used to eat", True),
-    ("How old is Sam?", False), ("Where do I work now?", False),
+    ("How old is Sam?", False), ("Where do I work now?", False), ("Where was our old flat?", True),
+    ("Is the old office still open?", True), ("Which old code does everyone avoid?", False),
     # "use X to", "use to talk": what something is for, in the present
     ("What queue do services use to talk to each other?", False), ("What tools do we use to deploy?", False),
 ])

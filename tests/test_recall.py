@@ -449,6 +449,35 @@ def test_a_stable_fact_is_not_buried_by_a_newer_memory_on_another_matter(changed
     assert all("newest" not in h.components for h in hits)
 
 
+@pytest.fixture
+def replaced(tmp_path, minilm):
+    """A store where a write superseded a fact (the old version is no longer current)."""
+    m = Memory(str(tmp_path / "replaced.db"), embedder=minilm)
+    writes = [("Car is a 2012 Ford Focus.", 0.0), *((t, (3 + 4 * i) * DAY) for i, t in enumerate(UPDATE_DISTRACTORS)),
+              ("Sold the Ford Focus and bought a Toyota Corolla hybrid.", 90 * DAY)]
+    saved = m.remember_many(U, [{"text": t, "event_at": at, "now": at} for t, at in writes])
+    assert saved[-1].superseded == (saved[0].id,)  # the write path read it as a change
+    yield m
+    m.close()
+
+
+@pytest.mark.parametrize("question", ["What car did I have before?", "What did I use to drive?", "What was my old car?"])
+def test_a_question_about_the_past_finds_the_version_a_current_fact_replaced(replaced, question):
+    hits = replaced.recall(U, question, k=3, now=120 * DAY, explain=True)
+    assert hits[0].text == "Car is a 2012 Ford Focus." and not hits[0].item.current
+    assert hits[0].rank == pytest.approx(sum(v for k, v in hits[0].components.items() if k in (*ranking.TERMS, "newest")))
+    assert any(h.text.startswith("Sold the Ford Focus") for h in hits[1:])  # the current one stays, below
+    assert len(replaced.recall(U, question, k=1, now=120 * DAY)) == 1  # searched wider, cut to k
+
+
+def test_a_question_about_the_present_sees_only_current_versions(replaced):
+    assert replaced.recall(U, "What car do I drive?", k=1, now=120 * DAY)[0].text.startswith("Sold the Ford Focus")
+    for question in ("What car do I drive?", "How old is my car?"):  # "old" here is an age, not the past
+        assert all(h.item.current for h in replaced.recall(U, question, k=10, now=120 * DAY)), question
+    replaced.weights = dataclasses.replace(replaced.weights, newest=0.0)  # off with newest wins
+    assert all(h.item.current for h in replaced.recall(U, "What car did I have before?", k=10, now=120 * DAY))
+
+
 def test_another_persons_newer_fact_does_not_lift_over_the_asked_persons(tmp_path, minilm):
     with Memory(str(tmp_path / "people.db"), embedder=minilm) as m:
         writes = [("Ana drives a red Ford Fiesta.", 0.0), *((t, (3 + 4 * i) * DAY)

@@ -24,7 +24,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, embedding, episodic, extraction, forgetting, notes, restated
+from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
@@ -548,14 +548,19 @@ class Memory:
         # subject not yet seen with passages is searched for k hits first, exactly as without
         # conversations; only when passages come back is it searched again, wider.
         where = collapse.searched(where)
+        # A question about the past searches every version (engram.core.earlier).
+        past = bool(weights.newest) and earlier.asks_earlier(query, where)
+        where, size = (earlier.widened(where), max(k, earlier.WINDOW)) if past else (where, k)
         wide = subject in self._with_passages
-        hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(k) if wide else k, where,
-                      weights, at, min_score, queries=self.query_cache, steps=steps)
+        hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(size) if wide else size,
+                      where, weights, at, min_score, queries=self.query_cache, steps=steps)
         if not wide and collapse.has_passages(hits):
             self._with_passages.add(subject)
-            hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(k), where, weights, at,
-                          min_score, queries=self.query_cache, steps=steps)
-        hits = collapse.collapse(self.store, hits, max(k, restated.WINDOW + 1))
+            hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(size), where, weights,
+                          at, min_score, queries=self.query_cache, steps=steps)
+        hits = collapse.collapse(self.store, hits, max(size, restated.WINDOW + 1))
+        if past:
+            hits = earlier.replaced_first(hits)
         hits = (restated.newest_first(hits, query, at) if weights.newest else hits)[:k]
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]

@@ -220,10 +220,12 @@ TIME_WORDS = frozenset(
 YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
-# Words that ask about an earlier state (English): "Where did I live before?", "my old school".
+# Words that ask about an earlier state (English): "Where did I live before?", "my old school";
+# "old" only after an owner or "the" ("Mia's old school", "the old office"; not "How old is Sam?",
+# "which old code ...").
 BEFORE = re.compile(r"\b(?:before|previous(?:ly)?|former(?:ly)?|earlier|originally|prior|in the past|used to"
                     r"|did(?:n't| not)? \w+ use to)\b"
-                    r"|(?<!\bhow )\bold\b", re.IGNORECASE)
+                    r"|\b(?:my|our|your|his|her|their|the|\w+['’]s)\s+old\b", re.IGNORECASE)
 
 
 def asks_before(query: str) -> bool:
