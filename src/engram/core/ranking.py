@@ -474,13 +474,20 @@ def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[fl
     words = signals.word_vectors
     wanted = [item.id for item, found in zip(items, shared) if found and all(w in words for w in found)]
     own = signals.item_vectors(wanted) if wanted and signals.query_vector is not None and signals.item_vectors else {}
+    counted = len(content_terms(signals.terms))
+    rests: dict[tuple[str, ...], np.ndarray] = {}  # the query without each set of shared words, once per set
     out = []
     for item, found in zip(items, shared):
         cos = signals.cosines.get(item.id, 0.0)
-        share = len(found) / len(content_terms(signals.terms)) if found else 0.0
+        share = len(found) / counted if found else 0.0
         vector = own.get(item.id)
-        rest = (residual(signals.query_vector, vector, [words[w] for w in found])
-                if found and vector is not None and signals.query_vector is not None else cos)
+        if found and vector is not None and signals.query_vector is not None:
+            key = tuple(found)
+            if key not in rests:
+                rests[key] = without(signals.query_vector, [words[w] for w in found])
+            rest = _cosine_to(rests[key], vector)
+        else:
+            rest = cos
         out.append((cos, share, rest, person))
     return out
 
@@ -497,9 +504,18 @@ def residual(query: np.ndarray, item: np.ndarray, words: Sequence[np.ndarray]) -
     With MiniLM, "What is the capital of Peru?" and "I booked a holiday in Peru ..." share Peru and
     little else (cosine 0.49, residual 0.06); "What car do I drive?" and "Drives a 2019 Toyota
     Corolla hybrid." also share the car (cosine 0.43, residual 0.28)."""
+    return _cosine_to(without(query, words), item)
+
+
+def without(query: np.ndarray, words: Sequence[np.ndarray]) -> np.ndarray:
+    """`query` with the directions of `words` taken out (`residual`)."""
     q = np.asarray(query, dtype=np.float64)
     for w in _orthonormal(words):
         q = q - float(q @ w) * w
+    return q
+
+
+def _cosine_to(q: np.ndarray, item: np.ndarray) -> float:
     t = np.asarray(item, dtype=np.float64)
     norm = float(np.linalg.norm(q) * np.linalg.norm(t))
     return float(q @ t) / norm if norm > 1e-9 else 0.0
