@@ -64,8 +64,9 @@ def test_minilm_is_deterministic_across_instances(minilm: MiniLMEmbedder) -> Non
 
 
 def test_minilm_batch_equals_one_by_one(minilm: MiniLMEmbedder) -> None:
-    batch = minilm.embed(VARIED)  # padded together, and reordered by length internally
-    singles = np.vstack([minilm.embed_one(text) for text in VARIED])
+    texts = [*VARIED, "far past the model's token limit " * 200]  # one text alone takes its own path
+    batch = minilm.embed(texts)  # padded together, and reordered by length internally
+    singles = np.vstack([minilm.embed_one(text) for text in texts])
     np.testing.assert_allclose(batch, singles, atol=1e-5)
 
 

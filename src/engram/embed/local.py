@@ -113,6 +113,9 @@ class MiniLMEmbedder(Embedder):
         if not texts:
             return out
         self.load()
+        if len(texts) == 1:  # `encode` keeps the GIL: a write's helper thread runs during the model, not the tokenizer
+            out[0] = self._run([self._tokenizer.encode(texts[0])])[0]
+            return out
         encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for group in _length_batches(order, [len(e.ids) for e in encodings], self.batch_size):
