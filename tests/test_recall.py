@@ -106,7 +106,8 @@ def test_the_query_is_embedded_without_the_names_the_entity_term_matches(tmp_pat
         # The rank embeds the query without the name; the relevance then embeds the whole query
         # and the words the hits share with it (its residual cosine, engram.core.ranking.residual).
         assert embedder.seen[0] == "What does paint?"
-        assert embedder.seen[1:] == ["What does Alice paint?", "alice", "paint"]
+        # (the words while the hits are fetched, the whole query after: the order is not the point)
+        assert sorted(embedder.seen[1:]) == ["What does Alice paint?", "alice", "paint"]
         assert hits[0].text.startswith("Alice said") and hits[0].components["entity"] == 1.0
         m.weights = dataclasses.replace(m.weights, entity=0.0)  # no entity term: the names stay
         embedder.seen.clear()

@@ -142,6 +142,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                               asks_before=bool(weights.newest) and ranking.asks_before(query))
     signals = dataclasses.replace(signals, terms=terms)
     pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
+    ahead = words_ahead(embedder, terms, vectors.query)  # the model is free again: it runs beside the fetch
     ranked = prerank(pool, signals, vectors, weights)
     steps.lap("prerank")
     items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), vectors.around, where)
@@ -150,7 +151,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
                                   item_vectors=ItemVectors(vectors, store, subject, embedder, items),
                                   query=query, query_vector=whole_query(embedder, query, mentions.text, vectors.query, queries),
-                                  word_vectors=word_vectors(embedder, signals.terms, items, vectors.query))
+                                  word_vectors=word_vectors(embedder, signals.terms, items, vectors.query, ahead))
     steps.lap("words")
     hits = ranking.fuse(items, signals, now, weights)
     steps.lap("fuse")
@@ -173,13 +174,26 @@ def whole_query(embedder: Embedder | None, query: str, unnamed: str, vector: np.
     return embed_query(embedder, query, queries)
 
 
+def words_ahead(embedder: Embedder | None, terms: Sequence[str], query: np.ndarray | None) -> Future[object] | None:
+    """Begin embedding the query's content words (`ranking.content_terms`) into `WORDS` on the
+    worker thread, while this one preranks and fetches: `word_vectors` reads the few that the
+    fetched items share from there. None without an embedder or query vector, or with no words."""
+    if embedder is None or query is None:
+        return None
+    words = list(dict.fromkeys(ranking.content_terms(terms)))
+    return _EMBEDDING.submit(WORDS.embed_many, embedder, words) if words else None
+
+
 def word_vectors(embedder: Embedder | None, terms: Sequence[str], items: Sequence[Item],
-                 query: np.ndarray | None) -> dict[str, np.ndarray]:
+                 query: np.ndarray | None, ahead: Future[object] | None = None) -> dict[str, np.ndarray]:
     """The vectors of the query words that some of `items` contain (`ranking.shared_terms`), each
-    embedded alone, for the relevance's residual cosine; none without an embedder or query vector."""
+    embedded alone, for the relevance's residual cosine; none without an embedder or query vector.
+    `ahead` (`words_ahead`) is waited for first: the words it embedded come from `WORDS`."""
     if embedder is None or query is None:
         return {}
     shared = list(dict.fromkeys(t for it in items for t in ranking.shared_terms(terms, it.text)))
+    if ahead is not None:
+        ahead.result()
     return dict(zip(shared, WORDS.embed_many(embedder, shared))) if shared else {}
 
 
