@@ -377,3 +377,29 @@ def test_bench_updates_reports_newest_and_as_of_per_split_and_weights():
     assert run["n"] == 20 and 0 <= run["newest_hits"] <= 20 and run["newest_top1"] == round(run["newest_hits"] / 20, 4)
     assert run["as_of_hits"] >= 10  # the new fact is not valid yet, so the old one mostly leads
     assert len(run["misses"]) <= 20
+
+
+def test_the_dates_splits_name_known_answers_and_differ():
+    from engram.bench import dates
+
+    seen: set[str] = set()
+    for split in dates.SPLITS:
+        loaded = dates.load(split)
+        texts = {e.text for e in loaded.episodes}
+        assert len(texts) == len(loaded.episodes) and not texts & seen  # look-alikes, never the same text
+        seen |= texts
+        assert len(loaded.questions) >= 14
+        assert all(e.at < loaded.now for e in loaded.episodes)
+    with pytest.raises(InvalidInput, match="unknown dates split"):
+        dates.load("holdout")
+
+
+def test_bench_dates_reports_top1_per_split_and_weights():
+    out = CliRunner().invoke(cli(), ["--embedder", "hashing:64", "bench", "dates", "--split", "dev",
+                                     "--weights", "date=0", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert result["split"] == "dev" and result["questions"] == 14
+    run = result["runs"]["date=0"]
+    assert run["n"] == 14 and run["top1"] == round(run["top1_hits"] / 14, 4)
+    assert len(run["misses"]) == 14 - run["top1_hits"]

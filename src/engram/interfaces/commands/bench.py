@@ -1,4 +1,4 @@
-"""`engram bench locomo|beam|suite|updates|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
+"""`engram bench locomo|beam|suite|updates|dates|latency|writes|ann|concurrency|tenants|serve-workers|store`: the benchmarks behind docs/benchmarks.md, as commands."""
 
 from __future__ import annotations
 
@@ -186,6 +186,32 @@ def updates(ctx: click.Context, splits: str, data: str | None, weights: str | No
         return
     for result in results:
         click.echo(bench_updates.summary(result))
+
+
+@bench.command()
+@click.option("--split", "splits", default="dev", show_default=True,
+              help="Comma-separated splits of the dates set: train, dev, test.")
+@click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
+              help="A folder with dates_<split>.jsonl files (default: the shipped set).")
+@weights_option
+@vector_cache_option
+@scratch_and_json
+@click.pass_context
+def dates(ctx: click.Context, splits: str, data: str | None, weights: str | None, vector_cache: str | None,
+          folder: str | None, as_json: bool) -> None:
+    """Dates in questions: among look-alike episodes, does the one on the named date rank first?"""
+    from engram.bench import dates as bench_dates
+    from engram.bench.baselines import parse_weights
+
+    embedder = _embedder(ctx, vector_cache)
+    results = [bench_dates.run(split.strip(), data=data, embedder=embedder, folder=folder,
+                               weights=[parse_weights(weights)])
+               for split in splits.split(",") if split.strip()]
+    if as_json:
+        click.echo(json.dumps(results[0] if len(results) == 1 else results))
+        return
+    for result in results:
+        click.echo(bench_dates.summary(result))
 
 
 @bench.command()
