@@ -255,7 +255,8 @@ def test_the_date_term_prefers_memories_from_the_named_date():
     spans = ranking.query_dates("What did I cook on 3 July, 2023?", 0.0)
     start = spans[0][0]
     assert ranking.date_match(start + 3600, spans) == 1.0
-    assert ranking.date_match(start + DAY + ranking.DATE_HALF_LIFE_DAYS * DAY, spans) == pytest.approx(0.5)
+    # A day named to the day: half a day past its end is half as likely.
+    assert ranking.date_match(start + DAY + ranking.DATE_HALF_LIFE_MIN_DAYS * DAY, spans) == pytest.approx(0.5)
     assert ranking.date_match(start, ()) == 0.0
     that_day = Item(id="a", subject="user:1", text="I cooked risotto.", event_at=start + 3600)
     later = Item(id="b", subject="user:1", text="I cooked risotto.", event_at=start + 60 * DAY)
@@ -470,3 +471,15 @@ def test_shared_terms_finds_every_form_same_word_accepts() -> None:
         assert ranking.shared_terms(terms, text) == expected
     assert ranking.shared_terms(["paint", "use", "car"], "Painting; uses cars carpets") == ["paint", "use", "car"]
     assert ranking.shared_terms(["car"], "carpets") == []
+
+
+def test_the_date_terms_half_life_follows_the_precision_of_the_date():
+    now = datetime(2024, 6, 20, tzinfo=timezone.utc).timestamp()
+    one_day = ranking.query_dates("What did I do on 4 June 2024?", now)
+    a_week = ranking.query_dates("What did I do two weeks ago?", now)
+    a_month = ranking.query_dates("What did I do in April 2024?", now)
+    assert [ranking.date_half_life(*s[0]) for s in (one_day, a_week, a_month)] == [
+        ranking.DATE_HALF_LIFE_MIN_DAYS, 3.5, ranking.DATE_HALF_LIFE_DAYS]
+    # Two days after a named day is far (1/16); two days after a named month is near (> 0.8).
+    assert ranking.date_match(one_day[0][1] + 2 * DAY, one_day) == pytest.approx(1 / 16)
+    assert ranking.date_match(a_month[0][1] + 2 * DAY, a_month) > 0.8

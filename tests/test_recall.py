@@ -124,7 +124,7 @@ def test_a_date_in_the_query_prefers_memories_from_that_date(mem):
     mem.remember(U, "Cooked a mushroom risotto for the guests.", event_at=july + 90 * DAY, now=july + 90 * DAY)
     hits = mem.recall(U, "What did I cook on 3 July, 2023?", k=2, now=july + 100 * DAY, explain=True)
     assert hits[0].text == "Cooked a mushroom risotto for dinner."
-    assert hits[0].components["date"] == 2.0 and hits[1].components["date"] < 0.01
+    assert hits[0].components["date"] == mem.weights.date and hits[1].components["date"] < 0.01
     undated = mem.recall(U, "What did I cook?", k=2, now=july + 100 * DAY, explain=True)
     assert all(h.components["date"] == 0.0 for h in undated)
 

@@ -27,7 +27,8 @@ Rank contract (a float, higher is better, comparable within one recall call only
   ("yesterday", "last week", "May", "2022": `states_time`, English), else 0;
 - date    = w_date * date_match: when the query names a date (engram.language.dates, relative to `now`:
   "on 3 July, 2023", "2024-03-15", "15/03/2024", "last Tuesday", "two weeks ago", "in 2022"), 1 for an
-  item whose own event time (`event_at`) falls in it, halving every 7 days outside; else 0;
+  item whose own event time (`event_at`) falls in it, halving outside it every half of the span's
+  width (half a day for a day, at most 7 days: `date_half_life`); else 0;
 - question = -w_question when the item's text ends with a question mark (`is_question`): a memory
   that asks rarely holds the answer (its neighbour after it does, and borrows its score as context);
 - session = w_session * z(best own + context + entity + time + date + question score among the
@@ -119,7 +120,7 @@ class Weights:
     session: float = 1.0
     entity: float = 1.0
     time: float = 1.0
-    date: float = 2.0
+    date: float = 4.0
     question: float = 1.5
     focus: float = 2.0
     diversity: float = 0.0
@@ -247,7 +248,12 @@ def states_time(text: str) -> bool:
 
 
 # How fast the date term fades for memories outside the named day / week / month / year.
+#: Outside a span the date term halves every half-life, which is as wide as the date is precise: half
+#: the span's width ("on 4 March": half a day; "two weeks ago", a week: 3.5 days; "in April": 7),
+#: never under DATE_HALF_LIFE_MIN_DAYS nor over DATE_HALF_LIFE_DAYS. A day named to the day says a
+#: day off is another day; a month named says a week off is near.
 DATE_HALF_LIFE_DAYS = 7.0
+DATE_HALF_LIFE_MIN_DAYS = 0.5
 
 
 def query_dates(query: str, now: float) -> tuple[tuple[float, float], ...]:
@@ -258,13 +264,19 @@ def query_dates(query: str, now: float) -> tuple[tuple[float, float], ...]:
 
 
 def date_match(event_at: float, spans: Sequence[tuple[float, float]]) -> float:
-    """1.0 for a memory whose event time falls in one of `spans`, halving every
-    DATE_HALF_LIFE_DAYS outside the nearest one; 0.0 without spans."""
+    """1.0 for a memory whose event time falls in one of `spans`, halving every `date_half_life`
+    of that span outside it (the best over the spans); 0.0 without spans."""
     best = 0.0
     for start, end in spans:
         outside = max(0.0, start - event_at, event_at - end) / DAY
-        best = max(best, math.pow(0.5, outside / DATE_HALF_LIFE_DAYS))
+        best = max(best, math.pow(0.5, outside / date_half_life(start, end)))
     return best
+
+
+def date_half_life(start: float, end: float) -> float:
+    """Days over which the date term halves outside the span [start, end): half its width, between
+    DATE_HALF_LIFE_MIN_DAYS and DATE_HALF_LIFE_DAYS."""
+    return min(DATE_HALF_LIFE_DAYS, max(DATE_HALF_LIFE_MIN_DAYS, (end - start) / DAY / 2))
 
 
 # A text whose last sentence is a question: "?" optionally followed by closing quotes or brackets.
