@@ -5,23 +5,55 @@
 - ISO dates: "2024-03-15" (that day), "2024-03" (that month), "2024" (that year);
 - numeric dates: "15/03/2024", "03/15/2024", "15.03.24". When one number is over 12 it is the day.
   **Ambiguous dates** ("03/04/2024") are read day-first (3 April), unless that reading lies after
-  `now` and the month-first one does not, then month-first (4 March);
+  `now` and the month-first one does not, then month-first (4 March). Without a year ("on 6/11")
+  only with a slash and only after "on", "since", "by", "until" or "till" ("3/4", "1.2", "by 1/2",
+  "3/4 cup" are no dates): the same rule in `now`'s year, then the latest occurrence that has begun
+  ("on 6/11" and "on 11/6" asked on 20 June 2024 are both 11 June 2024);
 - month names with or without day and year: "April 2023", "in April", "March 15th",
   "the 3rd of May", "last November", "this June", "next May". Without a year a month or day means
   its latest occurrence that has begun by `now` ("last" also skips the current month; "next" is
   the first one after `now`). A bare month name ("April", "may", "march" are also names and verbs)
   counts only after a word such as "in", "of", "last", "since", "from", "to" ("may" and "march",
   also verbs, not after "to", "and", "on", "by", "before", "after", "until");
+- a day of the month alone: "on the 4th", "the 11th", "Tuesday the 11th", "Tue 11th": the latest
+  one that has begun by `now`; only with "the" or a weekday before it and an ordinal suffix, and
+  not before a noun ("the 4th floor", "the 21st century", "the 3rd time" are no dates);
+- parts of a month, season or year: "early June" / "the beginning of June" (days 1-10), "mid-May" /
+  "the middle of May" (11-20), "late May" / "the end of May" (21 to the end); "the first / second /
+  third / fourth / last week of June" (days 1-7 / 8-14 / 15-21 / 22-28 / the last 7); "the first /
+  second half of May" (1-15 / 16 to the end). Of a year: early / mid / late are its thirds
+  (January-April, May-August, September-December), halves and quarters ("the first quarter of
+  2023") its halves and quarters; of a season, its months. A year-less month or season whose part
+  has not begun by `now` is the one a year before ("late June" asked on 20 June);
 - weekday names: "on Monday" / "Monday" (the latest one, today included), "last Tuesday" (the
-  latest before today), "this Friday" (in the current Monday-to-Sunday week), "next Friday";
-- "today", "tonight", "yesterday", "the day before yesterday", "tomorrow";
-- counted time back: "3 days ago", "two weeks ago", "a couple of months ago", "a week and a half
-  ago", "about two and a half weeks ago"; a day count names its calendar day, a week count the 7
-  days around it, a month count the 30, a year count the 365; "about", "around", "a few",
-  "several" … widen that by a quarter of the distance (at least a day);
-- "last/this week, month, year, weekend" (calendar ones) and "the past/last 3 days/weeks" (up to now);
+  latest before today), "this Friday" (in the current Monday-to-Sunday week), "next Friday",
+  "the Tuesday before last" (a week before last Tuesday), "the Friday after next". A weekday next
+  to a week is that week's day: "Tuesday of last week", "last week on Tuesday", "on Monday this
+  week", "on Tuesday two weeks ago". Next to a date it adds nothing: "Tuesday 11 June", "on
+  Tuesday the 11th", "Tue, 4 June" are that date (when they disagree, the date wins);
+- "today", "tonight", "this morning / afternoon / evening" (today), "last night" (yesterday),
+  "yesterday", "the day before yesterday", "tomorrow", "the day after tomorrow";
+- counted time back: "3 days ago", "two weeks ago", "a fortnight ago" (two weeks), "3 weeks back"
+  ("back" is "ago"), "a couple of months ago", "a week and a half ago", "about two and a half weeks
+  ago"; a day count names its calendar day, a week count the 7 days around it, a month count the
+  30, a year count the 365; "about", "around", "a few", "several" … widen that by a quarter of the
+  distance (at least a day);
+- "last/this/next week, month, quarter, year, weekend" (calendar ones), "the week / month / year /
+  weekend before last" (two back), "the past/last 3 days/weeks", "the past fortnight" (up to now);
+  "over / at / on the weekend" (the latest weekend that has begun by `now`);
+- seasons, meteorological and northern-hemisphere: spring is March-May, summer June-August, autumn
+  / fall September-November, winter December-February (and belongs to the year of its December):
+  "in the summer", "during winter", "by fall" (after a word such as "in", "during", "over", "since",
+  "by"; "fall" and "spring" not after "to", "and", "before", "after"), "summer 2021", "the summer of
+  2021", "last / this / next summer". Without a year the latest that has begun by `now`; "last"
+  the latest that has ended;
+- quarters: "Q1 2024", "in Q3", "in the first quarter" (the latest that has begun by `now`);
 - ranges: "between March 3 and March 10", "from May to July 2023" (a year on one end is lent to
-  the other; the start is the latest occurrence before the end).
+  the other; the start is the latest occurrence before the end), "from Monday to Wednesday last
+  week" (the week placing the end places the start).
+
+Left unread on purpose, as too vague to narrow a search: "the other day", "recently", "lately",
+"a while ago", "earlier", "back then"; a part of a week ("the end of last week" is the whole week).
 
 Pure functions only: no I/O, no imports from the rest of Engram. A text naming no date yields ().
 """
