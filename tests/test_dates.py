@@ -240,7 +240,7 @@ def test_dates_as_people_write_them(query: str, start: str, end: str) -> None:
     "the 4th edition", "4th edition", "the 21st century", "the 3rd time", "Python 3.12", "since 3.12",
     "the other day", "recently", "the last night of the trip", "spring rolls", "in spring water",
     "what aspect of autumn", "rise and fall", "I may fall", "the spring of my life", "Q1", "in the first quarter of the game",
-    "the weekend", "the last week of school",
+    "the weekend", "the last week of school", "we are on 24/7 support",
 ])
 def test_things_that_are_not_dates(text: str) -> None:
     assert spans(text, THURSDAY) == ()
@@ -248,6 +248,10 @@ def test_things_that_are_not_dates(text: str) -> None:
 
 def test_the_weekend_before_a_date_is_that_date_not_the_latest_weekend() -> None:
     assert spans("over the weekend before 4th October, 2023", THURSDAY) == (day_span("2023-10-04"),)
+
+
+def test_a_season_needs_its_own_cue() -> None:
+    assert spans("in 2021 summer camp was fun", THURSDAY) == ((ts("2021-01-01"), ts("2022-01-01")),)
 
 
 @given(nows, st.sampled_from(WEEKDAYS))

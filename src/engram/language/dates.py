@@ -130,7 +130,7 @@ PATTERN = re.compile(
     rf"""
     (?P<iso>\b(?P<iy>{_YEAR})[-/](?P<im>\d{{1,2}})(?:[-/](?P<id>\d{{1,2}}))?\b)
   | (?P<num>\b(?P<na>\d{{1,2}})[/.](?P<nb>\d{{1,2}})[/.](?P<ny>\d{{4}}|\d{{2}})\b)
-  | (?P<ns>\b(?P<nsc>{_NUMERIC_CUES})\s+(?P<nsa>\d{{1,2}})/(?P<nsb>\d{{1,2}})\b
+  | (?P<ns>\b(?P<nsc>{_NUMERIC_CUES})\s+(?!24/7\b)(?P<nsa>\d{{1,2}})/(?P<nsb>\d{{1,2}})\b
         (?![/.]\d|\s*(?:%|of\b|an?\b|cups?\b|x\b)))
   | (?P<dm>\b(?:the\s+)?(?P<dmd>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<dmm>{_M})\.?\b(?:,?\s*(?P<dmy>{_YEAR})\b)?)
   | (?P<md>\b(?:(?P<mdrel>last|this|next)\s+)?(?P<mdm>{_M})\.?\s+(?:the\s+)?(?P<mdd>\d{{1,2}}){_ORD}\b(?!\s*(?:{_M}|[:/.]\d))
@@ -340,7 +340,7 @@ def _read(m: re.Match[str], now: float) -> Found | None:
 
 def _cue(m: re.Match[str], group: str) -> str:
     """The word before group `group` of `m` (skipping a "the"), lower-cased: "in" for "in the summer"."""
-    words = re.findall(r"[a-z]+", m.string[max(0, m.start(group) - 30):m.start(group)].lower())
+    words = re.findall(r"[a-z0-9]+", m.string[max(0, m.start(group) - 30):m.start(group)].lower())
     if words and words[-1] == "the":
         words.pop()
     return words[-1] if words else ""
