@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engram.core.memory import Memory
 from engram.embed import get_embedder
-from engram.language.dates import WEEKDAYS, spans
+from engram.language.dates import MONTH_NAMES, WEEKDAYS, spans
 from engram.types import EPISODE
 
 DAY = 86400.0
@@ -154,6 +154,184 @@ def test_words_that_look_like_months_are_not_dates() -> None:
     assert spans("On 31 February, 2023?", NOW) == ()
 
 
+
+# Dates as people write them (issue #22 item 3), read on a Thursday evening.
+THURSDAY = ts("2024-06-20 18:00")
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("the Tuesday before last", "2024-06-11", "2024-06-12"),
+    ("the week before last", "2024-06-03", "2024-06-10"),
+    ("the Friday after next", "2024-06-28", "2024-06-29"),
+    ("the day after tomorrow", "2024-06-22", "2024-06-23"),
+    ("on the 4th", "2024-06-04", "2024-06-05"),
+    ("What happened the 11th?", "2024-06-11", "2024-06-12"),
+    ("on the 20th", "2024-06-20", "2024-06-21"),  # today has begun
+    ("on the 21st", "2024-05-21", "2024-05-22"),  # this month's has not
+    ("on the 31st", "2024-05-31", "2024-06-01"),
+    ("from the 4th to the 11th", "2024-06-04", "2024-06-12"),
+    ("in mid-May", "2024-05-11", "2024-05-21"),
+    ("early June", "2024-06-01", "2024-06-11"),
+    ("at the end of May", "2024-05-21", "2024-06-01"),
+    ("late May", "2024-05-21", "2024-06-01"),
+    ("late June", "2023-06-21", "2023-07-01"),  # this June's end has not begun
+    ("the middle of last month", "2024-05-11", "2024-05-21"),
+    ("the first week of June", "2024-06-01", "2024-06-08"),
+    ("the second week of May", "2024-05-08", "2024-05-15"),
+    ("the last week of May", "2024-05-25", "2024-06-01"),
+    ("the beginning of June", "2024-06-01", "2024-06-11"),
+    ("the second half of May", "2024-05-16", "2024-06-01"),
+    ("the first half of May 2023", "2023-05-01", "2023-05-16"),
+    ("early 2023", "2023-01-01", "2023-05-01"),
+    ("mid-2023", "2023-05-01", "2023-09-01"),
+    ("the second half of last year", "2023-07-01", "2024-01-01"),
+    ("between early May and mid-June", "2024-05-01", "2024-06-21"),
+    ("last week on Tuesday", "2024-06-11", "2024-06-12"),
+    ("on Tuesday last week", "2024-06-11", "2024-06-12"),
+    ("Tuesday of last week", "2024-06-11", "2024-06-12"),
+    ("on Monday this week", "2024-06-17", "2024-06-18"),
+    ("on Tuesday two weeks ago", "2024-06-04", "2024-06-05"),
+    ("from Monday to Wednesday last week", "2024-06-10", "2024-06-13"),
+    ("Tuesday 11 June", "2024-06-11", "2024-06-12"),
+    ("on Tuesday the 11th", "2024-06-11", "2024-06-12"),
+    ("Tuesday, June 11", "2024-06-11", "2024-06-12"),
+    ("Tue, 4 June", "2024-06-04", "2024-06-05"),
+    ("Wednesday 4 June", "2024-06-04", "2024-06-05"),  # they disagree: the date wins
+    ("over the weekend", "2024-06-15", "2024-06-17"),
+    ("at the weekend", "2024-06-15", "2024-06-17"),
+    ("this past weekend", "2024-06-15", "2024-06-17"),
+    ("the weekend before last", "2024-06-08", "2024-06-10"),
+    ("this morning", "2024-06-20", "2024-06-21"),
+    ("this afternoon", "2024-06-20", "2024-06-21"),
+    ("this evening", "2024-06-20", "2024-06-21"),
+    ("tonight", "2024-06-20", "2024-06-21"),
+    ("last night", "2024-06-19", "2024-06-20"),
+    ("a fortnight ago", "2024-06-03 06:00", "2024-06-10 06:00"),
+    ("3 weeks back", "2024-05-27 06:00", "2024-06-03 06:00"),
+    ("two days back", "2024-06-18", "2024-06-19"),
+    ("on 6/11", "2024-06-11", "2024-06-12"),  # 6 November has not begun, 11 June has
+    ("on 11/6", "2024-06-11", "2024-06-12"),  # day-first
+    ("since 3/12", "2024-03-12", "2024-03-13"),
+    ("until 25/12", "2023-12-25", "2023-12-26"),
+    ("in the spring", "2024-03-01", "2024-06-01"),
+    ("in the summer", "2024-06-01", "2024-09-01"),
+    ("in the autumn", "2023-09-01", "2023-12-01"),
+    ("in the fall", "2023-09-01", "2023-12-01"),
+    ("in the winter", "2023-12-01", "2024-03-01"),
+    ("last summer", "2023-06-01", "2023-09-01"),
+    ("last spring", "2024-03-01", "2024-06-01"),
+    ("next winter", "2024-12-01", "2025-03-01"),
+    ("summer 2021", "2021-06-01", "2021-09-01"),
+    ("at the end of the summer", "2023-08-01", "2023-09-01"),
+    ("in the first quarter", "2024-01-01", "2024-04-01"),
+    ("in the third quarter", "2023-07-01", "2023-10-01"),
+    ("Q1 2024", "2024-01-01", "2024-04-01"),
+    ("in Q3", "2023-07-01", "2023-10-01"),
+    ("the last quarter of 2023", "2023-10-01", "2024-01-01"),
+    ("last quarter", "2024-01-01", "2024-04-01"),
+])
+def test_dates_as_people_write_them(query: str, start: str, end: str) -> None:
+    assert spans(query, THURSDAY) == ((ts(start), ts(end)),)
+
+
+@pytest.mark.parametrize("text", [
+    "Upgrade to v1.2.3", "Add 3/4 cup of flour", "3/4", "reduce by 1/2", "on 1/2 of the nights", "release 1.2",
+    "since 1.2", "They won 2-1", "See you at 10:30", "ticket 4/11", "ticket ENG-1104", "ID 11/06", "order 6.11", "on the 4th floor",
+    "the 4th edition", "4th edition", "the 21st century", "the 3rd time", "Python 3.12", "since 3.12",
+    "the other day", "recently", "the last night of the trip", "spring rolls", "in spring water",
+    "what aspect of autumn", "rise and fall", "I may fall", "the spring of my life", "Q1", "in the first quarter of the game",
+    "the weekend", "the last week of school", "we are on 24/7 support",
+])
+def test_things_that_are_not_dates(text: str) -> None:
+    assert spans(text, THURSDAY) == ()
+
+
+def test_the_weekend_before_a_date_is_that_date_not_the_latest_weekend() -> None:
+    assert spans("over the weekend before 4th October, 2023", THURSDAY) == (day_span("2023-10-04"),)
+
+
+def test_a_season_needs_its_own_cue() -> None:
+    assert spans("in 2021 summer camp was fun", THURSDAY) == ((ts("2021-01-01"), ts("2022-01-01")),)
+
+
+@given(nows, st.sampled_from(WEEKDAYS))
+def test_the_weekday_before_last_is_a_week_before_last_weekday(now: float, name: str) -> None:
+    (last_start, last_end), = spans(f"last {name}", now)
+    assert spans(f"the {name} before last", now) == ((last_start - 7 * DAY, last_end - 7 * DAY),)
+
+
+@given(nows, st.integers(min_value=1, max_value=31))
+def test_a_day_of_the_month_is_the_latest_that_has_begun(now: float, day: int) -> None:
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(day, "th")
+    (start, end), = spans(f"What did I do on the {day}{suffix}?", now)
+    got = datetime.fromtimestamp(start, tz=timezone.utc).date()
+    assert end - start == DAY and got.day == day and start <= now
+    assert now - start < 62 * DAY  # no later month has that day begun
+
+
+@given(nows, st.sampled_from(WEEKDAYS), st.sampled_from(["last", "this", "next"]))
+def test_a_weekday_placed_by_a_week_is_that_weeks_day(now: float, name: str, which: str) -> None:
+    (week_start, week_end), = spans(f"{which} week", now)
+    for query in (f"on {name} {which} week", f"{which} week on {name}", f"{name} of {which} week"):
+        (start, end), = spans(query, now)
+        assert week_start <= start < week_end and end - start == DAY
+        assert WEEKDAYS[datetime.fromtimestamp(start, tz=timezone.utc).weekday()] == name
+
+
+@given(dates, nows, st.sampled_from(WEEKDAYS))
+def test_a_weekday_next_to_a_date_adds_nothing(day: date, now: float, name: str) -> None:
+    month = day.strftime("%B")
+    want = spans(f"{day.day} {month} {day.year}", now)
+    assert spans(f"{name.title()} {day.day} {month} {day.year}", now) == want
+    assert spans(f"on {name.title()}, {month} {day.day}, {day.year}", now) == want
+
+
+@given(st.integers(min_value=1, max_value=2000), st.integers(min_value=1, max_value=12),
+       st.sampled_from(["early", "mid", "late"]))
+def test_early_mid_late_tile_a_month(year: int, month: int, part: str) -> None:
+    now = ts("2099-01-01")
+    y = 1990 + year % 100
+    (month_start, month_end), = spans(f"in {MONTH_NAMES[month - 1].title()} {y}", now)
+    early, = spans(f"early {MONTH_NAMES[month - 1]} {y}", now)
+    mid, = spans(f"in mid-{MONTH_NAMES[month - 1]} {y}", now)
+    late, = spans(f"at the end of {MONTH_NAMES[month - 1]} {y}", now)
+    assert (early[0], early[1], mid[1], late[1]) == (month_start, mid[0], late[0], month_end)
+    assert early[1] - early[0] == 10 * DAY and mid[1] - mid[0] == 10 * DAY
+
+
+@given(nows, st.sampled_from(["spring", "summer", "autumn", "winter"]))
+def test_a_season_without_a_year_has_begun_and_last_one_has_ended(now: float, season: str) -> None:
+    (start, end), = spans(f"in the {season}", now)
+    (last_start, last_end), = spans(f"last {season}", now)
+    assert start <= now < start + 366 * DAY and last_end <= now and last_start <= start
+    assert 89 * DAY <= end - start <= 92 * DAY
+
+
+@given(nows, st.integers(min_value=1, max_value=12), st.integers(min_value=1, max_value=31))
+def test_a_year_less_numeric_date_has_begun(now: float, a: int, b: int) -> None:
+    for start, end in spans(f"since {a}/{b}", now):
+        got = datetime.fromtimestamp(start, tz=timezone.utc).date()
+        assert start <= now and end - start == DAY and {got.day, got.month} == {a, b}
+
+
+@given(nows, st.integers(min_value=1, max_value=20))
+def test_back_is_ago_and_a_fortnight_is_two_weeks(now: float, n: int) -> None:
+    assert spans(f"{n} weeks back", now) == spans(f"{n} weeks ago", now)
+    assert spans(f"{n} days back", now) == spans(f"{n} days ago", now)
+    assert spans("a fortnight ago", now) == spans("two weeks ago", now)
+
+
+PHRASES = ["the Tuesday before last", "on the 4th", "the 31st", "in mid-May", "late June", "the last week of",
+           "February", "the first half of", "2023", "last week on Friday", "Sunday 29 February", "over the weekend",
+           "last night", "a fortnight ago", "3 weeks back", "on 31/2", "on 6/11", "in the winter", "last summer",
+           "Q4", "in Q1", "the first quarter of", "between", "and", "from", "to", "in", "the", "next", "of"]
+
+
+@given(st.lists(st.sampled_from(PHRASES), max_size=8), nows)
+def test_date_phrases_in_any_order_give_well_formed_spans(words: list[str], now: float) -> None:
+    for start, end in spans(" ".join(words), now):
+        assert start < end
+
 # Look-alike episodes: the same words on different days. Each question names one day.
 EPISODE_TEXT = "Had dinner with Sam at the Italian place."
 EPISODE_DAYS = ["2024-03-15", "2024-04-03", "2024-03-04", "2024-06-13", "2024-06-11", "2024-06-10", "2024-05-27",
@@ -173,6 +351,9 @@ QUESTIONS = [
     ("Who did I have dinner with between January 15 and January 25?", "2024-01-20"),
     ("Who did I have dinner with in April 2023?", "2023-04-20"),
     ("Who did I have dinner with last week?", "2024-06-05"),
+    ("Who did I have dinner with at the end of May?", "2024-05-27"),
+    ("Who did I have dinner with in early May?", "2024-05-10"),
+    ("Who did I have dinner with on the 5th?", "2024-06-05"),
 ]
 
 
