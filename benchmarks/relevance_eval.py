@@ -15,7 +15,7 @@ questions are asked of its own stores:
 Reports, per store size, the least score of an on-topic answer (recalled in the top 10; misses
 are counted apart), the greatest score of an off-topic question's top hit and of any of its top
 10, how many fall on the wrong side of `ranking.ON_TOPIC`, and the worst cases. `--dump` writes
-every scored hit (question, text, cosine, overlap, score, label) for fitting.
+every scored hit (question, text, the relevance's inputs, score, label) for fitting.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def hit_rows(mem: Memory, subject: str, ask: str, store: str, answers: Sequence[
         out.append({"store": store, "question": ask, "text": h.text, "place": place, "score": h.score,
                     "cosine": h.components["cosine"], "overlap": h.components["overlap"],
                     "residual": h.components.get("residual"), "first_person": h.components.get("first_person"),
-                    "label": label})
+                    "personal": h.components.get("personal"), "label": label})
     return out
 
 

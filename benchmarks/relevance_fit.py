@@ -1,11 +1,13 @@
 """Fit the calibrated relevance's constants (engram.core.ranking.RELEVANCE_*) on labelled hits.
 
     python benchmarks/relevance_eval.py --split train --dump train.jsonl
-    python benchmarks/relevance_fit.py train.jsonl [--check dev.jsonl ...]
+    python benchmarks/relevance_fit.py train.jsonl [--check dev.jsonl ...] [--personal]
 
 A logistic regression of on-topic answers (1) against off-topic questions' top hits (0) on the
 relevance's four inputs (`ranking.relevance_evidence`: cosine, overlap, residual cosine, first
-person), each store size and class weighted equally (a 1-fact store gives many more off-topic
+person), or with `--personal` on those and the fifth, the question's closeness to memories rather
+than general knowledge (engram.core.background; `ranking.BACKGROUND_RELEVANCE`: the dumps must come
+from the bundled MiniLM), each store size and class weighted equally (a 1-fact store gives many more off-topic
 top hits than a 1,000-fact one), with a small L2 penalty. Prints the constants, then for each
 file the separation at `ranking.ON_TOPIC` with the constants fitted and with the shipped ones.
 """
@@ -22,7 +24,7 @@ import numpy as np
 
 from engram.core import ranking
 
-FEATURES = ("cosine", "overlap", "residual", "first_person")
+FEATURES: tuple[str, ...] = ("cosine", "overlap", "residual", "first_person")
 STORES = ("1", "30", "1000")
 
 
@@ -79,10 +81,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("train", help="a relevance_eval.py --dump of the train split")
     parser.add_argument("--check", nargs="*", default=[], help="dumps of other splits to report on")
+    parser.add_argument("--personal", action="store_true", help="fit the five-input relevance (with `personal`)")
+    parser.add_argument("--l2", type=float, default=1.0, help="the L2 penalty (chosen on dev)")
     args = parser.parse_args(argv)
-    b = fit(labelled(args.train))
-    shipped = (ranking.RELEVANCE_COSINE, ranking.RELEVANCE_OVERLAP, ranking.RELEVANCE_RESIDUAL,
-               ranking.RELEVANCE_PERSON, ranking.RELEVANCE_BIAS)
+    global FEATURES
+    shipped: Sequence[float]
+    if args.personal:
+        FEATURES = (*FEATURES, "personal")
+        shipped = ranking.BACKGROUND_RELEVANCE
+    else:
+        shipped = (ranking.RELEVANCE_COSINE, ranking.RELEVANCE_OVERLAP, ranking.RELEVANCE_RESIDUAL,
+                   ranking.RELEVANCE_PERSON, ranking.RELEVANCE_BIAS)
+    b = fit(labelled(args.train), l2=args.l2)
     print("fitted:", dict(zip([*FEATURES, "bias"], np.round(b, 2).tolist())))
     for path in [args.train, *args.check]:
         rows = labelled(path)

@@ -31,7 +31,7 @@ DISTRACTORS = [
     "Deploys go to AWS Lambda with Python 3.12.",
 ]
 KEYS = {"vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
-        "diversity", "cosine", "overlap", "residual", "first_person"}
+        "diversity", "cosine", "overlap", "residual", "first_person", "personal"}  # personal: the bundled MiniLM's
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
 """The calibrated relevance (Hit.score): one `min_score` keeps on-topic answers and drops the top
 hit of an off-topic question, whatever the store's size (1, 30 or 1,000 facts), on the real
 MiniLM embedder. The score is read from the hit's own evidence (cosine, word overlap, residual
-cosine, first person), never from the other candidates, so a lone perfect match scores as high
+cosine, first person and, with the bundled MiniLM, how near the question is to memories rather than
+general knowledge), never from the other candidates, so a lone perfect match scores as high
 as it does in a full store."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import numpy as np
 import pytest
 
 from engram.bench.people import generate
-from engram.core import ranking
+from engram.core import background, ranking
 from engram.core.memory import Memory
+from engram.embed.hashing import HashingEmbedder
 from engram.embed.local import MiniLMEmbedder
 
 U = "user:calibrated"
@@ -128,3 +130,44 @@ def test_relevance_grows_with_each_piece_of_evidence() -> None:
     assert 0.0 < base < 1.0
     assert ranking.relevance(0.3, 0.5, 0.3, False) > base and ranking.relevance(0.3, 0.5, 0.1, True) > base
     assert ranking.relevance(0.5, 0.5, 0.1, False) > base and ranking.relevance(0.3, 1.0, 0.1, False) > base
+
+
+def test_the_shipped_background_is_what_its_sentences_make(minilm) -> None:
+    """engram/data/relevance_background.npz is the two sets of sentences embedded by this MiniLM
+    (benchmarks/relevance_background.py rebuilds it)."""
+    memories, world = background.sentences(background.MEMORIES), background.sentences(background.WORLD)
+    assert len(memories) >= 300 and len(world) >= 100
+    shipped = (resources.files("engram") / "data" / background.SHIPPED).read_bytes()
+    assert background.same(background.build(minilm, memories, world), shipped)
+    assert background.for_embedder(minilm) is background.shipped()
+
+
+def test_personal_tells_the_askers_life_from_the_world(tmp_path, minilm) -> None:
+    """The fifth input: a question about the asker's life or team is nearer the memory sentences
+    than the general-knowledge ones, a question about the world the other way round; it lifts
+    the score of every hit of the former and is in `explain`."""
+    found = background.for_embedder(minilm)
+    assert found is not None
+    mine = [found.personal(v) for v in minilm.embed(["Which CI do we use?", "When is my dentist appointment?",
+                                                      "What does my sister do for a living?"])]
+    world = [found.personal(v) for v in minilm.embed(["Who invented chess?", "What is the capital of Peru?",
+                                                       "How does a hash table work?"])]
+    assert min(mine) > 0 > max(world), (mine, world)
+    assert ranking.relevance(0.3, 0.5, 0.1, False, 0.05) > ranking.relevance(0.3, 0.5, 0.1, False, -0.05)
+    with Memory(str(tmp_path / "p.db"), embedder=minilm) as mem:
+        mem.remember(U, "The CI pipeline runs on GitHub Actions.")
+        hit = mem.recall(U, "Which CI do we use?", k=1, explain=True)[0]
+        assert hit.components["personal"] == pytest.approx(mine[0], abs=1e-4)
+        assert hit.score == pytest.approx(ranking.relevance(hit.components["cosine"], hit.components["overlap"],
+                                                            hit.components["residual"], True, mine[0]), abs=1e-6)
+
+
+def test_another_model_has_no_background_and_keeps_the_four_inputs(tmp_path) -> None:
+    hashing = HashingEmbedder()
+    assert background.for_embedder(hashing) is None and background.for_embedder(None) is None
+    with Memory(str(tmp_path / "h.db"), embedder=hashing) as mem:
+        mem.remember(U, "The CI pipeline runs on GitHub Actions.")
+        hit = mem.recall(U, "Which CI do we use?", k=1, explain=True)[0]
+    assert "personal" not in hit.components
+    c = hit.components
+    assert hit.score == pytest.approx(ranking.relevance(c["cosine"], c["overlap"], c["residual"], True), abs=1e-9)

@@ -111,7 +111,8 @@ class Hit:
     """A recalled item. `score` is its calibrated relevance, 0..1 (about the chance it is on-topic;
     its meaning does not depend on the store); `rank` the fused value that orders one recall's
     hits; `components` (with explain) the weighted terms that sum to `rank`, and the raw evidence
-    the score is read from (`cosine`, `overlap`, `residual`, `first_person`). docs/recall.md has the details.
+    the score is read from (`cosine`, `overlap`, `residual`, `first_person`; `personal` with the bundled MiniLM).
+    docs/recall.md has the details.
 
     For a message (kind "message") `passage` is the part of it that matched and `passage_id` that
     passage's id (engram.core.collapse); `item.text` is the whole message."""

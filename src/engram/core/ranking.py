@@ -148,8 +148,9 @@ class Signals:
     Items missing from `keyword` / `vector` score `keyword_floor` / `vector_floor` (the z-score of
     an unmatched item). `neighbours[id]` = (previous id, next id) in the same session, or None.
     The relevance (`relevance_evidence`) reads `query`, the vector it was embedded as
-    (`query_vector`, None without an embedder) and the vectors of the query words the candidates
-    share with it (`word_vectors`).
+    (`query_vector`, None without an embedder), the vectors of the query words the candidates
+    share with it (`word_vectors`) and how much closer the query is to memories than to general
+    knowledge (`personal`: engram.core.background; None for a model without a shipped background).
     """
 
     keyword: Mapping[str, float] = field(default_factory=dict)
@@ -169,6 +170,7 @@ class Signals:
     query: str = ""
     query_vector: np.ndarray | None = None
     word_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+    personal: float | None = None
 
 
 # A query word as the name book keys it: lower case, a possessive "'s" removed.
@@ -447,19 +449,25 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
         for i, lift in lifts.items():
             parts[i]["newest"] = lift
     hits = [Hit(item=item, score=score, rank=sum(part.values()),
-                components={**part, "cosine": c, "overlap": o, "residual": r, "first_person": float(p)})
-            for item, part, score, (c, o, r, p) in zip(items, parts, scores, evidence)]
+                components={**part, "cosine": c, "overlap": o, "residual": r, "first_person": float(p),
+                            **({} if m is None else {"personal": m})})
+            for item, part, score, (c, o, r, p, m) in zip(items, parts, scores, evidence)]
     return sorted(hits, key=lambda h: _placing(h.rank, h.item))
 
 
 #: The weighted terms of the rank value (Hit.components also holds the relevance's evidence:
-#: `cosine`, `overlap`, `residual` and `first_person`).
+#: `cosine`, `overlap`, `residual`, `first_person` and, with the bundled MiniLM, `personal`).
 TERMS = ("vector", "keyword", "context", "entity", "time", "date", "question", "session", "focus", "recency",
          "diversity")
 #: The calibrated relevance's logistic: weights of the raw cosine, the word overlap, the residual
 #: cosine and the first person, and the intercept, fitted once on labelled on-topic answers and
 #: off-topic top hits (benchmarks/relevance_fit.py on benchmarks/relevance_data; docs/recall.md).
+#: These four-input constants serve a model without a shipped background (any but the bundled MiniLM).
 RELEVANCE_COSINE, RELEVANCE_OVERLAP, RELEVANCE_RESIDUAL, RELEVANCE_PERSON, RELEVANCE_BIAS = 3.2, 5.8, 12.9, 4.8, -6.9
+#: The same logistic with the fifth input, `personal` (engram.core.background), for the model the
+#: background was embedded with: weights of cosine, overlap, residual, first person and personal,
+#: and the intercept (benchmarks/relevance_fit.py --personal).
+BACKGROUND_RELEVANCE = (3.0, 5.3, 11.3, 4.1, 9.9, -6.7)
 #: The relevance at which a hit is as likely on-topic as not: `min_score` for "only what answers".
 ON_TOPIC = 0.5
 #: Words that put a question in the first person: one about the asker's own life or work, which is
@@ -467,20 +475,27 @@ ON_TOPIC = 0.5
 FIRST_PERSON = frozenset(["i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"])
 
 
-def relevance(cosine: float, share: float, residual: float, person: bool) -> float:
+def relevance(cosine: float, share: float, residual: float, person: bool, personal: float | None = None) -> float:
     """A hit's calibrated relevance in 0..1, from its own evidence only (`relevance_evidence`), so
     its meaning does not depend on the store's size or on the other candidates: about the chance
-    that the hit is on-topic."""
-    logit = (RELEVANCE_COSINE * cosine + RELEVANCE_OVERLAP * share + RELEVANCE_RESIDUAL * residual
-             + RELEVANCE_PERSON * person + RELEVANCE_BIAS)
+    that the hit is on-topic. With `personal` (the bundled MiniLM's background, else None) the
+    five-input constants (`BACKGROUND_RELEVANCE`), without it the four-input ones."""
+    if personal is None:
+        logit = (RELEVANCE_COSINE * cosine + RELEVANCE_OVERLAP * share + RELEVANCE_RESIDUAL * residual
+                 + RELEVANCE_PERSON * person + RELEVANCE_BIAS)
+    else:
+        c, o, r, p, m, bias = BACKGROUND_RELEVANCE
+        logit = c * cosine + o * share + r * residual + p * person + m * personal + bias
     return 1.0 / (1.0 + math.exp(-logit))
 
 
-def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[float, float, float, bool]]:
-    """(cosine, overlap, residual, first person) of each item, the relevance's four inputs: its raw
-    cosine to the query, the share of the query's content words it contains (`overlap`), its
+def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[float, float, float, bool, float | None]]:
+    """(cosine, overlap, residual, first person, personal) of each item, the relevance's inputs: its
+    raw cosine to the query, the share of the query's content words it contains (`overlap`), its
     cosine once the words they share are taken out of the query (`residual`: equal to the cosine
-    when they share none) and whether the query is in the first person (`first_person`)."""
+    when they share none), whether the query is in the first person (`first_person`) and how much
+    closer the query is to memories than to general knowledge (`Signals.personal`, the same for
+    every item; None without a shipped background)."""
     person = first_person(signals.query)
     shared = [shared_terms(signals.terms, item.text) for item in items]
     words = signals.word_vectors
@@ -500,7 +515,7 @@ def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[fl
             rest = _cosine_to(rests[key], vector)
         else:
             rest = cos
-        out.append((cos, share, rest, person))
+        out.append((cos, share, rest, person, signals.personal))
     return out
 
 

@@ -27,6 +27,7 @@ from typing import Protocol
 
 import numpy as np
 
+from engram.core import background
 from engram.core import vectors as nearest
 from engram.core import names as people
 from engram.core import ranking
@@ -151,7 +152,8 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
                                   item_vectors=ItemVectors(vectors, store, subject, embedder, items),
                                   query=query, query_vector=whole_query(embedder, query, mentions.text, vectors.query, queries),
-                                  word_vectors=word_vectors(embedder, signals.terms, items, vectors.query, ahead))
+                                  word_vectors=word_vectors(embedder, signals.terms, items, vectors.query, ahead),
+                                  personal=personal(embedder, vectors.query))
     steps.lap("words")
     hits = ranking.fuse(items, signals, now, weights)
     steps.lap("fuse")
@@ -172,6 +174,14 @@ def whole_query(embedder: Embedder | None, query: str, unnamed: str, vector: np.
     if embedder is None or vector is None or unnamed == query:
         return vector
     return embed_query(embedder, query, queries)
+
+
+def personal(embedder: Embedder | None, query: np.ndarray | None) -> float | None:
+    """How much closer the embedded query is to memories than to general knowledge, for the
+    relevance (engram.core.background: the vector the hits' cosines were measured against); None
+    without an embedder, a query vector, or a background made with this model."""
+    found = background.for_embedder(embedder) if query is not None else None
+    return found.personal(query) if found is not None and query is not None else None
 
 
 def words_ahead(embedder: Embedder | None, terms: Sequence[str], query: np.ndarray | None) -> Future[object] | None:
