@@ -14,7 +14,7 @@ from engram.core import ranking
 from engram.core.conversations import MAX_MESSAGE_CHARS, messages_of
 from engram.core.passages import TARGET, split
 from engram.errors import InvalidInput
-from engram.types import MESSAGE, PASSAGE
+from engram.types import MESSAGE, PASSAGE, Hit, Item
 
 PLAN = ("Here is the plan for the migration.\n\n## Database\n"
         "- Move the orders service to Postgres 16 with logical replication from the old cluster.\n"
@@ -370,6 +370,26 @@ def test_a_question_about_the_past_keeps_the_order(memory):
         hits = memory.recall("user:1", question, k=3, explain=True)
         assert all(h.components.get("newest", 0.0) == 0.0 for h in hits), question
         assert [h.rank for h in hits] == sorted((h.rank for h in hits), reverse=True)
+
+
+def _message_hit(text: str, rank: float, at: float, role: str = "user") -> Hit:
+    item = Item(id=f"m{int(at)}", subject="user:1", text=text, kind=MESSAGE, event_at=at, created_at=at,
+                session="s", metadata={"role": role, "turn": 0})
+    return Hit(item=item, score=1.0, rank=rank, components={"vector": rank})
+
+
+def test_a_restatement_below_an_unrelated_best_hit_goes_just_above_the_message_it_restates():
+    from engram.core.restated import newest_first
+
+    other = _message_hit("Can you review my sprint 1 Trello board with 15 tasks?", 9.0, 3.0)
+    earlier = _message_hit("I have a deadline of April 1 for the first sprint, which covers the layout.", 8.0, 1.0)
+    later = _message_hit("I need to update my timeline to the new sprint deadline of April 5.", 5.0, 2.0)
+    hits = newest_first([other, earlier, later], "What is the deadline for the first sprint?", 10.0)
+    assert [h.id for h in hits] == [other.id, later.id, earlier.id]  # "the first sprint" asks about now
+    assert hits[0].rank > hits[1].rank > hits[2].rank and hits[1].components["newest"] > 0
+    # "at first" asks about the past: the order stays.
+    kept = newest_first([other, earlier, later], "What was the deadline for the sprint at first?", 10.0)
+    assert [h.id for h in kept] == [other.id, earlier.id, later.id]
 
 
 @pytest.mark.parametrize(("earlier", "later", "restated"), [

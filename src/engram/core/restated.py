@@ -7,15 +7,16 @@ lets time alone reorder them (engram.core.ranking.newest_lifts leaves them be); 
 two of them only when the words say one restates the other:
 
 - the question asks about the present: not about an earlier state (`ranking.asks_before`), not in
-  the past tense or about a span ("did", "was", "ever", "between", "after", "first"), naming no date;
-- the best hit is a user's message, and one of the next WINDOW hits is a later user's message;
+  the past tense or about a span ("did", "was", "ever", "between", "after", "first" ending a clause:
+  "at first?", not "my first sprint"), naming no date;
+- of the first TOP hits, a user's message and a later user's message after it among them;
 - in each, the sentence sharing most of the question's content words (`best_sentence`) states a
   value (a number, a clock time, a date), the later one a value the earlier one does not, with a
   word saying that something changed (`frames.CHANGE`: "now", "new", "moved to", "increased",
   "rescheduled" ...), and the two sentences share at least MIN_LIKENESS of their content words.
 
-The latest such message goes first, the best hit second; every other hit keeps its place. English
-only, like the rest of the question cues.
+The latest such message goes just above the earliest hit it restates (the first of the TOP that
+has one); every other hit keeps its place. English only, like the rest of the question cues.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from engram.language.stem import stem
 from engram.language.stopwords import STOP_WORDS
 from engram.types import MESSAGE, Hit
 
-#: How many hits after the best one may be the restatement placed first.
-WINDOW = 2
+#: How many of the first hits are read for a message and its restatement.
+TOP = 3
+#: How many hits recall must keep for this step (engram.core.memory collapses at least WINDOW + 1).
+WINDOW = TOP - 1
 #: The least share of content words (Jaccard) the two sentences have in common: about one thing.
 MIN_LIKENESS = 0.1
 #: How far apart the two reordered hits are placed (rank units), as in newest_lifts.
@@ -40,7 +43,7 @@ STEP = 1e-3
 READ_CHARS = 6000
 
 # A question in the past tense or about a span of time asks about history, not the present value.
-_HISTORY = re.compile(r"\b(?:did|was|were|had|ever|between|after|first)\b", re.IGNORECASE)
+_HISTORY = re.compile(r"\b(?:did|was|were|had|ever|between|after)\b|\bfirst\b(?=\s*(?:[?.!,;]|$))", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[^\W\d_][\w'-]+", re.UNICODE)
 _VALUE = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\d[\d,]*(?:\.\d+)?", re.IGNORECASE)
@@ -53,24 +56,36 @@ def asks_present(query: str) -> bool:
 
 
 def newest_first(hits: Sequence[Hit], query: str, now: float) -> list[Hit]:
-    """`hits` (best first) with a later user message that restates the best one's value placed
-    first (see the module's docstring); otherwise unchanged."""
+    """`hits` (best first) with a later user message that restates the value of one above it, among
+    the first TOP, placed just above that one (see the module's docstring); otherwise unchanged."""
     hits = list(hits)
-    if len(hits) < 2 or not _user_message(hits[0]) or not asks_present(query) or ranking.query_dates(query, now):
+    if len(hits) < 2 or not asks_present(query) or ranking.query_dates(query, now):
         return hits
     terms = _content(query)
-    best = hits[0]
-    earlier = best_sentence(best.item.text, terms)
-    if earlier is None or not _values(earlier):
-        return hits
-    later = [h for h in hits[1 : 1 + WINDOW]
-             if _user_message(h) and _order(h) > _order(best) and restates(earlier, best_sentence(h.item.text, terms))]
-    if not later:
-        return hits
-    latest = max(later, key=_order)
-    first = _moved(latest, best.rank + 2 * STEP)
-    second = _moved(best, best.rank + STEP)
-    return [first, second, *(h for h in hits[1:] if h is not latest)]
+    top = hits[:TOP]
+    for i, earlier_hit in enumerate(top):
+        if not _user_message(earlier_hit):
+            continue
+        earlier = best_sentence(earlier_hit.item.text, terms)
+        if earlier is None or not _values(earlier):
+            continue
+        later = [h for h in top[i + 1:] if _user_message(h) and _order(h) > _order(earlier_hit)
+                 and restates(earlier, best_sentence(h.item.text, terms))]
+        if later:
+            return _placed_above(hits, max(later, key=_order), i)
+    return hits
+
+
+def _placed_above(hits: list[Hit], latest: Hit, at: int) -> list[Hit]:
+    """`hits` with `latest` moved to place `at`, ranked between its new neighbours (the hit it
+    displaces keeps its rank, or takes STEP more when it was the best)."""
+    displaced = hits[at]
+    if at == 0:
+        first, second = _moved(latest, displaced.rank + 2 * STEP), _moved(displaced, displaced.rank + STEP)
+    else:
+        first, second = _moved(latest, (displaced.rank + hits[at - 1].rank) / 2), displaced
+    rest = [h for h in hits[at + 1:] if h is not latest]
+    return [*hits[:at], first, second, *rest]
 
 
 def restates(earlier: str, later: str | None) -> bool:
