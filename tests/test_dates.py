@@ -211,8 +211,9 @@ THURSDAY = ts("2024-06-20 18:00")
     ("two days back", "2024-06-18", "2024-06-19"),
     ("on 6/11", "2024-06-11", "2024-06-12"),  # 6 November has not begun, 11 June has
     ("on 11/6", "2024-06-11", "2024-06-12"),  # day-first
-    ("since 3/12", "2024-03-12", "2024-03-13"),
-    ("until 25/12", "2023-12-25", "2023-12-26"),
+    ("on 3/12", "2024-03-12", "2024-03-13"),
+    ("since 3/12", "2024-03-12", "2024-06-20 18:00"),  # an open range: to now
+    ("until 25/12", "1970-01-01", "2023-12-26"),  # from the beginning
     ("in the spring", "2024-03-01", "2024-06-01"),
     ("in the summer", "2024-06-01", "2024-09-01"),
     ("in the autumn", "2023-09-01", "2023-12-01"),
@@ -246,8 +247,9 @@ def test_things_that_are_not_dates(text: str) -> None:
     assert spans(text, THURSDAY) == ()
 
 
-def test_the_weekend_before_a_date_is_that_date_not_the_latest_weekend() -> None:
-    assert spans("over the weekend before 4th October, 2023", THURSDAY) == (day_span("2023-10-04"),)
+def test_the_weekend_before_a_date_is_the_weekend_before_it_not_the_latest_weekend() -> None:
+    # 4 October 2023 is a Wednesday: the weekend before it is 30 September - 1 October.
+    assert spans("over the weekend before 4th October, 2023", THURSDAY) == ((ts("2023-09-30"), ts("2023-10-02")),)
 
 
 def test_a_season_needs_its_own_cue() -> None:
@@ -309,9 +311,10 @@ def test_a_season_without_a_year_has_begun_and_last_one_has_ended(now: float, se
 
 @given(nows, st.integers(min_value=1, max_value=12), st.integers(min_value=1, max_value=31))
 def test_a_year_less_numeric_date_has_begun(now: float, a: int, b: int) -> None:
-    for start, end in spans(f"since {a}/{b}", now):
+    for start, end in spans(f"on {a}/{b}", now):
         got = datetime.fromtimestamp(start, tz=timezone.utc).date()
         assert start <= now and end - start == DAY and {got.day, got.month} == {a, b}
+        assert spans(f"since {a}/{b}", now) == (((start, now) if start < now else (start, end)),)
 
 
 @given(nows, st.integers(min_value=1, max_value=20))
