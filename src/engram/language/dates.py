@@ -181,11 +181,11 @@ OFFSET = re.compile(
     rf"""\b(?:(?:(?:the|that|last)\s+)?(?P<unit>day|night|week|weekend|month|year|{_W})
       |(?:(?P<fz>{FUZZY})\s+)?(?P<n>\d+(?:\.\d+)?|{_N})(?P<h1>\s+and\s+a\s+half)?\s+
         (?P<cu>day|week|fortnight|month|year)s?(?P<h2>\s+and\s+a\s+half)?
-      )\s+(?:(?P<before>{_BEFORE})|after|following)\s*$""",
+      )\s+(?:(?P<before>{_BEFORE})|after|following)\s+(?:the\s+)?$""",
     re.IGNORECASE | re.VERBOSE,
 )
 # A word that opens a range at one end: "since May 3" runs to `now`, "until May 3" from the beginning.
-OPEN = re.compile(r"\b(?:(?P<since>since|after|following)|(?P<until>until|till|til|up\s+to|by)|(?:before|prior\s+to))\s*$",
+OPEN = re.compile(r"\b(?:(?P<since>since|after|following)|(?P<until>until|till|til|up\s+to|by)|(?:before|prior\s+to))\s+(?:the\s+)?$",
                   re.IGNORECASE)
 # Where an open range "until X" or "before X" starts: the epoch.
 BEGINNING = 0.0
@@ -637,7 +637,7 @@ def _resolve(cal: Calendar, now: float) -> Span:
     if cal.rel == "last" and cal.day is None:
         month_start = _ts(date(today.year, today.month, 1))
         return _latest(cal, month_start)
-    return _latest(cal, now + 1.0)
+    return _latest(cal, math.nextafter(now, math.inf))  # begun: starts at or before now
 
 
 def _latest(cal: Calendar, before: float) -> Span:
