@@ -50,7 +50,26 @@
 - quarters: "Q1 2024", "in Q3", "in the first quarter" (the latest that has begun by `now`);
 - ranges: "between March 3 and March 10", "from May to July 2023" (a year on one end is lent to
   the other; the start is the latest occurrence before the end), "from Monday to Wednesday last
-  week" (the week placing the end places the start).
+  week" (the week placing the end places the start);
+- an offset from a date, written before it with "before" / "prior to" or "after" / "following"; the
+  date (the anchor) is any this module reads ("August 3, 2023", "May 5", "2023-08-03", "yesterday",
+  "last Friday", "the 4th" ...): "the day / night before X" the day before it, "the day after X" the
+  day after; "the week before X" the 7 days up to its start ("the week before August 3, 2023" is 27
+  July to 2 August), "the week after X" the 7 days from its end; "the weekend before X" / "last
+  weekend before X" the latest Saturday-Sunday ending by its start, "the weekend after X" the first
+  one beginning after it; "the Sunday before X" the latest Sunday strictly before its first day (a
+  week before when X is a Sunday), "the Saturday after X" the first Saturday after it; "the month /
+  year before X" the calendar month / year before the one X begins in ("after": after the one it
+  ends in); a counted time, "two weeks before X", "three days after X", "about a month before X":
+  the anchor moved by that time, by whole days the calendar days, else at least the unit's width
+  around its middle, widened by fuzz words as counted time back is ("N units ago" is this rule with
+  `now` as its anchor). "The day before yesterday", "the Tuesday before last", "the week before
+  last" keep their own readings;
+- ranges open at one end, where the word before a date is not an offset's: "since X", "after X",
+  "following X" run from the start of X to `now` (X itself when it has not begun); "until X", "till
+  X", "up to X", "by X" from BEGINNING (0.0, the epoch) to the end of X; "before X", "prior to X"
+  from BEGINNING to the start of X (X itself when it lies before the epoch). "Between X and Y",
+  "from X to / until Y" stay ranges.
 
 Left unread on purpose, as too vague to narrow a search: "the other day", "recently", "lately",
 "a while ago", "earlier", "back then"; a part of a week ("the end of last week" is the whole week).
