@@ -211,8 +211,9 @@ THURSDAY = ts("2024-06-20 18:00")
     ("two days back", "2024-06-18", "2024-06-19"),
     ("on 6/11", "2024-06-11", "2024-06-12"),  # 6 November has not begun, 11 June has
     ("on 11/6", "2024-06-11", "2024-06-12"),  # day-first
-    ("since 3/12", "2024-03-12", "2024-03-13"),
-    ("until 25/12", "2023-12-25", "2023-12-26"),
+    ("on 3/12", "2024-03-12", "2024-03-13"),
+    ("since 3/12", "2024-03-12", "2024-06-20 18:00"),  # an open range: to now
+    ("until 25/12", "1970-01-01", "2023-12-26"),  # from the beginning
     ("in the spring", "2024-03-01", "2024-06-01"),
     ("in the summer", "2024-06-01", "2024-09-01"),
     ("in the autumn", "2023-09-01", "2023-12-01"),
@@ -246,8 +247,9 @@ def test_things_that_are_not_dates(text: str) -> None:
     assert spans(text, THURSDAY) == ()
 
 
-def test_the_weekend_before_a_date_is_that_date_not_the_latest_weekend() -> None:
-    assert spans("over the weekend before 4th October, 2023", THURSDAY) == (day_span("2023-10-04"),)
+def test_the_weekend_before_a_date_is_the_weekend_before_it_not_the_latest_weekend() -> None:
+    # 4 October 2023 is a Wednesday: the weekend before it is 30 September - 1 October.
+    assert spans("over the weekend before 4th October, 2023", THURSDAY) == ((ts("2023-09-30"), ts("2023-10-02")),)
 
 
 def test_a_season_needs_its_own_cue() -> None:
@@ -309,9 +311,10 @@ def test_a_season_without_a_year_has_begun_and_last_one_has_ended(now: float, se
 
 @given(nows, st.integers(min_value=1, max_value=12), st.integers(min_value=1, max_value=31))
 def test_a_year_less_numeric_date_has_begun(now: float, a: int, b: int) -> None:
-    for start, end in spans(f"since {a}/{b}", now):
+    for start, end in spans(f"on {a}/{b}", now):
         got = datetime.fromtimestamp(start, tz=timezone.utc).date()
         assert start <= now and end - start == DAY and {got.day, got.month} == {a, b}
+        assert spans(f"since {a}/{b}", now) == (((start, now) if start < now else (start, end)),)
 
 
 @given(nows, st.integers(min_value=1, max_value=20))
@@ -378,3 +381,137 @@ def test_recall_finds_the_episode_on_the_named_date_first(dinners, question: str
 def test_without_a_date_the_date_term_is_inert(dinners) -> None:
     hits = dinners.recall(U, "Who did I have dinner with?", k=5, now=NOW, explain=True)
     assert all(h.components["date"] == 0.0 for h in hits)
+
+
+# Dates counted from another date, and ranges open at one end (issue #22 item 3), read on THURSDAY.
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("the week before August 3, 2023", "2023-07-27", "2023-08-03"),
+    ("the week after 2024-06-03", "2024-06-04", "2024-06-11"),
+    ("the weekend before 4th October, 2023", "2023-09-30", "2023-10-02"),
+    ("last weekend before April 10, 2023", "2023-04-08", "2023-04-10"),  # a Monday: the weekend just ended
+    ("the weekend after May 3", "2024-05-04", "2024-05-06"),
+    ("the Sunday before October 25, 2022", "2022-10-23", "2022-10-24"),
+    ("on the Monday before July 24, 2023", "2023-07-17", "2023-07-18"),  # a Monday: the one a week before
+    ("the Saturday after October 28, 2023", "2023-11-04", "2023-11-05"),  # a Saturday: the next one
+    ("the Friday after June 11", "2024-06-14", "2024-06-15"),
+    ("the Monday before last Friday", "2024-06-10", "2024-06-11"),
+    ("two weeks before August 11, 2023", "2023-07-25", "2023-08-01"),  # 7 days around 28 July
+    ("about two weeks before August 11, 2023", "2023-07-21 12:00", "2023-08-04 12:00"),
+    ("a fortnight after 1 May", "2024-05-12", "2024-05-19"),
+    ("three days after August 3", "2023-08-06", "2023-08-07"),
+    ("3 days before yesterday", "2024-06-16", "2024-06-17"),
+    ("a week before yesterday", "2024-06-09", "2024-06-16"),
+    ("the day before August 3, 2023", "2023-08-02", "2023-08-03"),
+    ("the day after 2024-06-03", "2024-06-04", "2024-06-05"),
+    ("the night before May 3", "2024-05-02", "2024-05-03"),
+    ("the day before last Friday", "2024-06-13", "2024-06-14"),
+    ("the month before August 3, 2023", "2023-07-01", "2023-08-01"),
+    ("the month after June", "2024-07-01", "2024-08-01"),
+    ("the year before 2023", "2022-01-01", "2023-01-01"),
+    ("the week before last Friday", "2024-06-07", "2024-06-14"),  # not "the week before last"
+    ("since May 3", "2024-05-03", "2024-06-20 18:00"),
+    ("after May 3", "2024-05-03", "2024-06-20 18:00"),
+    ("ever since last week", "2024-06-10", "2024-06-20 18:00"),
+    ("since early June", "2024-06-01", "2024-06-20 18:00"),
+    ("since 2020", "2020-01-01", "2024-06-20 18:00"),
+    ("since the day before yesterday", "2024-06-18", "2024-06-20 18:00"),
+    ("after the Sunday before June 11", "2024-06-09", "2024-06-20 18:00"),
+    ("until May 3", "1970-01-01", "2024-05-04"),
+    ("till last week", "1970-01-01", "2024-06-17"),
+    ("up to 2023", "1970-01-01", "2024-01-01"),
+    ("by 7 November, 2022", "1970-01-01", "2022-11-08"),
+    ("by the end of May", "1970-01-01", "2024-06-01"),
+    ("before May 3", "1970-01-01", "2024-05-03"),
+    ("prior to 2023", "1970-01-01", "2023-01-01"),
+    ("from May until July", "2023-05-01", "2023-08-01"),  # a range, as before
+    ("between June 1 and June 10", "2024-06-01", "2024-06-11"),
+    ("the day before yesterday", "2024-06-18", "2024-06-19"),
+    ("the Tuesday before last", "2024-06-11", "2024-06-12"),
+    ("the weekend before last", "2024-06-08", "2024-06-10"),
+])
+def test_dates_from_another_date_and_open_ranges(query: str, start: str, end: str) -> None:
+    assert spans(query, THURSDAY) == ((ts(start), ts(end)),)
+
+
+def test_a_since_date_not_yet_begun_is_itself() -> None:
+    assert spans("since next week", THURSDAY) == ((ts("2024-06-24"), ts("2024-07-01")),)
+    assert spans("before 1950", THURSDAY) == ((ts("1950-01-01"), ts("1951-01-01")),)
+
+
+@pytest.mark.parametrize("text", [
+    "before 3.12", "by 2 points", "after 10:30", "since 1.2", "up to 5 people", "by the way",
+    "the day before the meeting", "two weeks before the trip", "since then", "until further notice",
+    "the week after we met", "a day after the party",
+])
+def test_offsets_and_open_ranges_without_a_date_are_not_dates(text: str) -> None:
+    assert spans(text, THURSDAY) == ()
+
+
+ANCHORS = ["August 11, 2023", "4th October, 2023", "2023-05-04", "10/07/2022", "the 4th", "yesterday", "last Friday",
+           "today", "March 15th", "Tuesday of last week", "two weeks ago"]
+
+
+@given(nows, st.sampled_from(ANCHORS), st.sampled_from(WEEKDAYS), st.booleans())
+def test_an_anchored_weekday_is_that_weekday_within_seven_days_of_its_anchor(
+        now: float, anchor: str, name: str, before: bool) -> None:
+    (a, b), = spans(anchor, now)
+    (start, end), = spans(f"the {name.title()} {'before' if before else 'after'} {anchor}", now)
+    got = datetime.fromtimestamp(start, tz=timezone.utc)
+    assert end - start == DAY and WEEKDAYS[got.weekday()] == name and got.hour == 0
+    if before:
+        assert end <= a and a - start <= 8 * DAY
+    else:
+        assert start >= b and start - b < 8 * DAY
+
+
+@given(nows, st.sampled_from(ANCHORS), st.booleans())
+def test_the_weekend_week_and_day_next_to_a_date_touch_it(now: float, anchor: str, before: bool) -> None:
+    (a, b), = spans(anchor, now)
+    word = "before" if before else "after"
+    (ws, we), = spans(f"the weekend {word} {anchor}", now)
+    (ks, ke), = spans(f"the week {word} {anchor}", now)
+    (ds, de), = spans(f"the day {word} {anchor}", now)
+    assert datetime.fromtimestamp(ws, tz=timezone.utc).weekday() == 5 and we - ws == 2 * DAY
+    assert ke - ks == 7 * DAY and de - ds == DAY
+    if before:
+        assert we <= a < we + 7 * DAY and a - DAY < ke <= a and ke == de
+    else:
+        assert ws >= b > ws - 7 * DAY and b <= ks < b + DAY and ks == ds
+
+
+UNITS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
+
+
+@given(nows, st.sampled_from(ANCHORS), st.integers(min_value=1, max_value=12), st.sampled_from(list(UNITS)),
+       st.booleans(), st.booleans())
+def test_n_units_before_a_date_is_n_units_from_that_dates_anchor(
+        now: float, anchor: str, n: int, unit: str, before: bool, about: bool) -> None:
+    (a, b), = spans(anchor, now)
+    fuzz = "about " if about else ""
+    (start, end), = spans(f"{fuzz}{n} {unit}s {'before' if before else 'after'} {anchor}", now)
+    (ago_start, ago_end), = spans(f"{fuzz}{n} {unit}s ago", now)
+    point = (a + b) / 2 + (-1 if before else 1) * n * UNITS[unit] * DAY
+    assert start <= point < end
+    if unit != "day" and b - a <= UNITS[unit] * DAY:  # as wide as "n units ago" is around its point
+        assert end - start == pytest.approx(ago_end - ago_start)
+
+
+@given(nows, st.sampled_from(ANCHORS + ["2023", "last April", "last week", "the summer of 2021", "summer 2021", "mid-May"]))
+def test_open_ranges_keep_their_anchors_side(now: float, anchor: str) -> None:
+    (a, b), = spans(anchor, now)
+    for word in ("since", "after"):
+        assert spans(f"{word} {anchor}", now) == (((a, now) if a < now else (a, b)),)
+    for word in ("until", "till", "up to", "by"):
+        assert spans(f"{word} {anchor}", now) == (((0.0, b) if b > 0 else (a, b)),)
+    assert spans(f"before {anchor}", now) == (((0.0, a) if a > 0 else (a, b)),)
+
+
+OFFSET_PHRASES = ["the week before", "the Sunday after", "last weekend before", "two weeks before", "about",
+                  "the day after", "since", "until", "by", "before", "after", "up to", "August 3, 2023",
+                  "yesterday", "last Friday", "the 4th", "between", "and", "from", "to", "the month before"]
+
+
+@given(st.lists(st.sampled_from(OFFSET_PHRASES), max_size=8), nows)
+def test_offsets_and_open_ranges_in_any_order_give_well_formed_spans(words: list[str], now: float) -> None:
+    for start, end in spans(" ".join(words), now):
+        assert start < end

@@ -261,7 +261,9 @@ DATE_HALF_LIFE_MIN_DAYS = 0.5
 def query_dates(query: str, now: float) -> tuple[tuple[float, float], ...]:
     """The time spans a query names, as UTC [start, end) seconds, read relative to `now`
     (engram.language.dates: "2024-03-15", "15/03/2024", "in April", "last Tuesday", "two weeks ago",
-    "between March 3 and March 10" ...); () when it names none."""
+    "between March 3 and March 10", "the week before August 3, 2023", "the Sunday before October 25",
+    "two weeks before 11 August", "since May 3" (to `now`), "by 7 November" (from 0.0, the epoch) ...);
+    () when it names none."""
     return dates.spans(query, now)
 
 

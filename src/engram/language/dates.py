@@ -50,7 +50,26 @@
 - quarters: "Q1 2024", "in Q3", "in the first quarter" (the latest that has begun by `now`);
 - ranges: "between March 3 and March 10", "from May to July 2023" (a year on one end is lent to
   the other; the start is the latest occurrence before the end), "from Monday to Wednesday last
-  week" (the week placing the end places the start).
+  week" (the week placing the end places the start);
+- an offset from a date, written before it with "before" / "prior to" or "after" / "following"; the
+  date (the anchor) is any this module reads ("August 3, 2023", "May 5", "2023-08-03", "yesterday",
+  "last Friday", "the 4th" ...): "the day / night before X" the day before it, "the day after X" the
+  day after; "the week before X" the 7 days up to its start ("the week before August 3, 2023" is 27
+  July to 2 August), "the week after X" the 7 days from its end; "the weekend before X" / "last
+  weekend before X" the latest Saturday-Sunday ending by its start, "the weekend after X" the first
+  one beginning after it; "the Sunday before X" the latest Sunday strictly before its first day (a
+  week before when X is a Sunday), "the Saturday after X" the first Saturday after it; "the month /
+  year before X" the calendar month / year before the one X begins in ("after": after the one it
+  ends in); a counted time, "two weeks before X", "three days after X", "about a month before X":
+  the anchor moved by that time, by whole days the calendar days, else at least the unit's width
+  around its middle, widened by fuzz words as counted time back is ("N units ago" is this rule with
+  `now` as its anchor). "The day before yesterday", "the Tuesday before last", "the week before
+  last" keep their own readings;
+- ranges open at one end, where the word before a date is not an offset's: "since X", "after X",
+  "following X" run from the start of X to `now` (X itself when it has not begun); "until X", "till
+  X", "up to X", "by X" from BEGINNING (0.0, the epoch) to the end of X; "before X", "prior to X"
+  from BEGINNING to the start of X (X itself when it lies before the epoch). "Between X and Y",
+  "from X to / until Y" stay ranges.
 
 Left unread on purpose, as too vague to narrow a search: "the other day", "recently", "lately",
 "a while ago", "earlier", "back then"; a part of a week ("the end of last week" is the whole week).
@@ -62,7 +81,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
@@ -141,14 +160,16 @@ PATTERN = re.compile(
   | (?P<ago>\b(?:(?P<agofz>{FUZZY})\s+)?(?P<agon>\d+(?:\.\d+)?|{_N})(?P<agoh1>\s+and\s+a\s+half)?\s+
         (?P<agou>day|week|fortnight|month|year)s?(?P<agoh2>\s+and\s+a\s+half)?\s+(?:ago|back)\b)
   | (?P<past>\b(?:the\s+)?(?:past|last|previous)\s+(?:(?P<pastn>\d+|{_N})\s+(?P<pastu>day|week|month|year)s?|fortnight)\b)
-  | (?P<bl>\b(?:the\s+)?(?P<blu>{_W}|week|weekend|month|quarter|year)\s+(?P<blw>before\s+last|after\s+next)\b)
+  | (?P<bl>\b(?:the\s+)?(?P<blu>{_W}|week|weekend|month|quarter|year)\s+(?P<blw>before\s+last|after\s+next)\b
+        (?!\s+(?:{_W}|{"|".join(MONTH_NAMES)}|{_S}|week|weekend|month|quarter|year|night)\b))
   | (?P<rel>\b(?P<relw>last|this|next|past|previous)\s+(?P<relu>week|month|quarter|year|weekend)\b(?!\s+of\b))
   | (?P<wkd>\b(?:over|at|on|during|across|through)\s+the\s+weekend\b(?!\s+(?:before|after|of)\b))
   | (?P<tod>(?<!\bthe\s)\b(?:this\s+(?:morning|afternoon|evening|night)|last\s+(?:night|evening))\b)
   | (?P<sn>\b(?:(?P<snrel>last|this|next|past)\s+)?(?P<snn>{_S})\b(?!\s+(?:rolls?|water|onions?)\b)
         (?:\s+(?:of\s+)?(?P<sny>{_YEAR})\b)?)
   | (?P<q>\bQ(?P<qn>[1-4])\b(?:\s+(?:of\s+)?(?P<qy>{_YEAR})\b)?)
-  | (?P<qw>\b(?:in|during|since|by|until|till|through|over)\s+the\s+(?P<qwn>first|second|third|fourth)\s+quarter\b(?!\s+of\b))
+  | (?P<qw>\b(?:in|during|since|by|until|till|through|over)\s+(?P<qwd>the\s+(?P<qwn>first|second|third|fourth)\s+quarter)\b
+        (?!\s+of\b))
   | (?P<wd>\b(?:(?P<wdrel>last|this|next|on)\s+)?(?P<wdw>{_W})\b)
   | (?P<dbf>\bthe\s+day\s+(?P<dbfw>before\s+yesterday|after\s+tomorrow)\b)
   | (?P<word>\b(?:today|tonight|yesterday|tomorrow)\b)
@@ -171,6 +192,22 @@ DATE_JOIN = re.compile(r"^[\s,(]*$")
 # What may stand between the two ends of a range, and what opens one.
 BETWEEN = re.compile(r"\s*(?:and|to|until|till|through|-|–)\s*$", re.IGNORECASE)
 OPENS = re.compile(r"\b(?:between|from)\s*$", re.IGNORECASE)
+# An offset written in front of the date it is counted from ("the week before August 3", "the Sunday
+# after May 5", "last weekend before April 10", "about two weeks before 11 August", "the day after
+# yesterday"): the adjacent day, 7 days, weekend, weekday, calendar month or year, or a counted time.
+_BEFORE = r"before|prior\s+to"
+OFFSET = re.compile(
+    rf"""\b(?:(?:(?:the|that|last)\s+)?(?P<unit>day|night|week|weekend|month|year|{_W})
+      |(?:(?P<fz>{FUZZY})\s+)?(?P<n>\d+(?:\.\d+)?|{_N})(?P<h1>\s+and\s+a\s+half)?\s+
+        (?P<cu>day|week|fortnight|month|year)s?(?P<h2>\s+and\s+a\s+half)?
+      )\s+(?:(?P<before>{_BEFORE})|after|following)\s+(?:the\s+)?$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# A word that opens a range at one end: "since May 3" runs to `now`, "until May 3" from the beginning.
+OPEN = re.compile(r"\b(?:(?P<since>since|after|following)|(?P<until>until|till|til|up\s+to|by)|(?:before|prior\s+to))\s+(?:the\s+)?$",
+                  re.IGNORECASE)
+# Where an open range "until X" or "before X" starts: the epoch.
+BEGINNING = 0.0
 
 
 @dataclass(frozen=True)
@@ -206,7 +243,7 @@ class Found:
 def spans(text: str, now: float) -> tuple[Span, ...]:
     """The time spans `text` names, relative to `now` (UNIX seconds, UTC); () when it names none."""
     found = [f for f in (_read(m, now) for m in PATTERN.finditer(text)) if f is not None]
-    found = _join(text, [_narrow(text, f, now) for f in found])
+    found = _anchor(text, _join(text, [_narrow(text, f, now) for f in found]))
     out: list[Span] = []
     i = 0
     while i < len(found):
@@ -217,9 +254,81 @@ def spans(text: str, now: float) -> tuple[Span, ...]:
             out.append(_range(first if placed is None else Found(first.start, first.end, placed), second, now))
             i += 2
             continue
-        out.append(first.span)
+        out.append(_open(text, first, now))
         i += 1
     return tuple(out)
+
+
+def _anchor(text: str, found: list[Found]) -> list[Found]:
+    """A date with an offset written in front of it ("the week before August 3", "two weeks before
+    11 August", "the Sunday after May 5") as the offset's span; a date found inside the offset ("last
+    weekend", "Sunday") is part of it. Right to left, so an anchored date may anchor another."""
+    out = list(found)
+    i = len(out) - 1
+    while i >= 0:
+        f = out[i]
+        window = text[max(0, f.start - 80):f.start]
+        m = OFFSET.search(window)
+        span = _offset(m, f.span) if m is not None else None
+        if m is None or span is None:
+            i -= 1
+            continue
+        start = f.start - (len(window) - m.start())
+        j = i
+        while j > 0 and out[j - 1].end > start:
+            j -= 1
+        out[j:i + 1] = [Found(start, f.end, span, unit="offset")]
+        i = j - 1
+    return out
+
+
+def _offset(m: re.Match[str], anchor: Span) -> Span | None:
+    """The span an OFFSET match names next to `anchor`: "the day/night", "the week" (7 days),
+    "the weekend", "the Sunday", "the month", "the year" before or after it, or a counted time
+    ("two weeks before") shifted from it."""
+    before = m.group("before") is not None
+    first = _day_of(anchor[0])  # the anchor's first day: what lies before it ends at its start
+    after = _day_of(anchor[1])  # the first day that begins once the anchor has ended
+    if _ts(after) < anchor[1]:
+        after += timedelta(days=1)
+    if m.group("n"):
+        vague = bool(m.group("fz")) or m.group("n").lower() in VAGUE
+        n = _count(m.group("n")) + (0.5 if m.group("h1") or m.group("h2") else 0.0)
+        return _shift(anchor, -n if before else n, m.group("cu").lower(), vague)
+    unit = m.group("unit").lower()
+    if unit in ("day", "night"):
+        return _days(first - timedelta(days=1), 1) if before else _days(after, 1)
+    if unit == "week":
+        return _days(first - timedelta(days=7), 7) if before else _days(after, 7)
+    if unit in ("month", "year"):
+        months = 1 if unit == "month" else 12
+        last = after - timedelta(days=1)
+        ref = first if before else last
+        start = date(ref.year, ref.month if months == 1 else 1, 1)
+        start = _add_months(start, -months if before else months)
+        return (_ts(start), _ts(_add_months(start, months)))
+    day = 5 if unit == "weekend" else WEEKDAYS.index(unit)
+    if before:
+        latest = first - timedelta(days=2 if unit == "weekend" else 1)  # a weekend must end by the anchor
+        found = latest - timedelta(days=(latest.weekday() - day) % 7)
+    else:
+        found = after + timedelta(days=(day - after.weekday()) % 7)
+    return _days(found, 2 if unit == "weekend" else 1)
+
+
+def _open(text: str, found: Found, now: float) -> Span:
+    """A date opening or closing a range ("since May 3", "after last week": from its start to `now`;
+    "until May 3", "by 7 November": from BEGINNING to its end; "before May 3": to its start), else its
+    own span. A "since" date not yet begun, or a "before" / "until" date before BEGINNING, stays itself."""
+    m = OPEN.search(text[max(0, found.start - 20):found.start])
+    start, end = found.span
+    if m is None:
+        return found.span
+    if m.group("since"):
+        return (start, now) if start < now else found.span
+    if m.group("until"):
+        return (BEGINNING, end) if end > BEGINNING else found.span
+    return (BEGINNING, start) if start > BEGINNING else found.span
 
 
 def _narrow(text: str, found: Found, now: float) -> Found:
@@ -365,7 +474,8 @@ def _interpret(m: re.Match[str], now: float) -> Found | None:
         if g["nsc"].lower() == "by" and a < b and b in (2, 3, 4, 8):  # "cut by 1/2"
             return None
         cal = _numeric(a, b, today.year, now)
-        return dated(Calendar(cal.month, cal.day))
+        # It starts at its numbers: the word before ("since", "until") may open a range.
+        return replace(dated(Calendar(cal.month, cal.day)), start=m.start("nsa"))
     if g["dm"]:
         return dated(Calendar(MONTHS[g["dmm"].lower()], int(g["dmd"]), int(g["dmy"]) if g["dmy"] else None))
     if g["md"]:
@@ -420,7 +530,8 @@ def _interpret(m: re.Match[str], now: float) -> Found | None:
             return None
         return at(_quarter(int(g["qn"]), int(g["qy"]) if g["qy"] else None, now), unit="quarter")
     if g["qw"]:
-        return at(_quarter(ORDINAL_WORDS[g["qwn"].lower()], None, now), unit="quarter")
+        found = at(_quarter(ORDINAL_WORDS[g["qwn"].lower()], None, now), unit="quarter")
+        return replace(found, start=m.start("qwd"))
     if g["wd"]:
         rel = (g["wdrel"] or "").lower()
         day = WEEKDAYS.index(g["wdw"].lower())
@@ -545,7 +656,7 @@ def _resolve(cal: Calendar, now: float) -> Span:
     if cal.rel == "last" and cal.day is None:
         month_start = _ts(date(today.year, today.month, 1))
         return _latest(cal, month_start)
-    return _latest(cal, now + 1.0)
+    return _latest(cal, math.nextafter(now, math.inf))  # begun: starts at or before now
 
 
 def _latest(cal: Calendar, before: float) -> Span:
@@ -566,20 +677,30 @@ def _safe(cal: Calendar) -> Span | None:
 
 
 def _ago(g: dict[str, str | None], now: float) -> Span:
-    """ "N units ago": the calendar day for whole days, else the unit's width around the point;
-    widened by a quarter of the distance when the count is approximate."""
+    """ "N units ago": `now` shifted back N units (see _shift)."""
     word = (g["agon"] or "").lower()
     n = _count(word) + (0.5 if g["agoh1"] or g["agoh2"] else 0.0)
-    name = (g["agou"] or "day").lower()
+    return _shift((now, now), -n, (g["agou"] or "day").lower(), bool(g["agofz"]) or word in VAGUE)
+
+
+def _shift(anchor: Span, n: float, name: str, vague: bool) -> Span:
+    """`anchor` moved by `n` units ("two weeks ago": `now` by -2 weeks; "three days after May 5"): by
+    whole days, the calendar days it then touches; else the moved span, at least the unit's width
+    around its middle. Widened by a quarter of the distance (at least a day) when `vague`."""
     if name == "fortnight":  # "a fortnight ago" is "two weeks ago"
         n, name = 2 * n, "week"
     unit = UNIT_DAYS[name]
-    point = now - n * unit * DAY
-    margin = max(DAY, 0.25 * n * unit * DAY) if g["agofz"] or word in VAGUE else 0.0
+    distance = n * unit * DAY
+    margin = max(DAY, 0.25 * abs(distance)) if vague else 0.0
+    start, end = anchor[0] + distance, anchor[1] + distance
     if unit == 1.0 and n == int(n):
-        start, end = _days(_day_of(point), 1)
-    else:
-        start, end = point - unit * DAY / 2, point + unit * DAY / 2
+        first = _day_of(start)
+        last = _day_of(end)
+        days = max(1, (last - first).days + (1 if _ts(last) < end else 0))
+        start, end = _days(first, days)
+    elif end - start < unit * DAY:
+        middle = (start + end) / 2
+        start, end = middle - unit * DAY / 2, middle + unit * DAY / 2
     return (start - margin, end + margin)
 
 
