@@ -22,11 +22,10 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engram.bench.suite import _rows
+from engram.bench.suite import _rows, data_text
 from engram.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -69,11 +68,7 @@ def load(split: str, folder: str | Path | None = None) -> Split:
         raise InvalidInput(f"unknown dates split {split!r}: choose from {', '.join(SPLITS)}")
     name = f"dates_{split}.jsonl"
     try:
-        if folder is None:
-            text = (resources.files("engram.bench") / "data" / name).read_text(encoding="utf-8")
-        else:
-            text = (Path(folder) / name).read_text(encoding="utf-8")
-        rows = _rows(text, name)
+        rows = _rows(data_text(name, folder), name)
         now = next(_time(str(r["at"])) for r in rows if r["type"] == "now")
         episodes = tuple(Episode(str(r["id"]), str(r["text"]), _time(str(r["at"])))
                          for r in rows if r["type"] == "episode")

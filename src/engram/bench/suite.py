@@ -76,6 +76,13 @@ def _rows(text: str, name: str) -> list[dict[str, Any]]:
     return rows
 
 
+def data_text(name: str, folder: str | Path | None = None) -> str:
+    """The text of a bench data file: from `folder`, or the copy shipped with Engram (engram/bench/data)."""
+    if folder is None:
+        return (resources.files("engram.bench") / "data" / name).read_text(encoding="utf-8")
+    return (Path(folder) / name).read_text(encoding="utf-8")
+
+
 def _day(raw: str) -> float:
     return datetime.combine(date.fromisoformat(raw), datetime.min.time(), timezone.utc).timestamp()
 
@@ -83,13 +90,7 @@ def _day(raw: str) -> float:
 def load(folder: str | Path | None = None) -> tuple[list[Fact], list[Question]]:
     """The suite's facts and questions, from `folder` or the copy shipped with Engram."""
     try:
-        if folder is None:
-            base = resources.files("engram.bench") / "data"
-            facts_text = (base / FACTS_FILE).read_text(encoding="utf-8")
-            questions_text = (base / QUESTIONS_FILE).read_text(encoding="utf-8")
-        else:
-            facts_text = (Path(folder) / FACTS_FILE).read_text(encoding="utf-8")
-            questions_text = (Path(folder) / QUESTIONS_FILE).read_text(encoding="utf-8")
+        facts_text, questions_text = data_text(FACTS_FILE, folder), data_text(QUESTIONS_FILE, folder)
         facts = [Fact(str(r["id"]), str(r["group"]), str(r["text"]), _day(str(r["at"])))
                  for r in _rows(facts_text, FACTS_FILE)]
         questions = [Question(str(r["question"]), tuple(str(a) for a in r["answers"]), str(r["group"]),

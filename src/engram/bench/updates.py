@@ -23,11 +23,10 @@ import dataclasses
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engram.bench.suite import DAY, _day, _rows
+from engram.bench.suite import DAY, _day, _rows, data_text
 from engram.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -66,11 +65,7 @@ def load(split: str, folder: str | Path | None = None) -> tuple[list[Change], li
         raise InvalidInput(f"unknown updates split {split!r}: choose from {', '.join(SPLITS)}")
     name = f"updates_{split}.jsonl"
     try:
-        if folder is None:
-            text = (resources.files("engram.bench") / "data" / name).read_text(encoding="utf-8")
-        else:
-            text = (Path(folder) / name).read_text(encoding="utf-8")
-        rows = _rows(text, name)
+        rows = _rows(data_text(name, folder), name)
         changes = [Change(str(r["id"]), str(r["kind"]), str(r["old"]), _day(str(r["old_at"])), str(r["new"]),
                           _day(str(r["new_at"])), str(r["question"]), _day(str(r["as_of"])))
                    for r in rows if r["type"] == "change"]

@@ -162,56 +162,53 @@ def suite(ctx: click.Context, retrievers: str, data: str | None, weights: str | 
                    f"{result['retrievers']['hybrid']['case_stable']:.3f}")
 
 
+def split_options(what: str, stem: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--split` (comma-separated splits of a shipped labelled set), `--data`, `--weights`,
+    `--vector-cache`, `--tmp` and `--json`: the options of a bench run per split."""
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = weights_option(vector_cache_option(scratch_and_json(f)))
+        f = click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
+                         help=f"A folder with {stem}_<split>.jsonl files (default: the shipped set).")(f)
+        return click.option("--split", "splits", default="dev", show_default=True,
+                            help=f"Comma-separated splits of the {what}: train, dev, test.")(f)
+    return decorate
+
+
+def run_splits(ctx: click.Context, module: Any, splits: str, data: str | None, weights: str | None,
+               vector_cache: str | None, folder: str | None, as_json: bool) -> None:
+    """`module.run` on each split (one store per split), printed as JSON or by `module.summary`."""
+    from engram.bench.baselines import parse_weights
+
+    embedder = _embedder(ctx, vector_cache)
+    results = [module.run(split.strip(), data=data, embedder=embedder, folder=folder, weights=[parse_weights(weights)])
+               for split in splits.split(",") if split.strip()]
+    if as_json:
+        click.echo(json.dumps(results[0] if len(results) == 1 else results))
+        return
+    for result in results:
+        click.echo(module.summary(result))
+
+
 @bench.command()
-@click.option("--split", "splits", default="dev", show_default=True,
-              help="Comma-separated splits of the knowledge-update set: train, dev, test.")
-@click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
-              help="A folder with updates_<split>.jsonl files (default: the shipped set).")
-@weights_option
-@vector_cache_option
-@scratch_and_json
+@split_options("knowledge-update set", "updates")
 @click.pass_context
 def updates(ctx: click.Context, splits: str, data: str | None, weights: str | None, vector_cache: str | None,
             folder: str | None, as_json: bool) -> None:
     """Knowledge updates: does the newer of two facts rank first, and does as_of find the older?"""
     from engram.bench import updates as bench_updates
-    from engram.bench.baselines import parse_weights
 
-    embedder = _embedder(ctx, vector_cache)
-    results = [bench_updates.run(split.strip(), data=data, embedder=embedder, folder=folder,
-                                 weights=[parse_weights(weights)])
-               for split in splits.split(",") if split.strip()]
-    if as_json:
-        click.echo(json.dumps(results[0] if len(results) == 1 else results))
-        return
-    for result in results:
-        click.echo(bench_updates.summary(result))
+    run_splits(ctx, bench_updates, splits, data, weights, vector_cache, folder, as_json)
 
 
 @bench.command()
-@click.option("--split", "splits", default="dev", show_default=True,
-              help="Comma-separated splits of the dates set: train, dev, test.")
-@click.option("--data", "data", default=None, type=click.Path(exists=True, file_okay=False),
-              help="A folder with dates_<split>.jsonl files (default: the shipped set).")
-@weights_option
-@vector_cache_option
-@scratch_and_json
+@split_options("dates set", "dates")
 @click.pass_context
 def dates(ctx: click.Context, splits: str, data: str | None, weights: str | None, vector_cache: str | None,
           folder: str | None, as_json: bool) -> None:
     """Dates in questions: among look-alike episodes, does the one on the named date rank first?"""
     from engram.bench import dates as bench_dates
-    from engram.bench.baselines import parse_weights
 
-    embedder = _embedder(ctx, vector_cache)
-    results = [bench_dates.run(split.strip(), data=data, embedder=embedder, folder=folder,
-                               weights=[parse_weights(weights)])
-               for split in splits.split(",") if split.strip()]
-    if as_json:
-        click.echo(json.dumps(results[0] if len(results) == 1 else results))
-        return
-    for result in results:
-        click.echo(bench_dates.summary(result))
+    run_splits(ctx, bench_dates, splits, data, weights, vector_cache, folder, as_json)
 
 
 @bench.command()
