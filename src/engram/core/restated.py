@@ -15,8 +15,8 @@ two of them only when the words say one restates the other:
   word saying that something changed (`frames.CHANGE`: "now", "new", "moved to", "increased",
   "rescheduled" ...), and the two sentences share at least MIN_LIKENESS of their content words.
 
-The latest such message goes just above the earliest hit it restates (the first of the TOP that
-has one); every other hit keeps its place. English only, like the rest of the question cues.
+The latest such message goes just above the hit it restates (the best placed of the TOP that has
+a restatement); every other hit keeps its place. English only, like the rest of the question cues.
 """
 
 from __future__ import annotations
