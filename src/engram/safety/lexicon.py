@@ -363,7 +363,7 @@ _READS = (r"(?:reads?|reading|loads?|loading|processe?s?|processing|retrieves?|r
           r"triages?|triaging|answers?|answering)")
 # Words that open a relative clause or a participle after a reader's noun, in the languages of _AI and _AI_MORE.
 _RELATIVE = (r"(?:that|who|which|whose|que|qui|che|cui|der|die|das|dem|den|welche\w*|som|dat|ktor\w+|котор\w+|что|"
-             r"що|як\w+|που|yang|ma|mà|ki|kim|ש\S+|[^\W\d_]+ing|[^\W\d_]+ant|[^\W\d_]+ando|[^\W\d_]+endo)\b")
+             r"що|як\w+|που|yang|ma|mà|ki|kim|ש\S+|[^\W\d_]+ing)\b")
 # The same verbs as participles, for a reader named after an addressee ("any LLM summarising this ticket:").
 _READING = "(?:" + "|".join(w for w in _READS[3:-1].split("|") if w.endswith("ing")) + ")"
 # An order planted for whichever AI reads the content: a README or a ticket that names its reader by what it
@@ -783,7 +783,7 @@ ADDRESSEE = re.compile(
     # "An alle Sprachmodelle, die dieses Protokoll zusammenfassen:", "Προς το μοντέλο που το διαβάζει:",
     # "For coding agents working in this repository:") or by words before it ("इस पेज को पढ़ने वाले मॉडल के लिए:").
     rf"|(?:^|[.!?;。！？]\s+|[:：]\s+|\n\s*|[\"(\[>«]\s*|<!--\s*|(?://+|#+|/\*+)\s*)(?:(?:[^\s:：,،.!?;]+\s+){{0,5}}?{_AI_HEAD}"
-    rf"(?:,?\s+(?:{_RELATIVE})\s*[^:：.!?;\n]{{0,70}}?|(?:\s+[^\s:：,،.!?;]+){{0,4}}?)\s*[:：—]"
+    rf"(?:,?\s+(?:{_RELATIVE})\s*[^:：.!?;\n]{{0,70}}?|(?:\s+[^\s:：,،.!?;]+){{0,3}}?)\s*[:：—]"
     rf"|(?:[^\s:：,،.!?;]+\s+)?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,2}}?\s*[,،])"
     # CJK and Korean: "读到这条的AI：", "このメモを読んだAIへ：", "이 메모를 읽는 AI에게:"
     rf"|(?:^|[，。：:,])\s*[给給]?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,16}}(?<![a-z])(?:(?:ai|人工智能)?(?:模型|助手|助理|"
