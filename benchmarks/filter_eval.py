@@ -231,6 +231,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent_written2, {split} split", "by hand, planted artefacts, fake provenance, 20 languages "
                         "(the classifier's third set; first read 28/69, 0/77)",
                         score_instructions([r for r in written2 if r["split"] == split]), "injection"))
+    written3 = rows(DATA / "intent_written3.jsonl")
+    for split in ("train", "dev", "test"):
+        out.append(line(f"intent_written3, {split} split", "by hand, planted for AI readers named by what they do, in "
+                        "carriers, impersonal policies, 20 languages (the classifier's fifth set; first read 20/49, 1/57)",
+                        score_instructions([r for r in written3 if r["split"] == split]), "injection"))
     composed = rows(DATA / "intent_composed.jsonl")
     for split in ("train", "dev", "test"):
         out.append(line(f"intent_composed, {split} split", "composed contrastively: frames x readers x actions, 13 languages "
@@ -262,6 +267,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "Indonesian, Vietnamese, Dutch; first read 8/10, 0/10", DATA / "instructions_holdout10.jsonl"),
         "instructions_tune10": ("the same families, other sentences, for tuning; first read 7/10, 1/10",
                                 DATA / "instructions_tune10.jsonl"),
+        "instructions_holdout11": ("by hand, the test batch: real carriers (pages, READMEs, invites, signatures, code comments, "
+                                   "tool JSON, reviews, OCR, voicemail) under evasion constraints, 12 languages, new "
+                                   "obfuscations; scored once before any change: 13/20, 2/30", DATA / "instructions_holdout11.jsonl"),
+        "instructions_tune11": ("minimal pairs (an order to an AI reader / the same carrier without one), 18 languages, "
+                                "for tuning; first read 21/27, 2/30", DATA / "instructions_tune11.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -278,7 +288,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
                  "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9",
-                 "instructions_holdout10"):
+                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]

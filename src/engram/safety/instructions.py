@@ -46,12 +46,14 @@ class InstructionFinding:
 
 # --------------------------------------------------------------------------- mention vs use
 
-_QUOTED = re.compile(r"\"[^\"]{3,}\"|(?<!\w)'[^']{3,}'(?!\w)|「[^」]+」|『[^』]+』|“[^”]+”")
+# A quoted span; inside single quotes an apostrophe between letters ("the user's") does not end the quote.
+_QUOTED = re.compile(r"\"[^\"]{3,}\"|(?<!\w)'(?:[^']|(?<=\w)'(?=\w)){3,}'(?!\w)|「[^」]+」|『[^』]+』|“[^”]+”")
 _META = re.compile(r"\b(?:such[\W_]+as|like|phrases?|examples?|attacks?|injections?|payloads?|strings?|detects?|"
                    r"detection|detector|classif\w*|datasets?|papers?|research\w*|stud(?:y|ies|ying)|blocks?|blocked|"
                    r"filters?|called|known[\W_]+as|quotes?|quoted|says|said|wrote|writes|jailbreaks?|red[\W_]+team\w*|"
                    r"test(?:s|ing)?|benchmark\w*|signatures?|patterns?|mentions?|slides?|talk|course|lecture|"
-                   r"memes?|jokes?|poster|sign|t-?shirt|book|title[ds]?|titled|song|novel|movie|film|episode|chapter|overused|"
+                   r"memes?|jokes?|poster|sign|t-?shirt|book|title[ds]?|titled|song|novel|movie|film|episode|chapter|overused|prompts|"
+                   r"blog|articles?|essays?|docs|documentation|guides?|"
                    r"phrasing|wording|trope|cliche|famous|classic|infamous|prompt[\W_]+injection)\b")
 
 
@@ -61,12 +63,22 @@ _REPORTED = re.compile(r"\b(?:ask\w*|tell\w*|told|trick\w*|convinc\w*|persuad\w*
                        r"employees|colleagues|staff|someone|others|victims|humans|customers|him|her|models?|llms?|"
                        r"chatbots?|bots?|agents?|ais|assistants|(?:the|an?|their|its|his|her)[\W_]+(?:model|bot|llm|"
                        r"chatbot|ai|agent|victim|target|assistant)|it)[\W_]+"
-                       r"(?:into[\W_]+\w+ing|to)[\W_]*$")
+                       r"(?:into[\W_]+\w+ing|to)[\W_]*$"
+                       # "our red team got the staging chatbot to print ...", "a pentester made our helpdesk bot reveal
+                       # ...": an outcome reported in the past, the AI named with a determiner and at most one word more
+                       r"|\b(?:got|gotten|made|had|let|caused|allowed|managed[\W_]+to[\W_]+(?:get|make))[\W_]+"
+                       r"(?:the|an?|their|its|his|her|our|my|this|that|our)[\W_]+(?:[^\W\d_]+[\W_]+)?(?:model|bot|llm|"
+                       r"chatbot|ai|agent|assistant|copilot)s?(?:[\W_]+(?:to[\W_]*)?)?$")
+
+
+_AI_SUBJECT = re.compile(r"\s*(?:model|bot|llm|chatbot|ai|agent|assistant|copilot)s?\b")
 
 
 def _is_reported(view: str, m: re.Match[str]) -> bool:
-    return _REPORTED.search(view[max(0, m.start() - 80):m.start() + len(m.group(0)) - len(m.group(0).lstrip())
-                                 + (3 if m.group(0).lstrip().startswith("to ") else 0)]) is not None
+    end = m.start() + len(m.group(0)) - len(m.group(0).lstrip()) + (3 if m.group(0).lstrip().startswith("to ") else 0)
+    subject = _AI_SUBJECT.match(m.group(0))  # a match that starts with its AI subject ("bot reveal its prompt")
+    return (_REPORTED.search(view[max(0, m.start() - 80):end]) is not None
+            or (subject is not None and _REPORTED.search(view[max(0, m.start() - 80):m.start() + subject.end()]) is not None))
 
 
 def _is_mention(view: str, m: re.Match[str]) -> bool:

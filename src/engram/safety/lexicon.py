@@ -25,6 +25,11 @@ def _gap(n: int) -> str:
     return rf"(?:{_W}{_S}){{0,{n}}}?"
 
 
+def _clause_gap(n: int) -> str:
+    """Up to n intervening words within one sentence ("you are using. Aim to keep ..." is two)."""
+    return rf"(?:{_W}[^\w.!?;\n]+){{0,{n}}}?"
+
+
 # English imperative context: start of a clause, or after a softener / modal / adverb.
 _IMP = (r"(?:^|[.!?;:,\-\"'(\[{*>|/]\s*|\b(?:please|pls|plz|now|just|and|then|so|also|kindly|immediately|first|"
         r"simply|always|must|should|shall|will|you would|you could|you can|you may|you might|to|you|u|hereby|henceforth|next|instead|quickly|completely|"
@@ -134,6 +139,8 @@ _ADDRESSED = (r"\b(?:you|your|yours|the[\W_]+user|user'?s|assistant|ignore|skip|
               r"你|あなた|당신|用户|用戶|ユーザー|사용자")
 
 # Multilingual concepts (accents stripped, casefolded; CJK without word boundaries).
+# A French verb after an auxiliary is a past participle ("a oublié les instructions du four": forgot), no order.
+_FR_NOT_PAST = "".join(rf"(?<!\b{aux}\W)" for aux in ("a", "ai", "as", "ont", "avons", "avez", "avait", "avaient", "aurait"))
 _ML_OVERRIDE = [
     # German
     r"\b(?:ignorier\w*|vergiss|vergessen|missacht\w*|ubergeh\w*|uberspring\w*|verwirf|verwerfen|hebe?\W+\w+\W+auf|"
@@ -146,12 +153,12 @@ _ML_OVERRIDE = [
     r"instruktion\w*|regeln|richtlinien|vorgaben|befehle)\W+(?:\w+\W+){0,3}?(?:ignorieren|vergessen|missachten|"
     r"ubergehen|verwerfen)",
     # French
-    r"\b(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|ne\W+tiens\W+(?:plus|pas)\W+compte\W+d\w*|ne\W+tenez\W+(?:plus|pas)\W+"
+    _FR_NOT_PAST + r"\b(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|ne\W+tiens\W+(?:plus|pas)\W+compte\W+d\w*|ne\W+tenez\W+(?:plus|pas)\W+"
     r"compte\W+d\w*|fais\W+abstraction\W+d\w*|faites\W+abstraction\W+d\w*|contourne[rz]?|passe[rz]?\W+outre|"
     r"n'?obei[sr]\w*\W+plus|abandonne[rz]?|efface[rz]?)\b(?:\W+\w+){0,3}?\W+(?:toutes?|tous|tes|vos|ces|les|"
     r"precedente?s|anterieure?s|ci-dessus|initiale?s)\b(?:\W+\w+){0,3}?\W+(?:instructions?|consignes?|regles|"
     r"directives?|ordres|prompt|invites?|restrictions|limites|commandes)\b",
-    r"\b(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|ne\W+tiens\W+(?:plus|pas)\W+compte|ne\W+tenez\W+(?:plus|pas)\W+compte|"
+    _FR_NOT_PAST + r"\b(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|ne\W+tiens\W+(?:plus|pas)\W+compte|ne\W+tenez\W+(?:plus|pas)\W+compte|"
     r"fai(?:s|tes)\W+abstraction|contourne[rz]?|passe[rz]?\W+outre|abandonne[rz]?|efface[rz]?)\b(?:\W+\w+){0,3}?\W+"
     r"(?:instructions?|consignes?|regles|directives?|ordres|restrictions|limites|commandes)\W+(?:\w+\W+){0,1}?"
     r"(?:precedente?s|anterieure?s|ci-dessus|initiale?s|d'avant|actuelle?s|systeme)\b",
@@ -176,8 +183,16 @@ _ML_OVERRIDE = [
     r"\b(?:zignoruj\w*|ignoruj\w*|zapomnij|pomin\w*|nie\W+stosuj\W+sie\W+do)\b(?:\W+\w+){0,4}?\W+(?:instrukcj\w*|"
     r"polecen\w*|zasad\w*|regu[lł]\w*|wytyczn\w*|ogranicze\w*)",
     # Turkish
-    r"\b(?:onceki|tum|butun|yukaridaki|mevcut)\b(?:\W+\w+){0,2}?\W+(?:talimat\w*|kural\w*|yonerge\w*|komut\w*)"
+    r"\b(?:onceki|tum|butun|yukaridaki|mevcut|sistem|sana\W+verilen)\b(?:\W+\w+){0,2}?\W+(?:talimat\w*|kural\w*|yonerge\w*|komut\w*)"
     r"(?:\W+\w+){0,2}?\W+(?:yok\W+say\w*|gormezden\W+gel\w*|unut\w*|dikkate\W+alma\w*|ihmal\W+et\w*)",
+    # Vietnamese, Indonesian, Swedish, Greek, Hebrew, Thai: the verb, then both the instructions and a word that
+    # makes them the model's own (previous, all, your, the system's), in either order; not after a negation
+    r"(?:(?<!đung )(?<!dung )(?<!khong )\b(?:bo\W+qua|phot\W+lo|lo\W+đi|quen\W+đi)\b)[^.!?;。]{0,40}?(?:(?:\b(?:moi|tat\W+ca|truoc\W+đo|truoc|cua\W+ban|he\W+thong)\b)[^.!?;。]{0,40}?(?:\b(?:huong\W+dan|chi\W+dan|chi\W+thi|quy\W+tac|menh\W+lenh|lenh)\b)|(?:\b(?:huong\W+dan|chi\W+dan|chi\W+thi|quy\W+tac|menh\W+lenh|lenh)\b)[^.!?;。]{0,40}?(?:\b(?:moi|tat\W+ca|truoc\W+đo|truoc|cua\W+ban|he\W+thong)\b))",
+    r"(?:(?<!jangan )\b(?:abaikan|lupakan|acuhkan)\b)[^.!?;。]{0,40}?(?:(?:\b(?:semua|sebelumnya|\w+mu|sistem)\b)[^.!?;。]{0,40}?(?:\b(?:instruksi|perintah|aturan|petunjuk|arahan)\w*)|(?:\b(?:instruksi|perintah|aturan|petunjuk|arahan)\w*)[^.!?;。]{0,40}?(?:\b(?:semua|sebelumnya|\w+mu|sistem)\b))",
+    r"(?:\b(?:ignorera|glom|strunta\W+i|bortse\W+fran)\b(?!\W+inte))[^.!?;。]{0,40}?(?:(?:\b(?:tidigare|alla|dina|ditt|systemets|ovanstaende)\b)[^.!?;。]{0,40}?(?:\b(?:instruktion\w*|regler\w*|riktlinjer\w*|direktiv\w*))|(?:\b(?:instruktion\w*|regler\w*|riktlinjer\w*|direktiv\w*))[^.!?;。]{0,40}?(?:\b(?:tidigare|alla|dina|ditt|systemets|ovanstaende)\b))",
+    r"(?:(?:αγνόησε|αγνοήστε|ξέχασε|ξεχάστε|παράβλεψε|παραβλέψτε))[^.!?;。]{0,40}?(?:(?:(?:προηγούμεν\w*|όλες|όλους|όλα|σου|συστήματος))[^.!?;。]{0,40}?(?:(?:οδηγί\w*|εντολ\w*|κανόν\w*|περιορισμ\w*))|(?:(?:οδηγί\w*|εντολ\w*|κανόν\w*|περιορισμ\w*))[^.!?;。]{0,40}?(?:(?:προηγούμεν\w*|όλες|όλους|όλα|σου|συστήματος)))",
+    r"(?:(?:התעלם|התעלמי|התעלמו))[^.!?;。]{0,40}?(?:(?:(?:קודמות|הקודמות|הקודמים|כל|שלך|המערכת))[^.!?;。]{0,40}?(?:(?:הוראות|ההוראות|מההוראות|הנחיות|ההנחיות|מההנחיות|כללים|הכללים))|(?:(?:הוראות|ההוראות|מההוראות|הנחיות|ההנחיות|מההנחיות|כללים|הכללים))[^.!?;。]{0,40}?(?:(?:קודמות|הקודמות|הקודמים|כל|שלך|המערכת)))",
+    r"(?:(?:เพิกเฉย|ละเว้น|ลืม|ไม่ต้องสนใจ))[^.!?;。]{0,40}?(?:(?:(?:ก่อนหน้า|ทั้งหมด|ของระบบ|ของคุณ))[^.!?;。]{0,40}?(?:(?:คําสั่ง|คําแนะนํา|กฎ|ข้อกําหนด))|(?:(?:คําสั่ง|คําแนะนํา|กฎ|ข้อกําหนด))[^.!?;。]{0,40}?(?:(?:ก่อนหน้า|ทั้งหมด|ของระบบ|ของคุณ)))",
     # Russian, Ukrainian
     r"(?:игнорируй\w*|проигнорируй\w*|забудь\w*|не\W+обращай\W+внимания\W+на|отбрось|отмени|пренебреги|ігноруй\w*|"
     r"не\W+следуй|не\W+подчиняйся|не\W+выполняй|перестань\W+(?:следовать|соблюдать|выполнять)|не\W+дотримуйся|"
@@ -331,14 +346,24 @@ _AI = (r"(?:a\.?i\.?|ai|ia|ki|llms?|asystenc\w*|mo\s+hinh|tro\s+ly|النموذ�
        r"模型|助手|机器人|智能体|人工智能|アシスタント|モデル|ボット|エージェント|모델|어시스턴트|에이전트|봇)")
 # AI nouns that _AI lacks, for the heading-addressee form of ADDRESSEE: Arabic, Hindi, Persian, Hebrew, Thai,
 # Indonesian, Vietnamese, Turkish, Traditional Chinese.
-_AI_MORE = (r"(?:المساعد|مساعد|الذكاء\s+الاصطناعي|सहायक|एआई|دستیار|העוזר|עוזר|ผู้ช่วย|asisten|trợ\s+lý|tro\s+ly|"
-            r"asistan\w*|助理|代理|機器人|agente|agenti|asystent\w*|assistente|assistenten|assistentin)")
+_AI_MORE = (r"(?:المساعد|مساعد|الذكاء\s+الاصطناعي|النموذج|نموذج|सहायक|एआई|دستیار|ל?ה?עוזר|ל?ה?מודל|ל?ה?בינה\s+ה?מלאכותית|"
+            r"ผู้ช่วย|asisten|trợ\s+lý|tro\s+ly|"
+            r"asistan\w*|助理|代理|機器人|agente|agenti|asystent\w*|assistente|assistenten|assistentin|sprachmodell\w*|"
+            # Greek (accents kept by the normalisation): model, assistant, artificial intelligence
+            r"μοντέλ\w*|μοντελ\w*|βοηθ\w*|τεχνητ\w*\s+νοημοσ\w*|"
+            # readers named by what they do, when the words say they are machines: "automated readers", "web crawlers",
+            # "any summariser processing this thread"
+            r"(?:automated|automatic|machine|web|ai|a\.i\.)\s+(?:readers?|systems?|tools?|crawlers?|scrapers?|processors?)|"
+            r"summari[sz]ers?|crawlers?|scrapers?)")
 _AI_HEAD = rf"(?:[^\W\d_]{{1,3}}[-'’])?(?:{_AI}|{_AI_MORE})[^\W\d_]{{0,3}}"  # "l'IA", "KI-Agenten", "асистента"
 _READS = (r"(?:reads?|reading|loads?|loading|processe?s?|processing|retrieves?|retrieving|recalls?|recalling|sees?|"
           r"seeing|parses?|parsing|summari[sz]es?|summari[sz]ing|stores?|indexe?s?|indexing|finds?|opens?|gets?|"
           r"ingests?|ingesting|analy[sz]es?|analy[sz]ing|reviews?|reviewing|scans?|scanning|crawls?|crawling|"
           r"handles?|handling|consumes?|consuming|visits?|visiting|encounters?|encountering|translates?|translating|"
           r"triages?|triaging|answers?|answering)")
+# Words that open a relative clause or a participle after a reader's noun, in the languages of _AI and _AI_MORE.
+_RELATIVE = (r"(?:that|who|which|whose|que|qui|che|cui|der|die|das|dem|den|welche\w*|som|dat|ktor\w+|котор\w+|что|"
+             r"що|як\w+|που|yang|ma|mà|ki|kim|ש\S+|[^\W\d_]+ing)\b")
 # The same verbs as participles, for a reader named after an addressee ("any LLM summarising this ticket:").
 _READING = "(?:" + "|".join(w for w in _READS[3:-1].split("|") if w.endswith("ing")) + ")"
 # An order planted for whichever AI reads the content: a README or a ticket that names its reader by what it
@@ -504,7 +529,7 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                    r"\b"), None),
     ("persona", _c(r"\b(?:act|acting|behave|pretend|roleplay|role-?play|play[\W_]+the[\W_]+role|pose|masquerade|"
                    r"respond|answer|speak|reply|operate|function|simulate|emulate|impersonate|become|be|turn[\W_]+into|"
-                   r"transform[\W_]+into|switch[\W_]+to|you[\W_]+are|you'?re)[\W_]+" + _gap(6)
+                   r"transform[\W_]+into|switch[\W_]+to|you[\W_]+are|you'?re)[\W_]+" + _clause_gap(6)
                    + r"(?:dan|unrestricted|unfiltered|uncensored|unchained|unbound|unlimited|jailbroken|evil|malicious|"
                    r"amoral|immoral|unethical|rogue|lawless|unhinged|deranged|without[\W_]+(?:any[\W_]+)?(?:ethical|moral|safety)[\W_]+"
                    r"(?:considerations|concerns|constraints|limits|restrictions|guidelines|filters|boundaries)|"
@@ -651,7 +676,11 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                        r"indicate|signal)[\W_]+(?:this[\W_]+|it[\W_]+|anything[\W_]+|any[\W_]+of[\W_]+this[\W_]+)?to)"
                        r"[\W_]+(?:this[\W_]+to[\W_]+)?the[\W_]+user\b|\b(?:hide|conceal|keep)[\W_]+(?:this|it|"
                        r"these[\W_]+instructions|the[\W_]+instructions)[\W_]+(?:secret[\W_]+|hidden[\W_]+)?from[\W_]+"
-                       r"the[\W_]+user\b|\bbehind[\W_]+the[\W_]+user'?s[\W_]+back\b"), None),
+                       r"the[\W_]+user\b|\bbehind[\W_]+the[\W_]+user'?s[\W_]+back\b"
+                       # the impersonal forms of a planted policy: "and the user is not to be told", "unbeknownst to the user"
+                       r"|\b(?:the[\W_]+)?users?[\W_]+(?:is|are|must|should|shall|need)[\W_]+not[\W_]+(?:to[\W_]+)?be[\W_]+"
+                       r"(?:told|informed|notified|alerted|warned|made[\W_]+aware)\b|\bunbeknownst[\W_]+to[\W_]+(?:the[\W_]+)?users?\b"),
+     None),
     ("concealment", _c(r"\b(?:secretly|silently|covertly|quietly|discreetly|stealthily|invisibly|surreptitiously)[\W_]+"
                        + _gap(2) + r"(?:send|forward|copy|include|add|insert|append|log|record|upload|share|e-?mail|"
                        r"bcc|cc|change|modify|transfer|redirect|report|store|save|collect|exfiltrate|replace|leak|"
@@ -750,10 +779,15 @@ ADDRESSEE = re.compile(
     # noun: "AI reviewer:", "Note to shopping assistants:", "Attention translation AI:", "Dear AI meeting assistant,",
     # "LLM agents refactoring this module:", "pour l'assistant :", "для асистента:", "An alle KI-Agenten,",
     # "إلى المساعد الذكي:", "AI सहायक के लिए:" (words are runs of non-spaces: Devanagari's vowel signs are not \w)
-    rf"|(?:^|[.!?;。！？]\s+|[:：]\s+|\n\s*|[\"(\[>«]\s*)(?:(?:[^\s:：,،.!?;]+\s+){{0,4}}?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,3}}?\s*[:：—]"
+    # The reader may be described by a relative clause or a participle ("Pour les assistants qui lisent cette page :",
+    # "An alle Sprachmodelle, die dieses Protokoll zusammenfassen:", "Προς το μοντέλο που το διαβάζει:",
+    # "For coding agents working in this repository:") or by words before it ("इस पेज को पढ़ने वाले मॉडल के लिए:").
+    rf"|(?:^|[.!?;。！？]\s+|[:：]\s+|\n\s*|[\"(\[>«]\s*|<!--\s*|(?://+|#+|/\*+)\s*)(?:(?:[^\s:：,،.!?;]+\s+){{0,5}}?{_AI_HEAD}"
+    rf"(?:,?\s+(?:{_RELATIVE})\s*[^:：.!?;\n]{{0,70}}?|(?:\s+[^\s:：,،.!?;]+){{0,3}}?)\s*[:：—]"
     rf"|(?:[^\s:：,،.!?;]+\s+)?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,2}}?\s*[,،])"
     # CJK and Korean: "读到这条的AI：", "このメモを読んだAIへ：", "이 메모를 읽는 AI에게:"
-    rf"|(?:^|[，。：:,])\s*[给給]?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,10}}(?<![a-z])(?:ai|模型|助手|助理|机器人|機器人|智能体|代理)"
+    rf"|(?:^|[，。：:,])\s*[给給]?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,16}}(?<![a-z])(?:(?:ai|人工智能)?(?:模型|助手|助理|"
+    rf"机器人|機器人|智能体|代理|モデル|アシスタント|エージェント|ボット|모델|어시스턴트|에이전트|봇)|ai)"
     rf"(?:的(?:指令|说明|提示)|への指示|への注意|へ|에게)?[：:，,]",
     re.IGNORECASE,
 )
