@@ -318,6 +318,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "then fixed)": DATA / "secrets_holdout11.jsonl",
         "secrets_holdout12 (minimal pairs, the test batch: first read 11/20, 0/20; its families fixed from "
         "secrets_tune12)": DATA / "secrets_holdout12.jsonl",
+        "secrets_holdout13 (the shapes of the issue's fresh set: .env lines, URLs and JSON configs, provider tokens, "
+        "prose in eight languages; the test batch, scored once: 18/20, 0/20; not tuned on)": DATA / "secrets_holdout13.jsonl",
         "secrets_tune12 (the same families, other instances: first read 20/35, 1/34; tuned on)": DATA / "secrets_tune12.jsonl",
     }
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
