@@ -36,7 +36,7 @@ from engram.core.steps import UNTIMED, Steps
 from engram.embed.base import Embedder
 from engram.store.base import Filter, NearestAnswer, SearchesVectors, Spells, Store
 from engram.store.rows import RowIds
-from engram.types import Hit, Item
+from engram.types import PASSAGE, Hit, Item
 
 _WORKERS = min(8, os.cpu_count() or 1)
 #: An item's (previous, next) item in its subject's write order (None at either end, or unknown).
@@ -511,7 +511,9 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
            where: Filter) -> tuple[list[Item], dict[str, Item]]:
     """The first `size` ranked candidates that pass the filter, and every fetched item by id:
     those, and the write-order neighbours of each that has a session (the only ones whose
-    neighbours lend context: see `neighbours`), fetched in a second read when there are any."""
+    neighbours lend context: see `neighbours`), fetched in a second read when there are any. A
+    passage's neighbours are not read: its message is ranked without the context term
+    (engram.core.collapse.TURN_TERMS), and its neighbours are mostly its own message's passages."""
     items: list[Item] = []
     found: dict[str, Item] = {}
     cursor = 0
@@ -519,8 +521,8 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
         batch = ranked[cursor : cursor + size - len(items)]
         cursor += len(batch)
         got = {it.id: it for it in store.get(batch) if where.accepts(it)}
-        wanted = [other for i in batch if i in got and got[i].session is not None for other in around(i)
-                  if other is not None and other not in got and other not in found]
+        wanted = [other for i in batch if i in got and got[i].session is not None and got[i].kind != PASSAGE
+                  for other in around(i) if other is not None and other not in got and other not in found]
         if wanted:
             got.update((it.id, it) for it in store.get(list(dict.fromkeys(wanted))) if where.accepts(it))
         found.update(got)
