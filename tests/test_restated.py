@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engram.core.memory import Memory
-from engram.core.restated import asks_value, newest_first, quantities, restates
+from engram.core.restated import DEEP, TOP, asked_kinds, asks_value, newest_first, quantities, restates
 from engram.types import MESSAGE, Hit, Item
 
 AT = "2024-04-10T09:00:00Z"
@@ -87,6 +87,26 @@ def test_a_question_for_a_value(query: str, expected: bool):
     assert asks_value(query) is expected
 
 
+@pytest.mark.parametrize(("query", "expected"), [
+    ("What time should I join the Zoom meeting with Professor Danielle?", {"time"}),
+    ("When is my Zoom call with the creative director scheduled?", {"date", "time", "year"}),
+    ("What deadline should I aim for with my draft?", {"date", "time", "year"}),
+    ("How many interviews have I secured?", {"count", "percent"}),
+    ("What is my monthly budget for books?", {"money", "count"}),
+    ("What is the test coverage percentage of my API module?", {"percent", "count"}),
+    ("What is the daily call quota of my API key?", None),  # no kind named: any
+])
+def test_the_kinds_of_value_a_question_asks_for(query: str, expected: set[str] | None):
+    assert asked_kinds(query) == (None if expected is None else frozenset(expected))
+
+
+def test_a_count_does_not_restate_a_date_for_a_question_about_a_count():
+    earlier = "I secured 3 interviews for producer roles between April 25 and May 1."
+    later = "I submitted my producer roles budget proposal on July 11."
+    assert restates(earlier, later)  # a new date, about the same roles
+    assert not restates(earlier, later, asked_kinds("How many interviews have I secured for producer roles?"))
+
+
 @pytest.mark.parametrize(("sentence", "expected"), [
     ("We moved the call to April 22 at 11 AM.", {("date", "apr22"), ("time", "11am")}),
     ("The call is on the 22nd of April at 16:30, 2024.", {("date", "apr22"), ("time", "16:30"), ("year", "2024")}),
@@ -110,7 +130,7 @@ def test_a_restatement_is_a_new_value_of_a_kind_the_earlier_one_states(earlier: 
 
 
 def _hit(text: str, rank: float, at: float, role: str = "user") -> Hit:
-    item = Item(id=f"m{int(at)}", subject="user:1", text=text, kind=MESSAGE, event_at=at, created_at=at,
+    item = Item(id=f"m{at:g}", subject="user:1", text=text, kind=MESSAGE, event_at=at, created_at=at,
                 session="s", metadata={"role": role, "turn": 0})
     return Hit(item=item, score=1.0, rank=rank, components={"vector": rank})
 
@@ -131,3 +151,20 @@ def test_every_restatement_goes_above_the_message_it_restates_in_its_own_order()
     below = newest_first([top, earlier, answer, api], "What is the test coverage of my API integration module?", 10.0)
     assert [h.id for h in below] == [top.id, api.id, earlier.id, answer.id]
     assert below[0].rank > below[1].rank > below[2].rank > below[3].rank
+
+
+def test_below_the_first_hits_a_restatement_must_be_closer():
+    earlier = _hit("I'm worried about my April 20 deadline for the peer-reviewed draft for the writing group.", 9.0, 1.0)
+    filler = [_hit(f"Some advice on editing, part {n}.", 8.0 - n, 1.5 + n / 10, role="assistant")
+              for n in range(TOP - 1)]
+    close = _hit("The writing group moved my peer-reviewed draft deadline to April 25.", 2.0, 3.0)
+    loose = _hit("I'll ask the group, maybe we could meet on April 28.", 2.0, 3.0)
+    question = "What deadline should I aim for to submit my peer-reviewed draft to the writing group?"
+    assert len([earlier, *filler]) == TOP and DEEP > TOP
+    moved = newest_first([earlier, *filler, close], question, 10.0)
+    assert moved[0].id == close.id and moved[1].id == earlier.id
+    kept = newest_first([earlier, *filler, loose], question, 10.0)  # shares too few words that far down
+    assert [h.id for h in kept] == [h.id for h in [earlier, *filler, loose]]
+    # The same loose restatement within the first TOP hits is enough.
+    near = newest_first([earlier, loose, *filler], question, 10.0)
+    assert near[0].id == loose.id

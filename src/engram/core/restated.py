@@ -13,12 +13,16 @@ them only when the words say one restates the other:
   much" ... (after a lead such as "can you tell me"), and it is neither advice asked of the
   assistant ("What would you suggest ...", "... help me ...") nor a count over the conversation
   ("across my sessions", "how many different ...");
-- of the first TOP hits, a user's message and later users' messages below it;
+- a user's message among the first TOP hits, and users' messages said after it below it among
+  the first DEEP;
 - in each, the sentence sharing most of the question's content words (`best_sentence`) states
   values (`quantities`: a clock time, a date, a year, an amount of money, a percentage, a count),
   the later one a value of a kind the earlier one states but not that value ("April 20" ->
   "April 25", "3 interviews" -> "5 interviews", "65%" -> "78%"; a date never restates a count),
-  and the two sentences share at least MIN_LIKENESS of their content words (`restates`).
+  of a kind the question asks for when its words name one (`asked_kinds`: "What time" a time,
+  "How many" a count, "When"/"deadline" a date ...), and the two sentences share at least
+  MIN_LIKENESS of their content words, DEEP_LIKENESS for a later message below the first TOP
+  (`restates`).
 
 No word saying that something changed ("now", "moved to") is needed: a user restating a value
 often just states it ("I secured 5 interviews"). The kinds of value keep a new date from
@@ -41,12 +45,17 @@ from engram.language.stem import stem
 from engram.language.stopwords import STOP_WORDS
 from engram.types import MESSAGE, Hit
 
-#: How many of the first hits are read for a message and its restatements.
+#: Among how many of the first hits a restated message is looked for.
 TOP = 5
+#: Among how many of the first hits its restatements are looked for (in a long conversation the
+#: newer message often ranks a little lower: more messages share its words).
+DEEP = 7
 #: How many hits recall must keep for this step (engram.core.memory collapses at least WINDOW + 1).
-WINDOW = TOP - 1
+WINDOW = DEEP - 1
 #: The least share of content words (Jaccard) the two sentences have in common: about one thing.
 MIN_LIKENESS = 0.1
+#: The same for a restatement below the first TOP hits: further down, more alike.
+DEEP_LIKENESS = 0.2
 #: How far apart the reordered hits are placed (rank units), as in newest_lifts.
 STEP = 1e-3
 #: Only this much of a message is read for its sentences (a long answer states its values early).
@@ -76,6 +85,15 @@ _QUANTITY = re.compile(
     r"|(?P<count>\d[\d,]*(?:\.\d+)?)",
     re.IGNORECASE)
 _MONTH_NAME = re.compile(_MONTH, re.IGNORECASE)
+# The kinds of value a question asks for, by its words (a question naming none may take any kind).
+_ASKED_KINDS = (
+    (re.compile(r"\bwhat\s+time\b", re.IGNORECASE), frozenset({"time"})),
+    (re.compile(r"\bhow\s+(?:many|long|often|far|old)\b|\bnumber\s+of\b", re.IGNORECASE), frozenset({"count", "percent"})),
+    (re.compile(r"\b(?:cost|costs|price|budget|spend|spent|pay|paid|fee|fees|salary|charge)\b|[$€£]", re.IGNORECASE),
+     frozenset({"money", "count"})),
+    (re.compile(r"\b(?:percent(?:age)?|accuracy|coverage|rate)\b|%", re.IGNORECASE), frozenset({"percent", "count"})),
+    (re.compile(r"\b(?:when|date|deadline|due)\b", re.IGNORECASE), frozenset({"date", "time", "year"})),
+)
 
 
 def asks_present(query: str) -> bool:
@@ -94,20 +112,22 @@ def asks_value(query: str) -> bool:
 
 
 def newest_first(hits: Sequence[Hit], query: str, now: float) -> list[Hit]:
-    """`hits` (best first) with the later user messages that restate the value of one above them,
-    among the first TOP, placed just above that one (see the module's docstring); otherwise unchanged."""
+    """`hits` (best first) with the later user messages that restate the value of one above them
+    (among the first TOP; they among the first DEEP) placed just above that one (see the module's
+    docstring); otherwise unchanged."""
     hits = list(hits)
     if len(hits) < 2 or not asks_present(query) or not asks_value(query) or ranking.query_dates(query, now):
         return hits
-    terms = _content(query)
-    top = hits[:TOP]
+    terms, kinds = _content(query), asked_kinds(query)
+    top = hits[:DEEP]
     sentences = [best_sentence(h.item.text, terms) if _user_message(h) else None for h in top]
-    for i, earlier_hit in enumerate(top):
+    for i, earlier_hit in enumerate(top[:TOP]):
         earlier = sentences[i]
         if earlier is None or not quantities(earlier):
             continue
-        later = [h for h, sentence in zip(top[i + 1:], sentences[i + 1:])
-                 if sentence is not None and _order(h) > _order(earlier_hit) and restates(earlier, sentence)]
+        later = [h for j, (h, sentence) in enumerate(zip(top, sentences)) if j > i and sentence is not None
+                 and _order(h) > _order(earlier_hit)
+                 and restates(earlier, sentence, kinds, MIN_LIKENESS if j < TOP else DEEP_LIKENESS)]
         if later:
             return _placed_above(hits, later, i)
     return hits
@@ -128,17 +148,28 @@ def _placed_above(hits: list[Hit], moved: list[Hit], at: int) -> list[Hit]:
     return [*hits[:at], *placed, second, *rest]
 
 
-def restates(earlier: str, later: str | None) -> bool:
+def asked_kinds(query: str) -> frozenset[str] | None:
+    """The kinds of value (`quantities`) a question asks for: "What time ..." a time, "When ..." a
+    date or a time, "How many ..." a count ...; None when its words name none."""
+    for cue, kinds in _ASKED_KINDS:
+        if cue.search(query):
+            return kinds
+    return None
+
+
+def restates(earlier: str, later: str | None, kinds: frozenset[str] | None = None,
+             likeness: float = MIN_LIKENESS) -> bool:
     """True when sentence `later` gives a new value of a kind sentence `earlier` states (a date for
-    a date, a count for a count) and the two are about one thing (MIN_LIKENESS)."""
+    a date, a count for a count; one of `kinds` when given) and the two are about one thing: they
+    share at least `likeness` of their content words."""
     if later is None:
         return False
     before, after = quantities(earlier), quantities(later)
-    kinds = {kind for kind, _ in before}
-    if not any(kind in kinds and (kind, value) not in before for kind, value in after):
+    stated = {kind for kind, _ in before if kinds is None or kind in kinds}
+    if not any(kind in stated and (kind, value) not in before for kind, value in after):
         return False
     a, b = _content(earlier), _content(later)
-    return len(a & b) >= MIN_LIKENESS * max(1, len(a | b))
+    return len(a & b) >= likeness * max(1, len(a | b))
 
 
 def quantities(sentence: str) -> frozenset[tuple[str, str]]:
