@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engram.core.memory import Memory
-from engram.core.restated import DEEP, TOP, asked_kinds, asks_value, newest_first, quantities, restates
+from engram.core.restated import DEEP, TOP, asked_kinds, asks_value, names_past, newest_first, quantities, restates
 from engram.types import MESSAGE, Hit, Item
 
 AT = "2024-04-10T09:00:00Z"
@@ -168,3 +168,15 @@ def test_below_the_first_hits_a_restatement_must_be_closer():
     # The same loose restatement within the first TOP hits is enough.
     near = newest_first([earlier, loose, *filler], question, 10.0)
     assert near[0].id == loose.id
+
+
+def test_a_time_still_to_come_keeps_the_step_and_a_time_that_is_over_turns_it_off(search: Memory):
+    now = 1712739600.0 + 86400  # the day after AT (2024-04-10 09:00 UTC)
+    ahead = search.recall("user:1", "When is the portfolio deadline for my Island Media application this month?",
+                          k=5, now=now)
+    assert _ids(ahead)[:2] == ["9", "3"]  # "this month" is still running: part of the present question
+    assert names_past("What was the portfolio deadline on April 1, 2024?", now)
+    assert names_past("What time was the call last week?", now)
+    assert not names_past("How many books will I read this year?", now)
+    assert not names_past("What is my budget for next Saturday?", now)
+    assert not names_past("How many sources are in my library?", now)

@@ -8,7 +8,8 @@ them only when the words say one restates the other:
 
 - the question asks about the present (`asks_present`): not about an earlier state
   (`ranking.asks_before`), not in the past tense or about a span ("did", "was", "ever", "between",
-  "first" ending a clause: "at first?", not "my first sprint"), naming no date;
+  "first" ending a clause: "at first?", not "my first sprint"), naming no time that is over
+  (`names_past`: "last week", not "next Saturday" or "this year");
 - it asks for a value (`asks_value`): it begins with "what", "which", "when", "how many", "how
   much" ... (after a lead such as "can you tell me"), and it is neither advice asked of the
   assistant ("What would you suggest ...", "... help me ...") nor a count over the conversation
@@ -111,12 +112,19 @@ def asks_value(query: str) -> bool:
     return bool(_ASKS_VALUE.search(asked)) and not _ADVICE.search(asked) and not _AGGREGATE.search(asked)
 
 
+def names_past(query: str, now: float) -> bool:
+    """True when the question names a time that is over by `now` ("on March 5", "last week"): it
+    asks how things were then. A time still running or to come ("this year", "next Saturday")
+    is part of what a question about the present asks."""
+    return any(end <= now for _, end in ranking.query_dates(query, now))
+
+
 def newest_first(hits: Sequence[Hit], query: str, now: float) -> list[Hit]:
     """`hits` (best first) with the later user messages that restate the value of one above them
     (among the first TOP; they among the first DEEP) placed just above that one (see the module's
     docstring); otherwise unchanged."""
     hits = list(hits)
-    if len(hits) < 2 or not asks_present(query) or not asks_value(query) or ranking.query_dates(query, now):
+    if len(hits) < 2 or not asks_present(query) or not asks_value(query) or names_past(query, now):
         return hits
     terms, kinds = _content(query), asked_kinds(query)
     top = hits[:DEEP]
