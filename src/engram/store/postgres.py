@@ -31,6 +31,7 @@ from engram.store import migrations
 from engram.store.base import Filter, NearestAnswer, Placement, Traces, Vectors
 from engram.store.cache import BoundedCache
 from engram.store import pg_index
+from engram.store import pg_nearest
 from engram.store.pg_index import HnswIndexes
 from engram.store.pg_schema import MIGRATIONS
 from engram.store.pg_pool import POOL_TIMEOUT_S, Connections, check_writable, first_line, safe_url, translate
@@ -389,28 +390,40 @@ class PostgresStore(RelationalStore):
                 where: Filter | None = None) -> NearestAnswer:
         """The subject's n nearest vectors, cosine statistics, and cosines and neighbours of `also`.
 
-        Up to EXACT_MAX_ROWS vectors (or with a filter): one exact scan in the server, every
-        statistic exact. Past it, when the model's HNSW index exists: the nearest come from the
-        index (iterative scan, so the subject filter still yields n rows), the statistics from the
-        subject's SAMPLE rows of lowest random draw. Write-order neighbours come from the cached id
-        list (`_write_order`); only the rows asked about and their neighbours' cosines cross the wire."""
+        Up to EXACT_MAX_ROWS vectors (or with a filter): one statement (engram.store.pg_nearest)
+        scans the subject's vectors in the server and returns every statistic exact, the nearest,
+        and the cosines and write-order neighbours of the rows asked about. Past it, when the
+        model's HNSW index exists: the nearest come from the index (iterative scan, so the subject
+        filter still yields n rows), the statistics from the subject's SAMPLE rows of lowest random
+        draw, and the neighbours from the cached id list (`_write_order`). Only the rows asked
+        about and their neighbours' cosines cross the wire."""
         query = _vector(vector)
+        # Which path: the subject's size as last seen (recall has just read its id list); a
+        # subject this process has not seen yet is counted by that read.
+        known = self._id_cache.peek(subject, model)
+        size = len(known.snapshot()[0]) if known is not None else len(self.vector_ids(subject, model))
+        if where is not None or size <= pg_index.EXACT_MAX_ROWS:
+            return self._run(lambda conn: pg_nearest.exact_answer(conn, subject, model, query, n, also, where),
+                             write=False)
+        return self._indexed(subject, model, query, n, also)
+
+    def _indexed(self, subject: str, model: str, query: np.ndarray, n: int, also: Sequence[str]) -> NearestAnswer:
+        """Past the crossover: the nearest through the model's HNSW index (an exact answer when it
+        does not exist), neighbours from the cached write order, cosines by row key."""
         order = self._write_order(subject, model)
         ids = order.snapshot()[0]
         if not ids:
             return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
-        large = where is None and len(ids) > pg_index.EXACT_MAX_ROWS
         last = len(ids) - 1
 
         def beside(row: int) -> tuple[str | None, str | None]:
             return (ids[row - 1] if row > 0 else None), (ids[row + 1] if row < last else None)
 
         def work(conn: Any) -> NearestAnswer:
-            index = self._hnsw.find(conn, model) if large else None
+            index = self._hnsw.find(conn, model)
             if index is None:
-                stats, top = self._exact_top(conn, subject, model, query, n, where)
-            else:
-                stats, top = pg_index.indexed_top(conn, self.url, subject, model, query, n, index)
+                return pg_nearest.exact_answer(conn, subject, model, query, n, also, None)
+            stats, top = pg_index.indexed_top(conn, self.url, subject, model, query, n, index)
             asked = list(dict.fromkeys([*top, *also]))
             rows = {i: row for i in asked if (row := ids.position(i)) is not None}
             around = {i: beside(row) for i, row in rows.items()}
@@ -427,25 +440,8 @@ class PostgresStore(RelationalStore):
             around = {i: pair for i, pair in around.items() if i in cosines}  # a row deleted meanwhile is gone
             return NearestAnswer(len(ids), *stats, nearest=tuple(top), cosines=cosines, around=around)
 
-        # The index path runs in one transaction, so its SET LOCAL settings apply to it alone.
-        return self._run(work, write=False, transaction=large)
-
-    def _exact_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
-                   where_: Filter | None) -> tuple[tuple[float, float, float], list[str]]:
-        """Exact statistics and top n from one scan of the subject's vectors in the server."""
-        clause, params = where_clause(subject, where_, POSTGRES) if where_ is not None else ("true", [])
-        joined = "JOIN items i ON i.seq = s.item_seq" if where_ is not None else ""
-        rows = conn.execute(
-            "WITH s AS MATERIALIZED (SELECT item_seq, item_id, 1 - (vec <=> %s) AS cos FROM vectors"
-            " WHERE subject = %s AND model = %s),"
-            " st AS (SELECT avg(cos) AS mean, stddev_pop(cos) AS sd, min(cos) AS low FROM s)"
-            " SELECT st.mean, st.sd, st.low, t.item_id FROM st LEFT JOIN LATERAL"
-            f" (SELECT s.item_id, s.cos, s.item_seq FROM s {joined} WHERE {clause}"
-            "  ORDER BY s.cos DESC, s.item_seq LIMIT %s) t ON true ORDER BY t.cos DESC, t.item_seq",
-            (query, subject, model, *params, int(n)),
-        ).fetchall()
-        first = rows[0]
-        return (float(first[0]), float(first[1] or 0.0), float(first[2])), [r[3] for r in rows if r[3] is not None]
+        # One transaction, so the index path's SET LOCAL settings apply to it alone.
+        return self._run(work, write=False, transaction=True)
 
     def index_vectors(self, model: str) -> bool:
         """Build the model's HNSW index (once; every subject's vectors of that model, one dimension).
