@@ -67,6 +67,9 @@ UPSERT_VECTOR = (
     " SELECT seq, id, subject, %s, %s FROM items WHERE id = %s"
     " ON CONFLICT (item_seq) DO UPDATE SET model = EXCLUDED.model, vec = EXCLUDED.vec"
 )
+#: Items by id with each one's stored vector under a model (NULL without one), binary: `get_with_vectors`.
+GET_WITH_VECTORS = (f"SELECT {', '.join('i.' + c for c in COLUMNS)}, vector_send(v.vec) FROM items i"
+                    " LEFT JOIN vectors v ON v.item_seq = i.seq AND v.model = %s WHERE i.id = ANY(%s)")
 BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
         " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
 
@@ -297,6 +300,17 @@ class PostgresStore(RelationalStore):
             return []
         found = {r[0]: row_item(r) for r in self._read(f"{SELECT_ITEMS} WHERE i.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]
+
+    def get_with_vectors(self, ids: Sequence[str], model: str) -> tuple[list[Item], dict[str, np.ndarray]]:
+        """`get`, and each found item's stored vector under `model`, in one statement (FetchesVectors):
+        the shortlist of a recall, whose few vectors the relevance may ask for next."""
+        if not ids:
+            return [], {}
+        rows = self._read(GET_WITH_VECTORS, (model, list(ids)), binary=True)
+        found = {r[0]: row_item(r) for r in rows}
+        with_vector = [r for r in rows if r[-1] is not None]
+        matrix = _matrix([r[-1] for r in with_vector], self.url, rows[0][1] if rows else "", model)
+        return [found[i] for i in ids if i in found], {r[0]: v for r, v in zip(with_vector, matrix)}
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
                 near: bool = True, known: Collection[str] = ()) -> list[tuple[str, float]]:
@@ -617,5 +631,6 @@ if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capa
     from engram.store import base
 
     def _conforms(s: PostgresStore) -> tuple[base.Store, base.VectorAdmin, base.Scrubbable, base.TraceScanner,
-                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts, base.Spells]:
-        return s, s, s, s, s, s, s, s
+                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts, base.Spells,
+                                             base.FetchesVectors]:
+        return s, s, s, s, s, s, s, s, s
