@@ -22,9 +22,9 @@ import numpy as np
 from engram.store.base import Filter, NearestAnswer
 from engram.store.sql import POSTGRES, where_clause
 
-#: Row kinds of the answer: the statistics row, a nearest or asked-for id with its cosine and
-#: neighbours, a neighbour's cosine, a nearest id with its rank.
-STATS, ASKED, SIDE, TOP = 0, 1, 2, 3
+#: Row kinds of the answer: the statistics row; a nearest or asked-for id with its cosine, row
+#: key, whether it is among the nearest, and its neighbours; a neighbour's cosine.
+STATS, ASKED, SIDE = 0, 1, 2
 
 
 def exact_sql(filtered: str | None) -> str:
@@ -37,16 +37,15 @@ def exact_sql(filtered: str | None) -> str:
         "WITH s AS MATERIALIZED (SELECT item_seq, item_id, 1 - (vec <=> %s) AS cos,"
         " lag(item_id) OVER w AS prev, lead(item_id) OVER w AS next FROM vectors"
         " WHERE subject = %s AND model = %s WINDOW w AS (ORDER BY item_seq)),"
-        " top AS (SELECT s.item_id, s.cos, s.item_seq FROM s"
+        " top AS (SELECT s.item_id FROM s"
         f" {joined} WHERE {filtered or 'true'} ORDER BY s.cos DESC, s.item_seq LIMIT %s),"
-        " asked AS (SELECT s.item_id, s.cos, s.prev, s.next FROM s WHERE s.item_id IN"
+        " asked AS (SELECT s.item_id, s.cos, s.prev, s.next, s.item_seq,"
+        " CASE WHEN s.item_id IN (SELECT item_id FROM top) THEN 1.0 END AS near FROM s WHERE s.item_id IN"
         " (SELECT item_id FROM top UNION SELECT unnest(%s::text[])))"
         f" SELECT {STATS}, NULL, count(*)::float8, avg(cos), stddev_pop(cos), min(cos), NULL, NULL FROM s"
-        f" UNION ALL SELECT {ASKED}, item_id, cos, NULL, NULL, NULL, prev, next FROM asked"
+        f" UNION ALL SELECT {ASKED}, item_id, cos, item_seq::float8, near, NULL, prev, next FROM asked"
         f" UNION ALL SELECT {SIDE}, s.item_id, s.cos, NULL, NULL, NULL, NULL, NULL FROM s WHERE s.item_id IN"
         " (SELECT prev FROM asked UNION SELECT next FROM asked) AND s.item_id NOT IN (SELECT item_id FROM asked)"
-        f" UNION ALL SELECT {TOP}, item_id, row_number() OVER (ORDER BY cos DESC, item_seq)::float8,"
-        " NULL, NULL, NULL, NULL, NULL FROM top"
     )
 
 
@@ -58,19 +57,18 @@ def exact_answer(conn: Any, subject: str, model: str, query: np.ndarray, n: int,
     count, mean, std, minimum = 0, 0.0, 0.0, 0.0
     cosines: dict[str, float] = {}
     around: dict[str, tuple[str | None, str | None]] = {}
-    ranked: list[tuple[float, str]] = []
-    for kind, item_id, cos, mean_, std_, low, prev, following in rows:
+    ranked: list[tuple[float, float, str]] = []
+    for kind, item_id, cos, first, second, third, prev, following in rows:
         if kind == STATS:
             count = int(cos)
             if count:
-                mean, std, minimum = float(mean_), float(std_ or 0.0), float(low)
-        elif kind == ASKED:
-            cosines[item_id] = float(cos)
+                mean, std, minimum = float(first), float(second or 0.0), float(third)
+            continue
+        cosines[item_id] = float(cos)
+        if kind == ASKED:
             around[item_id] = (prev, following)
-        elif kind == SIDE:
-            cosines[item_id] = float(cos)
-        else:
-            ranked.append((float(cos), item_id))
+            if second is not None:  # among the nearest: ranked as the scan ordered them
+                ranked.append((-float(cos), float(first), item_id))
     if not count:
         return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
-    return NearestAnswer(count, mean, std, minimum, nearest=tuple(i for _, i in sorted(ranked)), cosines=cosines, around=around)
+    return NearestAnswer(count, mean, std, minimum, nearest=tuple(i for *_, i in sorted(ranked)), cosines=cosines, around=around)
