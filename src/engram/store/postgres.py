@@ -285,15 +285,14 @@ class PostgresStore(RelationalStore):
         return self._run(work, write=True)
 
     def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
-        """Add recorded accesses (id -> (count, last time)) in one statement, rows locked in seq order."""
+        """Add recorded accesses (id -> (count, last time)) in one statement, rows locked in seq
+        order; each row found by its id once. The rows' pages keep room (migration 6), so the
+        update is HOT: the new version stays on its page and no index gets an entry."""
         if not accesses:
             return
         ids = sorted(accesses)
-        sql = ("UPDATE items i SET access_count = i.access_count + a.n, last_accessed = a.at"
-               " FROM unnest(%s::text[], %s::int[], %s::float8[]) AS a(id, n, at)"
-               f" WHERE i.id = a.id AND i.seq IN ({_LOCK_IN_ORDER})")
-        params = (ids, [int(accesses[i][0]) for i in ids], [float(accesses[i][1]) for i in ids], ids)
-        self._run(lambda conn: conn.execute(sql, params), write=True)
+        params = (ids, ids, [int(accesses[i][0]) for i in ids], [float(accesses[i][1]) for i in ids])
+        self._run(lambda conn: conn.execute(TOUCH, params), write=True)
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         if not ids:
@@ -574,6 +573,11 @@ class PostgresStore(RelationalStore):
 
 # Rows named by id, locked in one order so two concurrent writers cannot deadlock on them.
 _LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDATE"
+#: `touch`: the rows locked in seq order (as _LOCK_IN_ORDER), then updated by seq (primary key).
+TOUCH = (f"WITH locked AS ({_LOCK_IN_ORDER.replace('SELECT seq', 'SELECT seq, id')})"
+         " UPDATE items i SET access_count = i.access_count + a.n, last_accessed = a.at"
+         " FROM locked l JOIN unnest(%s::text[], %s::int[], %s::float8[]) AS a(id, n, at) ON a.id = l.id"
+         " WHERE i.seq = l.seq")
 
 
 def configure_connection(conn: Any) -> None:
