@@ -15,7 +15,7 @@ from test_postgres_specific import _recorded
 
 from engram.embed.hashing import HashingEmbedder
 from engram.core.memory import Memory
-from engram.store import pg_nearest, spelling
+from engram.store import pg_index, pg_nearest, spelling
 from engram.store.base import Filter
 from engram.store.postgres import PostgresStore
 from engram.store.pg_schema import ITEMS_FILLFACTOR
@@ -87,21 +87,26 @@ def test_nearest_after_other_connections_write_and_delete(pg_server):
         other.close()
 
 
-def test_exact_answer_equals_the_write_order_path(pg_server):
-    """The one-statement answer equals the earlier three-statement one (cached write order,
-    scan, cosines by key), which the index path still uses past the crossover."""
+def test_exact_answer_equals_the_write_order_path(pg_server, monkeypatch):
+    """The one-statement answer's cosines and neighbours equal those of the path past the
+    crossover (cached write order, cosines by row key), given the same nearest and statistics."""
     url = fresh_database(pg_server)
     rng = np.random.default_rng(3)
     store = PostgresStore(url)
     try:
         ids = fill(store, 120, rng)
-        for _ in range(5):
-            query = unit(rng)
-            also = [ids[int(i)] for i in rng.choice(len(ids), 15, replace=False)] + ["not-an-id"]
-            one = store.nearest(SUBJECT, MODEL, query, 30, also)
-            three = store._indexed(SUBJECT, MODEL, query, 30, also)  # no HNSW index: exact in it too
-            assert one == three
-            assert three.count == 120 and len(one.around) >= 30
+        asks = [(unit(rng), [ids[int(i)] for i in rng.choice(len(ids), 15, replace=False)] + ["not-an-id"])
+                for _ in range(5)]
+        exact = [store.nearest(SUBJECT, MODEL, query, 30, also) for query, also in asks]
+        answers = iter(exact)
+        monkeypatch.setattr(pg_index, "EXACT_MAX_ROWS", 50)  # 120 vectors: past it
+        monkeypatch.setattr(store._hnsw, "find", lambda conn, model: ("vectors_hnsw_test", 16))
+        monkeypatch.setattr(pg_index, "indexed_top", lambda *args: (lambda a: ((a.mean, a.std, a.minimum),
+                                                                               list(a.nearest)))(next(answers)))
+        for (query, also), one in zip(asks, exact):
+            assert store.nearest(SUBJECT, MODEL, query, 30, also) == one
+            assert one.count == 120 and len(one.nearest) == 30 and len(one.around) >= 30
+        assert next(answers, None) is None  # every answer went through the index path
     finally:
         store.close()
 

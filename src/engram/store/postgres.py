@@ -433,8 +433,8 @@ class PostgresStore(RelationalStore):
             return (ids[row - 1] if row > 0 else None), (ids[row + 1] if row < last else None)
 
         def work(conn: Any) -> NearestAnswer:
-            index = self._hnsw.find(conn, model)
-            if index is None:
+            index = self._hnsw.find(conn, model) if len(ids) > pg_index.EXACT_MAX_ROWS else None
+            if index is None:  # no index, or the subject is back under the crossover since last seen
                 return pg_nearest.exact_answer(conn, subject, model, query, n, also, None)
             stats, top = pg_index.indexed_top(conn, self.url, subject, model, query, n, index)
             asked = list(dict.fromkeys([*top, *also]))
