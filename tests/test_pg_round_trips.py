@@ -111,6 +111,39 @@ def test_exact_answer_equals_the_write_order_path(pg_server, monkeypatch):
         store.close()
 
 
+def test_all_rows_answer_equals_the_servers_pick(pg_server):
+    """A small subject's cosines read in write order give the answer the server's own pick gives
+    (nearest in the same order, ties by write order, cosines, neighbours, statistics)."""
+    url = fresh_database(pg_server)
+    rng = np.random.default_rng(13)
+    store = PostgresStore(url)
+    try:
+        ids = fill(store, 90, rng)
+        twin = make("a twin of the first vector")  # an exact tie: write order decides
+        store.put([twin], {twin.id: store.item_vectors(SUBJECT, MODEL, [ids[0]])[ids[0]]}, model=MODEL)
+        query = store.item_vectors(SUBJECT, MODEL, [ids[0]])[ids[0]]
+        with psycopg.connect(url, autocommit=True) as conn:
+            from pgvector.psycopg import register_vector
+
+            register_vector(conn)
+            for n, also in ((5, []), (45, ids[10:30] + ["not-an-id"]), (200, ids[::3])):
+                picked = pg_nearest.exact_answer(conn, SUBJECT, MODEL, query, n, also, None, None)
+                read = pg_nearest.exact_answer(conn, SUBJECT, MODEL, query, n, also, None, 91)
+                assert read == picked and picked.count == 91
+                assert picked.nearest[:2] == (ids[0], twin.id)
+            empty = pg_nearest.exact_answer(conn, "user:nobody", MODEL, query, 5, [], None, 0)
+            assert empty == pg_nearest.exact_answer(conn, "user:nobody", MODEL, query, 5, [], None, None)
+            assert empty.count == 0
+    finally:
+        store.close()
+
+
+def test_text_array_round_trips_any_id(pg_server):
+    ids = ['plain', 'with "quotes"', "back\\slash", "comma,brace}{", "", "NULL", "ünïcode ✓"]
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        assert conn.execute("SELECT %s::text[]", (pg_nearest.text_array(ids),)).fetchone()[0] == ids
+
+
 def test_the_answer_sends_rows_asked_about_only(pg_server):
     """Rows of the statement: the statistics, the nearest and asked ids, and their neighbours."""
     url = fresh_database(pg_server)

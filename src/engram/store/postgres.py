@@ -416,7 +416,7 @@ class PostgresStore(RelationalStore):
         known = self._id_cache.peek(subject, model)
         size = len(known.snapshot()[0]) if known is not None else len(self.vector_ids(subject, model))
         if where is not None or size <= pg_index.EXACT_MAX_ROWS:
-            return self._run(lambda conn: pg_nearest.exact_answer(conn, subject, model, query, n, also, where),
+            return self._run(lambda conn: pg_nearest.exact_answer(conn, subject, model, query, n, also, where, size),
                              write=False)
         return self._indexed(subject, model, query, n, also)
 
