@@ -546,8 +546,8 @@ def _recorded(monkeypatch, url: str) -> tuple[Memory, Wire]:  # type: ignore[no-
 def test_no_recall_remember_name_book_or_stats_moves_a_subjects_vectors(pg_server, monkeypatch):
     """Counted on the wire: recall, remember (its supersession neighbours), the name book and stats
     bring back only rows they asked about, never the subject's matrix; the only vectors a recall
-    reads are its shortlisted hits' own, those that share a word with the query (the relevance's
-    residual cosine, engram.core.ranking.relevance_evidence), in one statement."""
+    reads are its shortlisted hits' own, read with their rows (`get_with_vectors`) for the
+    relevance's residual cosine (engram.core.ranking.relevance_evidence), in one statement."""
     from engram.core.recall import CANDIDATES, SHORTLIST
 
     items = 3000

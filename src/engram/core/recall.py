@@ -34,7 +34,7 @@ from engram.core import ranking
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
 from engram.embed.base import Embedder
-from engram.store.base import Filter, NearestAnswer, SearchesVectors, Spells, Store
+from engram.store.base import FetchesVectors, Filter, NearestAnswer, SearchesVectors, Spells, Store
 from engram.store.rows import RowIds
 from engram.types import PASSAGE, Hit, Item
 
@@ -146,11 +146,12 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     ahead = words_ahead(embedder, terms, vectors.query)  # the model is free again: it runs beside the fetch
     ranked = prerank(pool, signals, vectors, weights)
     steps.lap("prerank")
-    items, found = _fetch(store, ranked, shortlist(k, mentions.names, weights), vectors.around, where)
+    reader = Shortlist(store, embedder)
+    items, found = _fetch(reader.get, store, ranked, shortlist(k, mentions.names, weights), vectors.around, where)
     steps.lap("fetch")
     signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found),
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
-                                  item_vectors=ItemVectors(vectors, store, subject, embedder, items),
+                                  item_vectors=ItemVectors(vectors, store, subject, embedder, items, reader),
                                   query=query, query_vector=whole_query(embedder, query, mentions.text, vectors.query, queries),
                                   word_vectors=word_vectors(embedder, signals.terms, items, vectors.query, ahead),
                                   personal=personal(embedder, vectors.query))
@@ -428,13 +429,15 @@ class ScannedVectors:
 class ItemVectors:
     """The fetched items' own vectors, read only when newest wins asks for a few (a callable,
     `ranking.ItemVectors`): the source's (a scanned matrix), else the store's stored ones (a store
-    that keeps its vectors on the server: `Store.item_vectors`, one read), and only for an item
-    with no stored vector under the embedder's model, its text embedded."""
+    that keeps its vectors on the server: those the shortlist fetch brought (`Shortlist`), else
+    `Store.item_vectors`, one read), and only for an item with no stored vector under the
+    embedder's model, its text embedded."""
 
     def __init__(self, vectors: Vectors, store: Store, subject: str, embedder: Embedder | None,
-                 items: Sequence[Item]) -> None:
+                 items: Sequence[Item], shortlist: Shortlist | None = None) -> None:
         self._vectors, self._store, self._subject, self._embedder = vectors, store, subject, embedder
         self._texts = {it.id: it.text for it in items}
+        self._shortlist = shortlist
 
     def __call__(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
@@ -447,13 +450,39 @@ class ItemVectors:
                 missing.append(item_id)
         if not missing or self._embedder is None:
             return found
-        stored = self._store.item_vectors(self._subject, self._embedder.identity, missing)
+        read = self._shortlist.vectors if self._shortlist is not None else {}
+        unread = [i for i in missing if self._shortlist is None or i not in self._shortlist.read]
+        stored = {i: read[i] for i in missing if i in read}
+        if unread:
+            stored.update(self._store.item_vectors(self._subject, self._embedder.identity, unread))
         found.update((i, np.asarray(v, dtype=np.float64)) for i, v in stored.items())
         unstored = [i for i in missing if i not in stored]
         if unstored:
             embedded = self._embedder.embed([self._texts[i] for i in unstored])
             found.update((i, np.asarray(v, dtype=np.float64)) for i, v in zip(unstored, embedded))
         return found
+
+
+class Shortlist:
+    """Reads recall's shortlisted items (`get`). From a store that reads items with their stored
+    vectors in one statement (`FetchesVectors`, PostgreSQL), it keeps those vectors (`vectors`,
+    by id; `read`: every id read that way, with or without one), so `ItemVectors` asks the store
+    for none of them again; any other store's items are read by `Store.get`."""
+
+    def __init__(self, store: Store, embedder: Embedder | None) -> None:
+        self._store = store
+        self._model = embedder.identity if embedder is not None and isinstance(store, FetchesVectors) else None
+        self.vectors: dict[str, np.ndarray] = {}
+        self.read: set[str] = set()
+
+    def get(self, ids: Sequence[str]) -> list[Item]:
+        """The items of `ids` that exist, in that order (as `Store.get`)."""
+        if self._model is None or not isinstance(self._store, FetchesVectors):
+            return self._store.get(ids)
+        items, vectors = self._store.get_with_vectors(ids, self._model)
+        self.read.update(it.id for it in items)
+        self.vectors.update(vectors)
+        return items
 
 
 def shortlist(k: int, names: frozenset[str], weights: ranking.Weights) -> int:
@@ -507,10 +536,10 @@ def _shared(ids: Sequence[str], position: Mapping[str, int]) -> tuple[Sequence[s
     return ids.shared() if isinstance(ids, RowIds) else (ids, position)
 
 
-def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
-           where: Filter) -> tuple[list[Item], dict[str, Item]]:
-    """The first `size` ranked candidates that pass the filter, and every fetched item by id:
-    those, and the write-order neighbours of each that has a session (the only ones whose
+def _fetch(get: Callable[[Sequence[str]], list[Item]], store: Store, ranked: Sequence[str], size: int,
+           around: Around, where: Filter) -> tuple[list[Item], dict[str, Item]]:
+    """The first `size` ranked candidates that pass the filter (read by `get`: `Shortlist.get`),
+    and every fetched item by id: those, and the write-order neighbours of each that has a session (the only ones whose
     neighbours lend context: see `neighbours`), fetched in a second read when there are any. A
     passage's neighbours are not read: its message is ranked without the context term
     (engram.core.collapse.TURN_TERMS), and its neighbours are mostly its own message's passages."""
@@ -520,7 +549,7 @@ def _fetch(store: Store, ranked: Sequence[str], size: int, around: Around,
     while len(items) < size and cursor < len(ranked):  # a filter may reject some: fetch more
         batch = ranked[cursor : cursor + size - len(items)]
         cursor += len(batch)
-        got = {it.id: it for it in store.get(batch) if where.accepts(it)}
+        got = {it.id: it for it in get(batch) if where.accepts(it)}
         wanted = [other for i in batch if i in got and got[i].session is not None and got[i].kind != PASSAGE
                   for other in around(i) if other is not None and other not in got and other not in found]
         if wanted:

@@ -343,3 +343,15 @@ class SearchesVectors(Protocol):
     def vector_ids(self, subject: str, model: str) -> Sequence[str]:
         """The ids of the subject's vectors under `model` in write order (never the vectors): the
         same list object until the subject changes, so callers can tell nothing moved."""
+
+
+@runtime_checkable
+class FetchesVectors(Protocol):
+    """Capability: the store reads items together with their stored vectors in one statement (a
+    store that keeps its vectors on the server, PostgreSQL), so recall's shortlist fetch also
+    brings the few vectors the relevance's residual cosine may ask for, instead of a second read
+    (`Store.item_vectors`). Recall asks for it with isinstance."""
+
+    def get_with_vectors(self, ids: Sequence[str], model: str) -> tuple[list[Item], dict[str, np.ndarray]]:
+        """`Store.get(ids)`, and each found item's stored vector under `model` (float32, by id;
+        an item without one is left out), from one read."""

@@ -31,6 +31,7 @@ from engram.store import migrations
 from engram.store.base import Filter, NearestAnswer, Placement, Traces, Vectors
 from engram.store.cache import BoundedCache
 from engram.store import pg_index
+from engram.store import pg_nearest
 from engram.store.pg_index import HnswIndexes
 from engram.store.pg_schema import MIGRATIONS
 from engram.store.pg_pool import POOL_TIMEOUT_S, Connections, check_writable, first_line, safe_url, translate
@@ -66,6 +67,9 @@ UPSERT_VECTOR = (
     " SELECT seq, id, subject, %s, %s FROM items WHERE id = %s"
     " ON CONFLICT (item_seq) DO UPDATE SET model = EXCLUDED.model, vec = EXCLUDED.vec"
 )
+#: Items by id with each one's stored vector under a model (NULL without one), binary: `get_with_vectors`.
+GET_WITH_VECTORS = (f"SELECT {', '.join('i.' + c for c in COLUMNS)}, vector_send(v.vec) FROM items i"
+                    " LEFT JOIN vectors v ON v.item_seq = i.seq AND v.model = %s WHERE i.id = ANY(%s)")
 BUMP = ("INSERT INTO subject_versions (subject, version) VALUES (%s, 1)"
         " ON CONFLICT (subject) DO UPDATE SET version = subject_versions.version + 1")
 
@@ -281,21 +285,31 @@ class PostgresStore(RelationalStore):
         return self._run(work, write=True)
 
     def touch(self, accesses: Mapping[str, tuple[int, float]]) -> None:
-        """Add recorded accesses (id -> (count, last time)) in one statement, rows locked in seq order."""
+        """Add recorded accesses (id -> (count, last time)) in one statement, rows locked in seq
+        order; each row found by its id once. The rows' pages keep room (migration 6), so the
+        update is HOT: the new version stays on its page and no index gets an entry."""
         if not accesses:
             return
         ids = sorted(accesses)
-        sql = ("UPDATE items i SET access_count = i.access_count + a.n, last_accessed = a.at"
-               " FROM unnest(%s::text[], %s::int[], %s::float8[]) AS a(id, n, at)"
-               f" WHERE i.id = a.id AND i.seq IN ({_LOCK_IN_ORDER})")
-        params = (ids, [int(accesses[i][0]) for i in ids], [float(accesses[i][1]) for i in ids], ids)
-        self._run(lambda conn: conn.execute(sql, params), write=True)
+        params = (ids, ids, [int(accesses[i][0]) for i in ids], [float(accesses[i][1]) for i in ids])
+        self._run(lambda conn: conn.execute(TOUCH, params), write=True)
 
     def get(self, ids: Sequence[str]) -> list[Item]:
         if not ids:
             return []
         found = {r[0]: row_item(r) for r in self._read(f"{SELECT_ITEMS} WHERE i.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]
+
+    def get_with_vectors(self, ids: Sequence[str], model: str) -> tuple[list[Item], dict[str, np.ndarray]]:
+        """`get`, and each found item's stored vector under `model`, in one statement (FetchesVectors):
+        the shortlist of a recall, whose few vectors the relevance may ask for next."""
+        if not ids:
+            return [], {}
+        rows = self._read(GET_WITH_VECTORS, (model, list(ids)), binary=True)
+        found = {r[0]: row_item(r) for r in rows}
+        with_vector = [r for r in rows if r[-1] is not None]
+        matrix = _matrix([r[-1] for r in with_vector], self.url, rows[0][1] if rows else "", model)
+        return [found[i] for i in ids if i in found], {r[0]: v for r, v in zip(with_vector, matrix)}
 
     def keyword(self, subject: str, terms: Sequence[str], where: Filter, limit: int, *,
                 near: bool = True, known: Collection[str] = ()) -> list[tuple[str, float]]:
@@ -389,28 +403,40 @@ class PostgresStore(RelationalStore):
                 where: Filter | None = None) -> NearestAnswer:
         """The subject's n nearest vectors, cosine statistics, and cosines and neighbours of `also`.
 
-        Up to EXACT_MAX_ROWS vectors (or with a filter): one exact scan in the server, every
-        statistic exact. Past it, when the model's HNSW index exists: the nearest come from the
-        index (iterative scan, so the subject filter still yields n rows), the statistics from the
-        subject's SAMPLE rows of lowest random draw. Write-order neighbours come from the cached id
-        list (`_write_order`); only the rows asked about and their neighbours' cosines cross the wire."""
+        Up to EXACT_MAX_ROWS vectors (or with a filter): one statement (engram.store.pg_nearest)
+        scans the subject's vectors in the server and returns every statistic exact, the nearest,
+        and the cosines and write-order neighbours of the rows asked about. Past it, when the
+        model's HNSW index exists: the nearest come from the index (iterative scan, so the subject
+        filter still yields n rows), the statistics from the subject's SAMPLE rows of lowest random
+        draw, and the neighbours from the cached id list (`_write_order`). Only the rows asked
+        about and their neighbours' cosines cross the wire."""
         query = _vector(vector)
+        # Which path: the subject's size as last seen (recall has just read its id list); a
+        # subject this process has not seen yet is counted by that read.
+        known = self._id_cache.peek(subject, model)
+        size = len(known.snapshot()[0]) if known is not None else len(self.vector_ids(subject, model))
+        if where is not None or size <= pg_index.EXACT_MAX_ROWS:
+            return self._run(lambda conn: pg_nearest.exact_answer(conn, subject, model, query, n, also, where, size),
+                             write=False)
+        return self._indexed(subject, model, query, n, also)
+
+    def _indexed(self, subject: str, model: str, query: np.ndarray, n: int, also: Sequence[str]) -> NearestAnswer:
+        """Past the crossover: the nearest through the model's HNSW index (an exact answer when it
+        does not exist), neighbours from the cached write order, cosines by row key."""
         order = self._write_order(subject, model)
         ids = order.snapshot()[0]
         if not ids:
             return NearestAnswer(0, 0.0, 0.0, 0.0, (), {}, {})
-        large = where is None and len(ids) > pg_index.EXACT_MAX_ROWS
         last = len(ids) - 1
 
         def beside(row: int) -> tuple[str | None, str | None]:
             return (ids[row - 1] if row > 0 else None), (ids[row + 1] if row < last else None)
 
         def work(conn: Any) -> NearestAnswer:
-            index = self._hnsw.find(conn, model) if large else None
-            if index is None:
-                stats, top = self._exact_top(conn, subject, model, query, n, where)
-            else:
-                stats, top = pg_index.indexed_top(conn, self.url, subject, model, query, n, index)
+            index = self._hnsw.find(conn, model) if len(ids) > pg_index.EXACT_MAX_ROWS else None
+            if index is None:  # no index, or the subject is back under the crossover since last seen
+                return pg_nearest.exact_answer(conn, subject, model, query, n, also, None)
+            stats, top = pg_index.indexed_top(conn, self.url, subject, model, query, n, index)
             asked = list(dict.fromkeys([*top, *also]))
             rows = {i: row for i in asked if (row := ids.position(i)) is not None}
             around = {i: beside(row) for i, row in rows.items()}
@@ -427,25 +453,8 @@ class PostgresStore(RelationalStore):
             around = {i: pair for i, pair in around.items() if i in cosines}  # a row deleted meanwhile is gone
             return NearestAnswer(len(ids), *stats, nearest=tuple(top), cosines=cosines, around=around)
 
-        # The index path runs in one transaction, so its SET LOCAL settings apply to it alone.
-        return self._run(work, write=False, transaction=large)
-
-    def _exact_top(self, conn: Any, subject: str, model: str, query: np.ndarray, n: int,
-                   where_: Filter | None) -> tuple[tuple[float, float, float], list[str]]:
-        """Exact statistics and top n from one scan of the subject's vectors in the server."""
-        clause, params = where_clause(subject, where_, POSTGRES) if where_ is not None else ("true", [])
-        joined = "JOIN items i ON i.seq = s.item_seq" if where_ is not None else ""
-        rows = conn.execute(
-            "WITH s AS MATERIALIZED (SELECT item_seq, item_id, 1 - (vec <=> %s) AS cos FROM vectors"
-            " WHERE subject = %s AND model = %s),"
-            " st AS (SELECT avg(cos) AS mean, stddev_pop(cos) AS sd, min(cos) AS low FROM s)"
-            " SELECT st.mean, st.sd, st.low, t.item_id FROM st LEFT JOIN LATERAL"
-            f" (SELECT s.item_id, s.cos, s.item_seq FROM s {joined} WHERE {clause}"
-            "  ORDER BY s.cos DESC, s.item_seq LIMIT %s) t ON true ORDER BY t.cos DESC, t.item_seq",
-            (query, subject, model, *params, int(n)),
-        ).fetchall()
-        first = rows[0]
-        return (float(first[0]), float(first[1] or 0.0), float(first[2])), [r[3] for r in rows if r[3] is not None]
+        # One transaction, so the index path's SET LOCAL settings apply to it alone.
+        return self._run(work, write=False, transaction=True)
 
     def index_vectors(self, model: str) -> bool:
         """Build the model's HNSW index (once; every subject's vectors of that model, one dimension).
@@ -564,6 +573,11 @@ class PostgresStore(RelationalStore):
 
 # Rows named by id, locked in one order so two concurrent writers cannot deadlock on them.
 _LOCK_IN_ORDER = "SELECT seq FROM items WHERE id = ANY(%s) ORDER BY seq FOR UPDATE"
+#: `touch`: the rows locked in seq order (as _LOCK_IN_ORDER), then updated by seq (primary key).
+TOUCH = (f"WITH locked AS ({_LOCK_IN_ORDER.replace('SELECT seq', 'SELECT seq, id')})"
+         " UPDATE items i SET access_count = i.access_count + a.n, last_accessed = a.at"
+         " FROM locked l JOIN unnest(%s::text[], %s::int[], %s::float8[]) AS a(id, n, at) ON a.id = l.id"
+         " WHERE i.seq = l.seq")
 
 
 def configure_connection(conn: Any) -> None:
@@ -621,5 +635,6 @@ if TYPE_CHECKING:  # mypy checks the backend against the protocol and every capa
     from engram.store import base
 
     def _conforms(s: PostgresStore) -> tuple[base.Store, base.VectorAdmin, base.Scrubbable, base.TraceScanner,
-                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts, base.Spells]:
-        return s, s, s, s, s, s, s, s
+                                             base.SearchesVectors, base.CacheReport, base.ReadsTexts, base.Spells,
+                                             base.FetchesVectors]:
+        return s, s, s, s, s, s, s, s, s

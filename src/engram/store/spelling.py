@@ -40,8 +40,10 @@ TWO_EDITS_FROM = 9
 NEAR_WEIGHT = 0.5
 #: Letters of a word's end that may follow the part matched against a term ("manag" + "er").
 MAX_SUFFIX = 3
-#: Vocabularies kept (one per subject and store), and their bound in bytes (about 80 a term).
-MAX_VOCABULARIES = 64
+#: Vocabularies kept (one per subject and store: as many subjects as the store's other caches
+#: hold, so a server answering hundreds of subjects does not read one again every few recalls),
+#: and their bound in bytes (about 80 a term).
+MAX_VOCABULARIES = 1024
 MAX_BYTES = 64 << 20
 
 
