@@ -24,8 +24,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from engram.safety import prose_words as pw
+from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
 __all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "secret_like"]
@@ -43,16 +45,37 @@ _ARABIC = re.compile(r"[\u0600-\u06ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]+")
 
 
+def _trie(words: Iterable[tuple[str, str]]) -> str:
+    """A regex matching each (literal, tail) pair, its literals folded into a trie so a failing position fails fast."""
+    tree: dict[str, Any] = {}
+    for literal, tail in words:
+        node = tree
+        for ch in literal:
+            node = node.setdefault(ch, {})
+        node.setdefault("", set()).add(tail)
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [(r"\s+" if ch == " " else re.escape(ch)) + emit(child) for ch, child in sorted(node.items()) if ch]
+        ends = sorted(node.get("", ()), key=lambda t: (-len(t), t))
+        branches += [t for t in ends if t] + ([""] if "" in ends else [])
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(tree)
+
+
 def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
-    parts = []
-    for stem, extra in sorted(set(stems), key=lambda s: (-len(s[0]), s)):
-        body = re.escape(stem).replace(r"\ ", r"\s+")
-        if _UNSPACED_RE.search(stem):
-            parts.append(body)
-            continue
-        glued = r"(?:[وفبكل]{1,2})?" if _ARABIC.match(stem) else ""  # Arabic proclitics: "ككلمة مرور", "لبطاقة"
+    """One pattern for the labels `stems` ((stem, letters an inflection may add)): words of scripts with spaces
+    bounded on both sides (Arabic ones maybe with a glued proclitic), words of scripts without spaces anywhere."""
+    spaced, arabic, unspaced = [], [], []
+    for stem, extra in set(stems):
         tail = rf"[^\W\d_]{{0,{extra}}}" if extra else ""
-        parts.append(rf"(?<![\w.$@/]){glued}{body}{tail}(?![\w])")
+        group = unspaced if _UNSPACED_RE.search(stem) else arabic if _ARABIC.match(stem) else spaced
+        group.append((stem.lower(), tail))
+    parts = [rf"(?<![\w.$@/]){_trie(spaced)}(?!\w)"]
+    if arabic:  # Arabic proclitics glued to the label: "ككلمة مرور" (as a password), "لبطاقة" (for the card)
+        parts.append(rf"(?<![\w.$@/])(?:[وفبكل]{{1,2}})?{_trie(arabic)}(?!\w)")
+    if unspaced:
+        parts.append(_trie(unspaced))
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
@@ -68,7 +91,8 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
     return {s.lower()[:4] if not _UNSPACED_RE.search(s) else s for s, _ in stems}
 
 
-HINTS: tuple[str, ...] = tuple(sorted(_hints(pw.PASSWORD_STEMS) | _hints(pw.PIN_STEMS) | _hints(pw.CODE_STEMS)))
+_KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS))  # in the order of _KINDS
+HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
 _TRAIL = ".,;:)]}»!?。、，！？"
@@ -76,6 +100,8 @@ _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.]?[a-z]+\.?\d*)?", re.IGNORECASE)
 _UNIT = re.compile(r"\d+(?:[.,]\d+)?[^\W\d_]{1,5}")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _FENCE = re.compile(r"```|~~~")
+_CANDIDATE = re.compile(r"[\d!\"#$%&*+,:;<>?@^|~]")  # a digit or a symbol: a cheap test before `secret_like`
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")  # code: `self.password`, `cfg.db.passwd`
 _CODE_START = tuple("$({[<@%&\\/")
 
 
@@ -103,7 +129,8 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
     letters = [c for c in value if is_letter(c)]
     digits = sum(c.isdigit() for c in value)
     symbols = [c for c in value if not c.isdigit() and not is_letter(c)]
-    if not letters or "://" in value or "/" in value or "(" in value or "=" in value or _EMAIL.fullmatch(value):
+    if not letters or "://" in value or any(c in value for c in "/()[]{}<>=") or value.endswith("@") or \
+            _EMAIL.fullmatch(value) or _DOTTED.fullmatch(value):
         return False  # a number, a date, an id of digits and dashes, a path, a link, an address, code
     if _VERSION.fullmatch(value) or _UNIT.fullmatch(value) or is_placeholder_or_hash(value):
         return False
@@ -145,17 +172,24 @@ def _joins(token: str) -> bool:
     return _HANGUL.fullmatch(token) is not None and token[-1] in pw.PARTICLES
 
 
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+_CHANGE_START = re.compile(_alternation(pw.CHANGE_STEMS), re.IGNORECASE)
+_CHANGE_INSIDE = re.compile(_alternation(s for s in pw.CHANGE_STEMS if len(s) > 2 and not s.isascii()))  # "kuganti"
+_LOCK_START = re.compile(_alternation(pw.LOCK_STEMS), re.IGNORECASE)
+_LOCK_INSIDE = re.compile(_alternation(s for s in pw.LOCK_STEMS if _UNSPACED_RE.search(s)))
+
+
 def _changes(token: str) -> bool:
-    low = token.lower()
-    return any(low.startswith(s) or (len(s) > 2 and s in low and not low.isascii()) for s in pw.CHANGE_STEMS)
+    """Whether `token` is a verb of changing (by its stem; inside a word in scripts that glue a pronoun on)."""
+    return _CHANGE_START.match(token) is not None or (not token.isascii() and _CHANGE_INSIDE.search(token) is not None)
 
 
 def _near_lock(tokens: list[str]) -> bool:
-    for t in tokens:
-        low = t.lower()
-        if any(low.startswith(s) or (_UNSPACED_RE.search(s) and s in low) for s in pw.LOCK_STEMS):
-            return True
-    return False
+    """Whether one of `tokens` names what a code opens (a door, a gate, a safe, a card)."""
+    return any(_LOCK_START.match(t) is not None or _LOCK_INSIDE.search(t) is not None for t in tokens)
 
 
 def ambiguous_label(label: str) -> bool:
@@ -183,8 +217,9 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
         if low in pw.NEGATIONS or value.lower() in ATTRIBUTE_WORDS:
             return None
         joined = not seen or _joins(prev) or (changed and prev.lower() in pw.TO_WORDS) or _changes(prev) \
-            or (kind == "pin" and i <= 3)  # a PIN may follow a short "for" phrase: "Код від домофону 2718"
-        if joined and value:
+            or (kind == "pin" and i <= 3 and not _FUNCTION.intersection(x.group(0).lower() for x in toks[:i]))
+        # a PIN may follow a short "for" phrase without function words: "Код від домофону 2718", not "pin it for 2024"
+        if joined and value and _CANDIDATE.search(value):
             numeric = kind == "pin" or (i <= 3 and not _year(value))
             nxt = toks[i + 1].group(0).lower() if i + 1 < len(toks) else ""
             if value.isdigit() and _clean(nxt) in pw.UNITS:
@@ -231,7 +266,10 @@ def find(text: str) -> list[tuple[int, int, str]]:
 
 
 def _find(text: str) -> Iterator[tuple[int, int, str]]:
-    for kind, pattern, lock in _KINDS:
+    lowered = text.lower()
+    for (kind, pattern, lock), hints in zip(_KINDS, _KIND_HINTS, strict=True):
+        if not any(h in lowered for h in hints):
+            continue
         for m in pattern.finditer(text):
             if _in_code(text, m.start()):
                 continue
