@@ -66,7 +66,9 @@ def _trie(words: Iterable[tuple[str, str]]) -> str:
 def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
     """One pattern for the labels `stems` ((stem, letters an inflection may add)): words of scripts with spaces
     bounded on both sides (Arabic ones maybe with a glued proclitic), words of scripts without spaces anywhere."""
-    spaced, arabic, unspaced = [], [], []
+    spaced: list[tuple[str, str]] = []
+    arabic: list[tuple[str, str]] = []
+    unspaced: list[tuple[str, str]] = []
     for stem, extra in set(stems):
         tail = rf"[^\W\d_]{{0,{extra}}}" if extra else ""
         group = unspaced if _UNSPACED_RE.search(stem) else arabic if _ARABIC.match(stem) else spaced
@@ -176,7 +178,7 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
-_CHANGE_START = re.compile(_alternation(pw.CHANGE_STEMS), re.IGNORECASE)
+_CHANGE_START = re.compile(rf"(?:{_alternation(pw.CHANGE_STEMS)})[^\W\d_]{{0,4}}", re.IGNORECASE)
 _CHANGE_INSIDE = re.compile(_alternation(s for s in pw.CHANGE_STEMS if len(s) > 2 and not s.isascii()))  # "kuganti"
 _LOCK_START = re.compile(_alternation(pw.LOCK_STEMS), re.IGNORECASE)
 _LOCK_INSIDE = re.compile(_alternation(s for s in pw.LOCK_STEMS if _UNSPACED_RE.search(s)))
@@ -184,7 +186,7 @@ _LOCK_INSIDE = re.compile(_alternation(s for s in pw.LOCK_STEMS if _UNSPACED_RE.
 
 def _changes(token: str) -> bool:
     """Whether `token` is a verb of changing (by its stem; inside a word in scripts that glue a pronoun on)."""
-    return _CHANGE_START.match(token) is not None or (not token.isascii() and _CHANGE_INSIDE.search(token) is not None)
+    return _CHANGE_START.fullmatch(token) is not None or (not token.isascii() and _CHANGE_INSIDE.search(token) is not None)
 
 
 def _near_lock(tokens: list[str]) -> bool:
@@ -218,7 +220,7 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
             return None
         joined = not seen or _joins(prev) or (changed and prev.lower() in pw.TO_WORDS) or _changes(prev) \
             or (kind == "pin" and i <= 3 and not _FUNCTION.intersection(x.group(0).lower() for x in toks[:i]))
-        # a PIN may follow a short "for" phrase without function words: "Код від домофону 2718", not "pin it for 2024"
+        # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
         if joined and value and _CANDIDATE.search(value):
             numeric = kind == "pin" or (i <= 3 and not _year(value))
             nxt = toks[i + 1].group(0).lower() if i + 1 < len(toks) else ""

@@ -63,11 +63,11 @@ LOCK_STEMS: tuple[str, ...] = (
 # Words that join a label to its value when they stand right before it: copulas, "is now", "becomes", "reads".
 CONNECTORS: frozenset[str] = frozenset({
     "is", "was", "are", "'s", "’s", "ist", "lautet", "war", "heißt", "heisst", "wird", "est", "c'est", "c’est", "était",
-    "es", "era", "será", "é", "e", "è", "ficou", "fica", "sarà", "wordt", "luidt", "is", "är", "var", "blir", "lyder",
-    "er", "blev", "to", "jest", "brzmi", "je", "zní", "bylo", "este", "e", "olarak", "là", "adalah", "ialah", "yaitu",
+    "es", "era", "será", "é", "e", "è", "ficou", "fica", "sarà", "wordt", "luidt", "är", "var", "blir", "lyder",
+    "er", "blev", "to", "jest", "brzmi", "je", "zní", "bylo", "este", "olarak", "là", "adalah", "ialah", "yaitu",
     "jadi", "menjadi", "είναι", "ήταν", "—", "–", "-", "->", "→", "=>", ":", "=", "：", "це", "є", "это", "будет", "هي",
     "هو", "है", "था", "ist:", "on", "oli", "ir", "yra", "van", "glasi", "е", "היא", "הוא", "quedó", "queda", "diventa",
-    "devient", "vaut", "lyder", "zněl", "wynosi",
+    "devient", "vaut", "zněl", "wynosi",
 })
 # "now", "today", "from now on" between a copula and the value ("ahora es …", "अब … है", "teraz to …").
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
@@ -75,19 +75,19 @@ NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "dé
                                        "sekarang", "अब", "τώρα", "тепер", "теперь", "الآن", "今", "이제", "지금"})
 # Particles glued after a label in scripts without spaces, and short function words of verb-final languages.
 PARTICLES: frozenset[str] = frozenset({"は", "が", "を", "も", "に", "で", "：", "는", "은", "를", "을", "이", "가", "도",
-                                       "是", "为", "為", "：", "का", "की", "के", "को", "ko", "ni"})
-# A verb of changing a password, by stem ("changed", "geändert", "cambiato", "zmieniłem", "đổi", "bakudan"): after one,
+                                       "是", "为", "為", "का", "की", "के", "को", "ko", "ni"})
+# A verb of changing a password, by stem ("changed", "geändert", "cambiato", "zmieniłem", "đổi", "बदलकर"), with at most four letters of ending: after one,
 # a word for "to" (TO_WORDS) joins the label to the new value ("changed the router password to X").
 CHANGE_STEMS: tuple[str, ...] = (
     "chang", "reset", "updat", "set", "geändert", "geaendert", "änder", "aender", "gesetzt", "umgestellt", "changé",
-    "modifié", "mis", "cambi", "camb", "puesto", "mud", "alter", "troc", "cambiat", "impostat", "messo", "veranderd",
+    "modifié", "cambi", "puesto", "mudei", "mudou", "mudamos", "alterei", "alterou", "troquei", "trocou", "cambiat", "impostat", "messo", "veranderd",
     "gewijzigd", "wijzig", "verander", "ändrat", "ändra", "bytt", "endret", "ændret", "zmienił", "zmieni", "ustawi",
     "změnil", "změni", "nastavil", "schimbat", "schimb", "setat", "değiştir", "degistir", "yaptım", "đổi", "ganti",
     "diganti", "kuganti", "ubah", "mengubah", "変更", "変え", "바꿨", "바꾸", "변경", "غيرت", "غيّرت", "تغيير", "बदल",
     "άλλαξ", "αλλάξ", "змінив", "змінила", "змін", "изменил", "поменял", "смени", "vaihdo", "megváltoztat", "改成",
     "改为", "改為",
 )
-TO_WORDS: frozenset[str] = frozenset({"to", "auf", "zu", "in", "en", "para", "pra", "a", "à", "in", "naar", "till", "til",
+TO_WORDS: frozenset[str] = frozenset({"to", "auf", "zu", "in", "en", "para", "pra", "a", "à", "naar", "till", "til",
                                       "na", "în", "thành", "jadi", "menjadi", "ke", "σε", "στο", "στον", "на", "إلى", "الى",
                                       "ل", "olarak", "→", "->", "ni", "kuwa", "za", "do", "als", "as"})
 # Words that put a value before the label: "use X as the password", "X как пароль", "X というパスワード", "ككلمة مرور".
@@ -95,15 +95,15 @@ AS_MARKERS: frozenset[str] = frozenset({"as", "als", "comme", "como", "come", "j
                                         "làm", "là", "ως", "як", "как", "というパスワード", "という", "って", "로", "으로",
                                         "के", "कर", "ك"})
 # A word right after the label or the copula that says no value follows ("password is not …", "kein Passwort").
-NEGATIONS: frozenset[str] = frozenset({"not", "no", "never", "nicht", "kein", "keine", "pas", "jamais", "no", "nunca",
+NEGATIONS: frozenset[str] = frozenset({"not", "no", "never", "nicht", "kein", "keine", "pas", "jamais", "nunca",
                                        "non", "mai", "não", "niet", "geen", "nie", "ne", "nu", "inte", "ikke", "değil",
                                        "yok", "không", "tidak", "bukan", "नहीं", "ليس", "ليست", "لا", "δεν", "не", "ні"})
 # Units after a number: "… 12 characters", "8 Zeichen", "6 cyfr": a length, not a PIN.
 UNITS: frozenset[str] = frozenset({
     "char", "chars", "character", "characters", "digit", "digits", "letters", "symbols", "words", "zeichen", "stellen",
     "ziffern", "caractères", "caracteres", "chiffres", "dígitos", "cifras", "caratteri", "cifre", "tekens", "cijfers",
-    "znaków", "znaki", "cyfr", "cyfry", "znaků", "číslic", "znaky", "caractere", "cifre", "karakter", "haneli", "hane",
-    "ký", "số", "angka", "digit", "tecken", "siffror", "tegn", "cifre", "merkkiä", "χαρακτήρες", "ψηφία", "символів",
+    "znaków", "znaki", "cyfr", "cyfry", "znaků", "číslic", "znaky", "caractere", "karakter", "haneli", "hane",
+    "ký", "số", "angka", "tecken", "siffror", "tegn", "merkkiä", "χαρακτήρες", "ψηφία", "символів",
     "цифр", "символов", "знаков", "अक्षर", "अंक", "أحرف", "أرقام", "文字", "桁", "자", "자리", "位", "个", "days", "jours",
     "tage", "días", "giorni", "dias", "dni", "dní", "gün", "ngày", "hari", "minutes", "minuten", "minutos", "minuti",
     "seconds", "sekunden", "times", "mal", "fois", "veces", "volte", "vezes", "keer", "razy",
@@ -117,8 +117,8 @@ TECH_WORDS: frozenset[str] = frozenset({
     "mfa", "totp", "hotp", "nist", "iso", "rfc", "pci", "pcidss", "cve", "owasp", "bit", "bits", "gb", "mb", "kb", "ghz",
     "mhz", "mbps", "gbps", "win", "windows", "ios", "android", "python", "py", "node", "java", "es", "ecma", "php",
     "mysql", "postgres", "postgresql", "redis", "v", "ver", "version", "rc", "beta", "alpha", "build", "api", "sdk",
-    "gpt", "claude", "llama", "ax", "ac", "ac", "ieee", "usb", "hdmi", "lte", "g", "nt", "ntlm", "ntlmv", "krb",
-    "kerberos", "des", "tripledes", "rc", "chacha", "poly", "chachapoly", "xchacha", "curve", "secp", "k", "p",
+    "gpt", "claude", "llama", "ax", "ac", "ieee", "usb", "hdmi", "lte", "g", "nt", "ntlm", "ntlmv", "krb",
+    "kerberos", "des", "tripledes", "chacha", "poly", "chachapoly", "xchacha", "curve", "secp", "k", "p",
 })
 # Labels that also mean something else: Greek κωδικός is any code, Spanish clave a key idea, Italian parola a word,
 # Turkish şifre a cipher, Indonesian sandi a code. After them a value must hold a lower-case letter and a digit or a

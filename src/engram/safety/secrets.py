@@ -233,6 +233,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
     if value.isdigit():
         return len(value) >= 4
+    if re.fullmatch(r"\d{1,4}([-./])\d{1,2}\1\d{1,4}", value):
+        return False  # "expires on 2025-01-15": a date, not a password
     return has_digit or has_symbol or inner_upper
 
 
