@@ -191,7 +191,8 @@ def _changes(token: str) -> bool:
 
 def _near_lock(tokens: list[str]) -> bool:
     """Whether one of `tokens` names what a code opens (a door, a gate, a safe, a card)."""
-    return any(_LOCK_START.match(t) is not None or _LOCK_INSIDE.search(t) is not None for t in tokens)
+    words = [re.split(r"['’]", t)[-1] or t for t in tokens]  # an elided article glued on: "dell'allarme", "l'immeuble"
+    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None for w in words)
 
 
 def ambiguous_label(label: str) -> bool:
@@ -222,7 +223,9 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
             or (kind == "pin" and i <= 3 and not _FUNCTION.intersection(x.group(0).lower() for x in toks[:i]))
         # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
         if joined and value and _CANDIDATE.search(value):
-            numeric = kind == "pin" or (i <= 3 and not _year(value))
+            by_copula = not seen or _joins(prev)
+            # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
+            numeric = (kind == "pin" and (by_copula or not _year(value))) or (i <= 3 and not _year(value))
             nxt = toks[i + 1].group(0).lower() if i + 1 < len(toks) else ""
             if value.isdigit() and _clean(nxt) in pw.UNITS:
                 return None

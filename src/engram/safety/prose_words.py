@@ -51,7 +51,7 @@ LOCK_STEMS: tuple[str, ...] = (
     "door", "gate", "alarm", "safe", "lock", "locker", "padlock", "garage", "keypad", "entrance", "entry", "building",
     "intercom", "buzzer", "card", "porte", "portail", "coffre", "cadenas", "interphone", "carte", "immeuble", "puerta",
     "portal", "portón", "caja", "candado", "tarjeta", "porta", "portão", "cofre", "cadeado", "cartão", "cancell",
-    "cassaforte", "citofon", "carta", "bancomat", "tür", "tor", "tresor", "schloss", "haus", "karte", "deur", "kluis",
+    "cassaforte", "citofon", "allarm", "alarma", "carta", "bancomat", "tür", "tor", "tresor", "schloss", "haus", "karte", "deur", "kluis",
     "poort", "kaart", "drzwi", "bram", "domofon", "sejf", "kłód", "kart", "dveř", "dveř", "vchod", "brán", "zámk",
     "interfon", "ușă", "usa", "poart", "card", "kapı", "kapi", "kilid", "cửa", "cổng", "thẻ", "pintu", "gerbang",
     "kartu", "brankas", "بوابة", "للبوابة", "باب", "الباب", "بطاقة", "لبطاقة", "خزنة", "दरवाज़", "दरवाज", "गेट",
