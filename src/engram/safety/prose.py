@@ -27,10 +27,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engram.safety import prose_words as pw
+from engram.safety.secret_words import COPULAS as _COPULAS
 from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "secret_like"]
+__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "secret_like", "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
@@ -102,6 +103,7 @@ _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.]?[a-z]+\.?\d*)?", re.IGNORECASE)
 _UNIT = re.compile(r"\d+(?:[.,]\d+)?[^\W\d_]{1,5}")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _FENCE = re.compile(r"```|~~~")
+_CONNECTORS = pw.CONNECTORS | {c.lower() for c in _COPULAS}  # and the copulas of the older rules' table (55 languages)
 _CANDIDATE = re.compile(r"[\d!\"#$%&*+,:;<>?@^|~]")  # a digit or a symbol: a cheap test before `secret_like`
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")  # code: `self.password`, `cfg.db.passwd`
 _CODE_START = tuple("$({[<@%&\\/")
@@ -167,7 +169,7 @@ def _ends_sentence(token: str, text: str, end: int) -> bool:
 def _joins(token: str) -> bool:
     """Whether `token`, right before a value, joins it to the label: a copula, a colon, an arrow, a particle."""
     low = token.lower()
-    if low in pw.CONNECTORS or low in pw.PARTICLES or low.endswith((":", "：")):
+    if low in _CONNECTORS or low in pw.PARTICLES or low.endswith((":", "：")):
         return True
     # Korean puts spaces between words, so a word ending in a particle joins ("자리는 8713"); in Chinese and
     # Japanese a longer run holds other words ("密码管理器是 …": a password manager).
@@ -205,41 +207,92 @@ def _tokens(text: str, start: int, end: int) -> list[re.Match[str]]:
     return list(_TOKEN.finditer(text, start, end))
 
 
+def _strong(value: str) -> bool:
+    """A value that needs no joining word (zero-copula languages: "A wifi jelszava a nyaralóban …!"): letters with
+    two digits or more, and a capital or a symbol, 8+ characters."""
+    digits = sum(c.isdigit() for c in value)
+    return len(value) >= 8 and digits >= 2 and any(is_letter(c) for c in value) and \
+        (any(c.isupper() for c in value) or _CANDIDATE.search(re.sub(r"\d", "", value)) is not None)
+
+
+def _clause_end(raw: str, text: str, end: int, nxt: str) -> bool:
+    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation follows, a dash."""
+    rest = text[end:end + 3].lstrip(" ")
+    return not rest or rest[0] in "\n.,;!?—–-)" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-")
+
+
 def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[int, int] | None:
     """The value in the window after label `m`, joined to it as the module docstring says, or None."""
     line_end = text.find("\n", m.end())
     toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)[:_WINDOW + 1]
+    words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
     strict = ambiguous_label(m.group(0))
-    changed = any(_changes(t) for t in before)
+    changed = -1 if any(_changes(_clean(t)) for t in before) else None  # where a verb of changing was seen
     prev, seen = "", False  # the last token that is not "now", and whether there was one
     for i, t in enumerate(toks):
-        raw = t.group(0)
+        raw = words[i]
         low = raw.lower()
         value = _clean(raw)
         if low in pw.NEGATIONS or value.lower() in ATTRIBUTE_WORDS:
             return None
-        joined = not seen or _joins(prev) or (changed and prev.lower() in pw.TO_WORDS) or _changes(prev) \
-            or (kind == "pin" and i <= 3 and not _FUNCTION.intersection(x.group(0).lower() for x in toks[:i]))
-        # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
-        if joined and value and _CANDIDATE.search(value):
-            by_copula = not seen or _joins(prev)
-            # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
-            numeric = (kind == "pin" and (by_copula or not _year(value))) or (i <= 3 and not _year(value))
-            nxt = toks[i + 1].group(0).lower() if i + 1 < len(toks) else ""
-            if value.isdigit() and _clean(nxt) in pw.UNITS:
-                return None
-            opens = not lock or _near_lock(before + [x.group(0) for x in toks[:i]])
-            if opens and secret_like(value, numeric=numeric, strict=strict):
-                offset = t.start() + raw.find(value)
-                return offset, offset + len(value)
-        if _changes(raw):
-            changed = True
+        nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+        if value and _CANDIDATE.search(value):
+            span = _joined_value(text, t, value, i, words, before, kind=kind, lock=lock, strict=strict,
+                                 prev=prev, seen=seen, changed=changed, nxt=nxt)
+            if span is not None:
+                return span
+        if _changes(_clean(raw)):
+            changed = i
         if low not in pw.NOW_WORDS:
             prev, seen = raw, True
-        if _ends_sentence(raw, text, t.end()):
-            return None
+        if _ends_sentence(raw, text, t.end()) or (raw.endswith(",") and _clean(nxt) in pw.CONJUNCTIONS):
+            return None  # the sentence ends, or a new clause starts (", og wifi-navnet er …")
     return None
+
+
+def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[str], before: list[str], *, kind: str,
+                  lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str) -> tuple[int, int] | None:
+    """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret."""
+    gap = [w.lower() for w in words[:i]]
+    by_copula = not seen or _joins(prev)
+    by_change = _changes(_clean(prev)) or (prev.lower() in pw.TO_WORDS and (changed is not None or any(
+        _changes(_clean(w)) for w in words[i + 1:i + 3])))  # "… auf X gesetzt": German and Dutch put the verb last
+    # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
+    short_pin = kind == "pin" and i <= 3 and not _FUNCTION.intersection(gap)
+    # no copula (Hungarian, Russian, Hebrew, Arabic): a strong value that ends its clause, near the label or a verb
+    # of changing, with no English preposition before it ("password on my Pixel8Pro." stays a device)
+    bare = (i <= 3 or (changed is not None and i - changed <= 3)) and _strong(value) and \
+        _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap)
+    if not (by_copula or by_change or short_pin or bare):
+        return None
+    if value.isdigit() and _clean(nxt) in pw.UNITS:
+        return None
+    near_lock = _near_lock(before + words[:i])
+    if lock and not (value.isdigit() and near_lock):
+        return None  # a code in general counts only as a number, with what it opens named near it
+    # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
+    numeric = not _year(value) or (kind == "pin" and by_copula)
+    numeric = numeric and (kind == "pin" or i <= 3 or near_lock)
+    if not secret_like(value, numeric=numeric, strict=strict):
+        return None
+    offset = t.start() + words[i].find(value)
+    return offset, offset + len(value)
+
+
+def unjoined(between: str) -> bool:
+    """Whether `between` (a label, then the text up to its value) has words after the label and none that joins
+    the value to it: no copula, colon, arrow, particle, verb of changing or "to" ("password on my …", "Mật khẩu
+    của tài khoản …"). The older fixed rules leave such a text to this finder's stricter test for a bare value."""
+    label = _PASSWORD.match(between) or _PIN.match(between)
+    if label is None:
+        return False
+    gap = [w for w in _TOKEN.findall(between, label.end()) if w.lower() not in pw.NOW_WORDS]
+    if not gap:
+        return False
+    last = gap[-1]
+    return not (_joins(last) or _changes(_clean(last)) or last.lower() in pw.TO_WORDS or last.endswith(("(", ")")) or
+                any(c in last for c in ":=：→") or any(_changes(_clean(w)) for w in gap))
 
 
 def _value_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:

@@ -10,7 +10,7 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_STEMS", "CONNECTORS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
            "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "TO_WORDS", "UNITS"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
@@ -67,7 +67,7 @@ CONNECTORS: frozenset[str] = frozenset({
     "er", "blev", "to", "jest", "brzmi", "je", "zní", "bylo", "este", "olarak", "là", "adalah", "ialah", "yaitu",
     "jadi", "menjadi", "είναι", "ήταν", "—", "–", "-", "->", "→", "=>", ":", "=", "：", "це", "є", "это", "будет", "هي",
     "هو", "है", "था", "ist:", "on", "oli", "ir", "yra", "van", "glasi", "е", "היא", "הוא", "quedó", "queda", "diventa",
-    "devient", "vaut", "zněl", "wynosi",
+    "devient", "vaut", "zněl", "wynosi", "it's", "it’s", "that's", "that’s", "here's", "here’s", "been",
 })
 # "now", "today", "from now on" between a copula and the value ("ahora es …", "अब … है", "teraz to …").
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
@@ -84,7 +84,7 @@ CHANGE_STEMS: tuple[str, ...] = (
     "gewijzigd", "wijzig", "verander", "ändrat", "ändra", "bytt", "endret", "ændret", "zmienił", "zmieni", "ustawi",
     "změnil", "změni", "nastavil", "schimbat", "schimb", "setat", "değiştir", "degistir", "yaptım", "đổi", "ganti",
     "diganti", "kuganti", "ubah", "mengubah", "変更", "変え", "바꿨", "바꾸", "변경", "غيرت", "غيّرت", "تغيير", "बदल",
-    "άλλαξ", "αλλάξ", "змінив", "змінила", "змін", "изменил", "поменял", "смени", "vaihdo", "megváltoztat", "改成",
+    "άλλαξ", "αλλάξ", "змінив", "змінила", "змін", "изменил", "помен", "смени", "ingesteld", "gezet", "vaihdo", "megváltoztat", "改成",
     "改为", "改為",
 )
 TO_WORDS: frozenset[str] = frozenset({"to", "auf", "zu", "in", "en", "para", "pra", "a", "à", "naar", "till", "til",
@@ -129,3 +129,14 @@ AMBIGUOUS: tuple[str, ...] = ("κωδικ", "clave", "parol", "şifre", "sifre",
 # like ("Password managers: 1Password at work", "**Unique Passwords**: 1Password can generate …").
 NAMES: frozenset[str] = frozenset({"1password", "keepassxc", "keepass2", "keepass2android", "pass(1)", "wi-fi",
                                    "802.1x", "wpa2-personal", "wpa3-personal", "wpa2-enterprise", "e-mail"})
+# Words for "and" / "but" after a comma: a new clause starts, and a value after it is another thing's
+# ("Koden til porten står på sedlen, og wifi-navnet er …").
+CONJUNCTIONS: frozenset[str] = frozenset({
+    "and", "but", "und", "aber", "et", "mais", "y", "pero", "e", "ma", "mas", "en", "maar", "och", "men", "og", "ja",
+    "i", "ale", "a", "ali", "și", "dar", "ve", "ama", "và", "nhưng", "dan", "tapi", "και", "αλλά", "и", "но", "і",
+    "але", "و", "लेकिन", "और", "és", "de", "mutta", "ва",
+})
+# English prepositions and determiners: a value after one of them with no joining word is something else
+# ("reset the password on my Pixel8Pro."); languages without a copula do not use them.
+ENGLISH_LINKS: frozenset[str] = frozenset({"on", "for", "of", "to", "at", "in", "with", "from", "by", "my", "the", "our",
+                                           "your", "his", "her", "their", "its", "this", "that", "via", "using"})

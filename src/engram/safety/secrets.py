@@ -209,6 +209,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
+    if not quoted and prose.unjoined(between):
+        return False  # words between the label and the value and no word joining them: the window finder judges it
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
     if not quoted and _code_after_label(m, m.group("v2"), m.end("v2")):
