@@ -321,6 +321,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout13 (the shapes of the issue's fresh set: .env lines, URLs and JSON configs, provider tokens, "
         "prose in eight languages; the test batch, scored once: 18/20, 0/20; not tuned on)": DATA / "secrets_holdout13.jsonl",
         "secrets_tune12 (the same families, other instances: first read 20/35, 1/34; tuned on)": DATA / "secrets_tune12.jsonl",
+        "secrets_holdout15 (each secret inside a short chat message beside its benign twin, 14 languages, .env, URL, "
+        "JSON, YAML, tokens; a test batch scored once: 16/20, 1/20; then its families fixed as methods)":
+            DATA / "secrets_holdout15.jsonl",
+        "secrets_holdout16 (registers: an assistant's notes, forms, e-mails, SMS codes, 15 languages, INI, URL, JSON, "
+        "env, a token; the test batch, scored once after the round's last change, not tuned on)": DATA / "secrets_holdout16.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
     for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):

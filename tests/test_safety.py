@@ -446,7 +446,7 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
                                   "secrets_holdout7.jsonl", "secrets_holdout8.jsonl", "secrets_holdout9.jsonl",
                                   "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_holdout12.jsonl",
-                                  "secrets_tune12.jsonl", "secrets_agent.jsonl"])
+                                  "secrets_tune12.jsonl", "secrets_agent.jsonl", "secrets_holdout15.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
