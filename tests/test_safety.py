@@ -859,6 +859,13 @@ def test_look_alikes_of_spaced_digits_passphrases_cookies_and_tokens_are_kept(te
 GRID_FLOORS = {"train": (90, 0), "dev": (18, 0), "test": (17, 0)}  # (secrets caught at least, benign refused at most)
 
 
+def test_test_batch_holdout16_floor():
+    """secrets_holdout16, scored once (18/20, 0/20; its misses are SMS verification codes): a regression floor."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_holdout16.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 18
+    assert [r["text"] for r in rows if r["label"] == "benign" and find_secrets(r["text"])] == []
+
+
 @pytest.mark.parametrize("split", ["train", "dev", "test"])
 def test_grid_set_per_split_floors(split):
     rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_grid14.jsonl").read_text(encoding="utf-8").splitlines()]
