@@ -4,7 +4,9 @@ The secret filter (`check_text`, `looks_secret`, `redact`, `find_secrets`) runs 
   list of focused rules: provider key formats (prefix + length, as the providers document them),
   context rules ("password is ...", `api_key=...`, `user:pass@host`), checksummed numbers (Luhn
   for cards, mod-97 for IBANs, SSN/NINO structure) and a last-resort entropy check for long
-  random tokens. Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
+  random tokens; secrets stated in prose in any language are also read by a window finder
+  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value).
+  Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
   one is. Numbers and the reasons for each rule are in docs/safety.md. `add_pattern` registers
   more formats. Prompt escaping lives in engram.safety.escaping (importable from here too).
 """
