@@ -295,7 +295,7 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     scanners: dict[str, Callable[[str], bool]] = {"engram.safety.secrets": lambda t: bool(find_secrets(t)),
                                                   "the reference article's regex": lambda t: SEED_SECRET.search(t) is not None}
     scanners.update(detect_secrets_scanners())
-    secret_sets = {
+    secret_sets: dict[str, Path | tuple[Path, str]] = {
         "tests/data/secrets_labelled": ROOT / "tests" / "data" / "secrets_labelled.jsonl",
         "secrets_fresh (by hand; checked while building)": DATA / "secrets_fresh.jsonl",
         "secrets_holdout (by hand; first read 17/20, 1/20, then fixed)": DATA / "secrets_holdout.jsonl",
@@ -321,19 +321,33 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout13 (the shapes of the issue's fresh set: .env lines, URLs and JSON configs, provider tokens, "
         "prose in eight languages; the test batch, scored once: 18/20, 0/20; not tuned on)": DATA / "secrets_holdout13.jsonl",
         "secrets_tune12 (the same families, other instances: first read 20/35, 1/34; tuned on)": DATA / "secrets_tune12.jsonl",
+        "secrets_holdout15 (each secret inside a short chat message beside its benign twin, 14 languages, .env, URL, "
+        "JSON, YAML, tokens; a test batch scored once: 16/20, 1/20; then its families fixed as methods)":
+            DATA / "secrets_holdout15.jsonl",
+        "secrets_holdout16 (registers: an assistant's notes, forms, e-mails, SMS codes, 15 languages, INI, URL, JSON, "
+        "env, a token; the test batch, scored once after the round's last change, not tuned on)": DATA / "secrets_holdout16.jsonl",
     }
+    grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
+    for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):
+        secret_sets[f"{grid}, {split} split{note}"] = (DATA / "secrets_grid14.jsonl", split)
     out += ["| set | screen | secrets caught | benign refused |", "|---|---|---|---|"]
     holdout_scored: list[tuple[dict[str, str], bool]] = []
-    for name, path in secret_sets.items():
-        data = rows(path)
+    grid_scored: list[tuple[dict[str, str], bool]] = []
+    for name, where in secret_sets.items():
+        path, split = where if isinstance(where, tuple) else (where, None)
+        data = [r for r in rows(path) if split is None or r.get("split") == split]
         for scanner, detect in scanners.items():
             scored = [(r, detect(r["text"])) for r in data]
             out.append(line(name, scanner, scored, "secret"))
             if scanner == "engram.safety.secrets" and "tests/data" not in name:
                 holdout_scored += scored
+                if split is not None:
+                    grid_scored += scored
     out += ["", "Per family and per language, the hand-written batches (fresh, the holdouts, the agent set):", ""]
     out += breakdown(holdout_scored, "secret", "family") + [""] + breakdown(holdout_scored, "secret", "lang")
     out += ["", "Errors on the hand-written batches:", ""] + misses(holdout_scored, "secret")
+    out += ["", "Per construction and per language, secrets_grid14 (all three splits):", ""]
+    out += breakdown(grid_scored, "secret", "family") + [""] + breakdown(grid_scored, "secret", "lang")
 
     out += ["", "### Technical text (nothing in it is an injection or a real secret)", "",
             "| text | pieces | refused as an instruction | a secret found |", "|---|---|---|---|"]

@@ -446,7 +446,7 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
                                   "secrets_holdout7.jsonl", "secrets_holdout8.jsonl", "secrets_holdout9.jsonl",
                                   "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_holdout12.jsonl",
-                                  "secrets_tune12.jsonl", "secrets_agent.jsonl"])
+                                  "secrets_tune12.jsonl", "secrets_agent.jsonl", "secrets_holdout15.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
@@ -851,3 +851,88 @@ def test_spaced_digits_pin_words_passphrases_cookies_and_client_tokens(text, sec
 ])
 def test_look_alikes_of_spaced_digits_passphrases_cookies_and_tokens_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ prose in any language: the window finder
+
+# secrets_grid14's floors per split (docs/safety.md): train and dev were tuned on, test was scored once.
+GRID_FLOORS = {"train": (90, 0), "dev": (18, 0), "test": (17, 0)}  # (secrets caught at least, benign refused at most)
+
+
+def test_test_batch_holdout16_floor():
+    """secrets_holdout16, scored once (18/20, 0/20; its misses are SMS verification codes): a regression floor."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_holdout16.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 18
+    assert [r["text"] for r in rows if r["label"] == "benign" and find_secrets(r["text"])] == []
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"])
+def test_grid_set_per_split_floors(split):
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_grid14.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = [r for r in rows if r["split"] == split]
+    caught = sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret")
+    refused = [r["text"] for r in rows if r["label"] == "benign" and find_secrets(r["text"])]
+    least, most = GRID_FLOORS[split]
+    assert caught >= least
+    assert len(refused) <= most, refused
+
+
+@pytest.mark.parametrize("text, secret", [
+    # a long "for" phrase between the label and its copula
+    ("Die Zugangsdaten: das Passwort für den alten Laptop im Arbeitszimmer meines Vaters ist Kastanie88", "Kastanie88"),
+    ("Il codice dell'allarme del negozio di via Roma è 73914", "73914"),
+    # an inflected label and a value right after it
+    ("Zaloguj się hasłem Jabłko_2019 na stronie banku.", "Jabłko_2019"),
+    ("Uygulamaya şifremle Portakal!71 giriyorum.", "Portakal!71"),
+    # a verb of changing and a word for "to"
+    ("Ik heb mijn wachtwoord van Netflix gewijzigd in Pannenkoek#3", "Pannenkoek#3"),
+    ("Bố đã đổi mật khẩu wifi thành Caphe_sua99", "Caphe_sua99"),
+    # verb-final languages and glued particles
+    ("ジムのロッカーの暗証番号は5827です", "5827"),
+    ("은행 앱 비밀번호를 Sora#2291로 바꿨어", "Sora#2291"),
+    ("मेरे लैपटॉप का पासवर्ड Neem@Tree8 है", "Neem@Tree8"),
+    # the value first, before an "as" word
+    ("Pon Girasol-7733 como contraseña del portátil.", "Girasol-7733"),
+])
+def test_prose_in_other_languages_is_redacted(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Das Passwort für den alten Laptop ist im Tresor meines Vaters.",
+    "Il codice dell'allarme cambia ogni mese, chiedere al negozio.",
+    "Hasło musi mieć co najmniej 12 znaków.",
+    "Mật khẩu wifi đã được đổi thành công.",
+    "비밀번호는 8자 이상이어야 해요.",
+    "Le code promo ETE2024 marche encore sur la boutique.",  # a code, but nothing it opens
+    "Ο κωδικός προϊόντος είναι XB-20931.",  # κωδικός also means a product code
+    "The password hashing algorithm is argon2id.",
+    "Password managers: 1Password at work, KeePassXC at home.",
+    "My password for the VPN expires on 2025-01-15.",
+    "pin numpy to 1.26.4 and torch to 2.3.1",
+    "密码：见密码管理器。",
+    "Passwort wurde auf ******** gesetzt.",
+])
+def test_prose_about_passwords_without_one_is_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("value, numeric, strict, expected", [
+    ("Kastanie88", False, False, True),
+    ("Jabłko_2019", False, False, True),
+    ("4821", True, False, True),
+    ("4821", False, False, False),  # digits only count after a PIN's label
+    ("argon2id", False, False, False),  # a hash function
+    ("SHA-256", False, False, False),
+    ("v2.3.0-rc.1", False, False, False),  # a version
+    ("2024-55913", False, False, False),  # an order number
+    ("100Mbps", False, False, False),  # a unit
+    ("new_password", False, False, False),  # a variable name
+    ("changeme", False, False, False),
+    ("<your-password>", False, False, False),
+    ("AX-77123", False, True, False),  # capitals and digits after an ambiguous label
+    ("राउटर", False, False, False),  # a Devanagari word: its vowel signs are letters, not symbols
+])
+def test_the_shape_test_tells_a_secret_from_an_ordinary_token(value, numeric, strict, expected):
+    from engram.safety.prose import secret_like
+    assert secret_like(value, numeric=numeric, strict=strict) is expected

@@ -4,7 +4,9 @@ The secret filter (`check_text`, `looks_secret`, `redact`, `find_secrets`) runs 
   list of focused rules: provider key formats (prefix + length, as the providers document them),
   context rules ("password is ...", `api_key=...`, `user:pass@host`), checksummed numbers (Luhn
   for cards, mod-97 for IBANs, SSN/NINO structure) and a last-resort entropy check for long
-  random tokens. Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
+  random tokens; secrets stated in prose in any language are also read by a window finder
+  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value).
+  Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
   one is. Numbers and the reasons for each rule are in docs/safety.md. `add_pattern` registers
   more formats. Prompt escaping lives in engram.safety.escaping (importable from here too).
 """
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.safety import assignments
+from engram.safety import assignments, prose
 from engram.safety import secret_words as words
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
@@ -209,6 +211,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
+    if not quoted and prose.unjoined(between):
+        return False  # words between the label and the value and no word joining them: the window finder judges it
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
     if not quoted and _code_after_label(m, m.group("v2"), m.end("v2")):
@@ -225,12 +229,16 @@ def _password_value_ok(m: re.Match[str]) -> bool:
                     r"caract[eè]res?|caracteres|cifras|d[ií]gitos|zeichen|cijfers|tekens)", value, re.IGNORECASE):
         return False  # "the code is 4-digit": a length, not a password
     has_digit = any(c.isdigit() for c in value)
-    if not has_digit and re.fullmatch(r"[^\W\d_]+(?:[-/'’][^\W\d_]+)*", value) and value[1:] == value[1:].lower():
-        return False  # "and/or", "case-sensitive", "l'étiquette": words, not a password
-    has_symbol = any(not c.isalnum() and c != "-" for c in value)
+    if not has_digit and all(prose.is_letter(c) or c in "-/'’" for c in value) and value[1:] == value[1:].lower():
+        return False  # "and/or", "case-sensitive", "l'étiquette", "राउटर": words, not a password (vowel signs are letters)
+    if prose.ambiguous_label(m.group(0)) and not value.isdigit() and not any(c.islower() for c in value):
+        return False  # "κωδικός παραγγελίας είναι AX-77123": a label that also means "code", and an order code
+    has_symbol = any(not c.isalnum() and c != "-" and not prose.is_letter(c) for c in value)
     inner_upper = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
     if value.isdigit():
         return len(value) >= 4
+    if re.fullmatch(r"\d{1,4}([-./])\d{1,2}\1\d{1,4}", value):
+        return False  # "expires on 2025-01-15": a date, not a password
     return has_digit or has_symbol or inner_upper
 
 
@@ -310,6 +318,8 @@ def _sk_key_ok(m: re.Match[str]) -> bool:
     # The reference article's floor is `sk-` + 16 characters; words such as "sk-learn-estimators"
     # also fit that, so the body must look random (a digit, or mixed case).
     body = m.group(0)[3:]
+    if _PLACEHOLDER_TOKEN.search(body):
+        return False  # `sk-or-v1-xxxxxxxxxxxxxxxx`, `sk-your-key-here`: a template
     return any(c.isdigit() for c in body) or (body.lower() != body and body.upper() != body)
 
 
@@ -675,7 +685,9 @@ def _phrase_ok(m: re.Match[str]) -> bool:
     run = [w.lower() for w in re.split(r"[ -]", m.group("w"))]
     between = re.findall(r"[^\W\d_]+", m.string[m.start():m.start("w")].lower())
     if assignments.about_test_double(m.string) or len(set(run)) < len(run) or assignments.ATTRIBUTE_WORDS.intersection(between):
-        return False  # "… each password hash to prevent rainbow table attacks": about an attribute of passwords
+        return False
+    if any(len(w) <= 2 for w in run):
+        return False  # a word of one or two letters ("pe", "de", "la", "à"): a sentence, not words drawn for a passphrase  # "… each password hash to prevent rainbow table attacks": about an attribute of passwords
     stop = _PHRASE_STOP
     return not stop.intersection(run) and not any(w in words.NOUNS or w.startswith("pass") for w in run)
 
@@ -799,7 +811,7 @@ _RULES: list[_Rule] = _SPECIFIC + _GENERIC
 
 def _all_hints() -> list[str]:
     """Every rule's hints and the assignment finder's, once each: a text is searched for each one once."""
-    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS))
+    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS))
 
 
 _HINTS: list[str] = _all_hints()
@@ -874,6 +886,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
                 hits.append((span[0], span[1], priority, rule.kind))
     if not present.isdisjoint(assignments.HINTS):
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
+    if not present.isdisjoint(prose.HINTS):
+        hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text)]
     return _merge(hits)
 
 

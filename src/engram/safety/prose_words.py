@@ -1,0 +1,142 @@
+"""The words the window finder (engram.safety.prose) reads, per language: labels with their inflections, and the
+little words that join a label to its value.
+
+Each table is plain data; the finder builds its patterns from it, so a language or a form is added here, not as a
+rule. Labels are written as stems with the number of letters an inflection may add ("hasł" + 3: hasło, hasła,
+hasłem; "şifre" + 5: şifresi, şifremi, şifresini), so one entry covers a noun's cases without listing them and a
+compound that only starts with the word ("Passwortmanager") is not a label. Words of scripts written without
+spaces (kana, CJK, Hangul) are matched anywhere.
+"""
+
+from __future__ import annotations
+
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
+           "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "TO_WORDS", "UNITS"]
+
+# Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
+PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
+    ("password", 1), ("passwort", 3), ("passwörter", 2), ("passwd", 0), ("passcode", 1), ("kennwort", 3), ("kennwörter", 1),
+    ("mot de passe", 0), ("mots de passe", 0), ("mdp", 0), ("contraseña", 1), ("contrasena", 1), ("contrasenya", 1),
+    ("senha", 1), ("palavra-passe", 1), ("wachtwoord", 2), ("wagwoord", 1), ("hasł", 3), ("hasel", 0), ("haseł", 0),
+    ("haslo", 1), ("hesl", 3), ("hesel", 0), ("geslo", 1), ("lozink", 1), ("parol", 3), ("jelsz", 5), ("lösenord", 3),
+    ("losenord", 3), ("passord", 3), ("adgangskode", 2), ("kodeord", 3), ("salasan", 5), ("salasõna", 1),
+    ("slaptažod", 3), ("şifre", 5), ("sifre", 5), ("mật khẩu", 0), ("mat khau", 0), ("kata sandi", 0), ("sandi", 0),
+    ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
+    ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
+    ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
+    ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
+    ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
+    ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
+)
+
+# Words for a PIN or a lock's code: a number of 4-8 digits after one of them is a secret (and any password shape).
+PIN_STEMS: tuple[tuple[str, int], ...] = (
+    ("pin", 0), ("pin-", 5), ("pinkod", 3), ("pincode", 1), ("pin-code", 1), ("pin code", 0), ("pinkoodi", 1),
+    ("passcode", 1), ("digicode", 1), ("türcode", 1), ("tuercode", 1), ("haustürcode", 1), ("zugangscode", 1),
+    ("toegangscode", 1), ("deurcode", 1), ("portkod", 3), ("dörrkod", 3), ("portkode", 2), ("dørkode", 2),
+    ("geheimzahl", 0), ("пин", 0), ("пин-код", 2), ("пін", 0), ("пін-код", 2), ("الرقم السري", 0), ("رمز الدخول", 0),
+    ("الرمز السري", 0), ("पिन", 0), ("mã pin", 0), ("暗証番号", 0), ("핀번호", 0), ("pinコード", 0),
+)
+
+# Words for a code in general: a number after one is a secret only when a lock, a door or a card is named near it
+# ("the code of the gate", "Kód od vchodových dveří", "Le code de la carte bleue", "दरवाज़े का कोड").
+CODE_STEMS: tuple[tuple[str, int], ...] = (
+    ("code", 1), ("codes", 0), ("código", 1), ("codigo", 1), ("codice", 0), ("cod", 3), ("kod", 3), ("kód", 3),
+    ("koodi", 2), ("kode", 2), ("код", 3), ("mã", 0), ("رمز", 0), ("कोड", 0), ("κωδικ", 4), ("コード", 0), ("코드", 0),
+    ("번호", 0), ("비밀번호", 0),
+)
+
+# What a code opens: doors, gates, alarms, safes, intercoms, cards (stems; a word that starts with one counts).
+LOCK_STEMS: tuple[str, ...] = (
+    "door", "gate", "alarm", "safe", "lock", "locker", "padlock", "garage", "keypad", "entrance", "entry", "building",
+    "intercom", "buzzer", "card", "porte", "portail", "coffre", "cadenas", "interphone", "carte", "immeuble", "puerta",
+    "portal", "portón", "caja", "candado", "tarjeta", "porta", "portão", "cofre", "cadeado", "cartão", "cancell",
+    "cassaforte", "citofon", "allarm", "alarma", "carta", "bancomat", "tür", "tor", "tresor", "schloss", "haus", "karte", "deur", "kluis",
+    "poort", "kaart", "drzwi", "bram", "domofon", "sejf", "kłód", "kart", "dveř", "dveř", "vchod", "brán", "zámk",
+    "interfon", "ușă", "usa", "poart", "card", "kapı", "kapi", "kilid", "cửa", "cổng", "thẻ", "pintu", "gerbang",
+    "kartu", "brankas", "بوابة", "للبوابة", "باب", "الباب", "بطاقة", "لبطاقة", "خزنة", "दरवाज़", "दरवाज", "गेट",
+    "कार्ड", "πόρτ", "καγκελόπορτ", "κάρτ", "χρηματοκιβώτ", "двер", "домофон", "ворот", "сейф", "замк", "картк",
+    "карт", "port", "dörr", "kort", "dør", "ドア", "門", "金庫", "カード", "オートロック", "문", "현관", "카드", "금고",
+    "门", "卡", "保险箱",
+)
+
+# Words that join a label to its value when they stand right before it: copulas, "is now", "becomes", "reads".
+CONNECTORS: frozenset[str] = frozenset({
+    "is", "was", "are", "'s", "’s", "ist", "lautet", "war", "heißt", "heisst", "wird", "est", "c'est", "c’est", "était",
+    "es", "era", "será", "é", "e", "è", "ficou", "fica", "sarà", "wordt", "luidt", "är", "var", "blir", "lyder",
+    "er", "blev", "to", "jest", "brzmi", "je", "zní", "bylo", "este", "olarak", "là", "adalah", "ialah", "yaitu",
+    "jadi", "menjadi", "είναι", "ήταν", "—", "–", "-", "->", "→", "=>", ":", "=", "：", "це", "є", "это", "будет", "هي",
+    "هو", "है", "था", "ist:", "on", "oli", "ir", "yra", "van", "glasi", "е", "היא", "הוא", "quedó", "queda", "diventa",
+    "devient", "vaut", "zněl", "wynosi", "it's", "it’s", "that's", "that’s", "here's", "here’s", "been",
+})
+# "now", "today", "from now on" between a copula and the value ("ahora es …", "अब … है", "teraz to …").
+NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
+                                       "agora", "nu", "teraz", "nyní", "teď", "acum", "artık", "şimdi", "giờ", "bây",
+                                       "sekarang", "अब", "τώρα", "тепер", "теперь", "الآن", "今", "이제", "지금"})
+# Particles glued after a label in scripts without spaces, and short function words of verb-final languages.
+PARTICLES: frozenset[str] = frozenset({"は", "が", "を", "も", "に", "で", "：", "는", "은", "를", "을", "이", "가", "도",
+                                       "是", "为", "為", "का", "की", "के", "को", "ko", "ni"})
+# A verb of changing a password, by stem ("changed", "geändert", "cambiato", "zmieniłem", "đổi", "बदलकर"), with at most four letters of ending: after one,
+# a word for "to" (TO_WORDS) joins the label to the new value ("changed the router password to X").
+CHANGE_STEMS: tuple[str, ...] = (
+    "chang", "reset", "updat", "set", "geändert", "geaendert", "änder", "aender", "gesetzt", "umgestellt", "changé",
+    "modifié", "cambi", "puesto", "mudei", "mudou", "mudamos", "alterei", "alterou", "troquei", "trocou", "cambiat", "impostat", "messo", "veranderd",
+    "gewijzigd", "wijzig", "verander", "ändrat", "ändra", "bytt", "endret", "ændret", "zmienił", "zmieni", "ustawi",
+    "změnil", "změni", "nastavil", "schimbat", "schimb", "setat", "değiştir", "degistir", "yaptım", "đổi", "ganti",
+    "diganti", "kuganti", "ubah", "mengubah", "変更", "変え", "바꿨", "바꾸", "변경", "غيرت", "غيّرت", "تغيير", "बदल",
+    "άλλαξ", "αλλάξ", "змінив", "змінила", "змін", "изменил", "помен", "смени", "ingesteld", "gezet", "vaihdo", "megváltoztat", "改成",
+    "改为", "改為",
+)
+TO_WORDS: frozenset[str] = frozenset({"to", "auf", "zu", "in", "en", "para", "pra", "a", "à", "naar", "till", "til",
+                                      "na", "în", "thành", "jadi", "menjadi", "ke", "σε", "στο", "στον", "на", "إلى", "الى",
+                                      "ل", "olarak", "→", "->", "ni", "kuwa", "za", "do", "als", "as"})
+# Words that put a value before the label: "use X as the password", "X как пароль", "X というパスワード", "ككلمة مرور".
+AS_MARKERS: frozenset[str] = frozenset({"as", "als", "comme", "como", "come", "jako", "ca", "som", "olarak", "sebagai",
+                                        "làm", "là", "ως", "як", "как", "というパスワード", "という", "って", "로", "으로",
+                                        "के", "कर", "ك"})
+# A word right after the label or the copula that says no value follows ("password is not …", "kein Passwort").
+NEGATIONS: frozenset[str] = frozenset({"not", "no", "never", "nicht", "kein", "keine", "pas", "jamais", "nunca",
+                                       "non", "mai", "não", "niet", "geen", "nie", "ne", "nu", "inte", "ikke", "değil",
+                                       "yok", "không", "tidak", "bukan", "नहीं", "ليس", "ليست", "لا", "δεν", "не", "ні"})
+# Units after a number: "… 12 characters", "8 Zeichen", "6 cyfr": a length, not a PIN.
+UNITS: frozenset[str] = frozenset({
+    "char", "chars", "character", "characters", "digit", "digits", "letters", "symbols", "words", "zeichen", "stellen",
+    "ziffern", "caractères", "caracteres", "chiffres", "dígitos", "cifras", "caratteri", "cifre", "tekens", "cijfers",
+    "znaków", "znaki", "cyfr", "cyfry", "znaků", "číslic", "znaky", "caractere", "karakter", "haneli", "hane",
+    "ký", "số", "angka", "tecken", "siffror", "tegn", "merkkiä", "χαρακτήρες", "ψηφία", "символів",
+    "цифр", "символов", "знаков", "अक्षर", "अंक", "أحرف", "أرقام", "文字", "桁", "자", "자리", "位", "个", "days", "jours",
+    "tage", "días", "giorni", "dias", "dni", "dní", "gün", "ngày", "hari", "minutes", "minuten", "minutos", "minuti",
+    "seconds", "sekunden", "times", "mal", "fois", "veces", "volte", "vezes", "keer", "razy",
+})
+# Technical words that carry digits and are no password: hash functions, ciphers, protocols, encodings, standards.
+# A value whose letters are one of these ("argon2id", "SHA-256", "WPA2", "utf-8", "oauth2") is not a secret.
+TECH_WORDS: frozenset[str] = frozenset({
+    "sha", "md", "argon", "argonid", "argoni", "argond", "bcrypt", "pbkdf", "pbkdfsha", "scrypt", "utf", "base", "aes",
+    "aesgcm", "aescbc", "rsa", "ecdsa", "ed", "x", "wpa", "wpapsk", "wpapersonal", "wep", "ipv", "oauth", "http",
+    "https", "h", "tls", "tlsv", "ssl", "sslv", "ssh", "crc", "blake", "blakeb", "blakes", "hmac", "hmacsha", "fa",
+    "mfa", "totp", "hotp", "nist", "iso", "rfc", "pci", "pcidss", "cve", "owasp", "bit", "bits", "gb", "mb", "kb", "ghz",
+    "mhz", "mbps", "gbps", "win", "windows", "ios", "android", "python", "py", "node", "java", "es", "ecma", "php",
+    "mysql", "postgres", "postgresql", "redis", "v", "ver", "version", "rc", "beta", "alpha", "build", "api", "sdk",
+    "gpt", "claude", "llama", "ax", "ac", "ieee", "usb", "hdmi", "lte", "g", "nt", "ntlm", "ntlmv", "krb",
+    "kerberos", "des", "tripledes", "chacha", "poly", "chachapoly", "xchacha", "curve", "secp", "k", "p",
+})
+# Labels that also mean something else: Greek κωδικός is any code, Spanish clave a key idea, Italian parola a word,
+# Turkish şifre a cipher, Indonesian sandi a code. After them a value must hold a lower-case letter and a digit or a
+# symbol ("AX-77123", an order code, is not a password).
+AMBIGUOUS: tuple[str, ...] = ("κωδικ", "clave", "parol", "şifre", "sifre", "sandi", "код", "kod", "kód", "cod", "code",
+                              "código", "codice", "mã", "رمز", "कोड", "暗号", "암호")
+# Names with a digit or a symbol that follow a password's label and are not passwords: password managers and the
+# like ("Password managers: 1Password at work", "**Unique Passwords**: 1Password can generate …").
+NAMES: frozenset[str] = frozenset({"1password", "keepassxc", "keepass2", "keepass2android", "pass(1)", "wi-fi",
+                                   "802.1x", "wpa2-personal", "wpa3-personal", "wpa2-enterprise", "e-mail"})
+# Words for "and" / "but" after a comma: a new clause starts, and a value after it is another thing's
+# ("Koden til porten står på sedlen, og wifi-navnet er …").
+CONJUNCTIONS: frozenset[str] = frozenset({
+    "and", "but", "und", "aber", "et", "mais", "y", "pero", "e", "ma", "mas", "en", "maar", "och", "men", "og", "ja",
+    "i", "ale", "a", "ali", "și", "dar", "ve", "ama", "và", "nhưng", "dan", "tapi", "και", "αλλά", "и", "но", "і",
+    "але", "و", "लेकिन", "और", "és", "de", "mutta", "ва",
+})
+# English prepositions and determiners: a value after one of them with no joining word is something else
+# ("reset the password on my Pixel8Pro."); languages without a copula do not use them.
+ENGLISH_LINKS: frozenset[str] = frozenset({"on", "for", "of", "to", "at", "in", "with", "from", "by", "my", "the", "our",
+                                           "your", "his", "her", "their", "its", "this", "that", "via", "using"})
