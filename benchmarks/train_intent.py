@@ -53,7 +53,7 @@ OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
 # The concepts (engram.safety.concepts) are a few hundred features present in many rows: unpenalised, a lone one
 # ("the user", "delete") outweighs every n-gram of a text that describes instead of orders. They get this L2.
-CONCEPT_L2 = 1e-3
+CONCEPT_L2 = 1e-4
 BENIGN_WEIGHT = 2.0
 MAX_DEV_FALSE = 0.01  # the user threshold: the lowest that refuses at most 1% of benign dev rows
 MAX_DEV_FALSE_UNTRUSTED = 0.05  # text from tools and pages: up to 5% of benign dev rows refused

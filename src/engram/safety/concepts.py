@@ -23,7 +23,7 @@ import re
 
 from engram.safety.views import base
 
-__all__ = ["CONCEPTS", "PAIRS", "concepts"]
+__all__ = ["ALONE", "CONCEPTS", "PAIRED_ONLY", "PAIRS", "concepts"]
 
 # concept -> stems (several languages each; the comment on a line names them).
 _TABLE: dict[str, tuple[str, ...]] = {
@@ -229,6 +229,17 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "εγω", "μου", "אני", "שלי", "من", "مرا", "أنا", "انا", "मैं", "मुझे", "मेरा", "मेरी", "मेरे",
         "我", "私", "僕", "俺", "나는", "내가", "저는", "제가", "ฉัน", "ผม",
     ),
+    # the reader spoken to in the second person ("you", "your", "tu", "dein", "твой", "你"): with an action and no
+    # first person, an order to the reader; with the first person, usually the user's own request
+    "you": (
+        "you", "your", "yours", "yourself", "u$", "tu$", "te$", "ti$", "tus$", "usted", "du$", "dich", "dir$", "dein",
+        "deine", "deinen", "deiner", "toi", "ton$", "ta$", "tes$", "vous", "votre", "vos$", "voce", "seu$", "sua$", "tuo$",
+        "tua$", "tuoi", "ты", "тебя", "тебе", "твой", "твои", "твоя", "твоё", "твое", "вы", "ваш", "ваши", "тобі", "твій",
+        "jij", "jouw", "je$", "jou$", "sen$", "sana", "senin", "ty$", "ci$", "twoj", "twoje", "ban$", "kamu", "anda",
+        "dig$", "din$", "dina", "tvuj", "tve", "εσυ", "σου", "σας", "אתה", "שלך", "تو$", "شما", "أنت", "انت", "تم$", "तुम",
+        "आप", "तुम्हारा", "तुम्हें", "आपका",
+        "你", "您", "あなた", "君", "당신", "너", "네가", "คุณ",
+    ),
     "request": (
         "can you", "could you", "would you", "help me", "can u", "please help", "puedes", "podrias", "me ayudas",
         "ayudame", "kannst du", "konntest du", "hilf mir", "peux-tu", "pourrais-tu", "aide-moi", "pode me", "poderia",
@@ -301,10 +312,17 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "tieng viet", "bahasa indonesia", "pa svenska", "cesky", "in romana", "στα ελληνικα", "בעברית", "فارسی",
         "بالعربية", "باللغة", "हिंदी में", "अंग्रेज़ी",
         "中文", "简体", "表格", "简短", "日本語", "敬語", "箇条書き", "한국어", "표로", "존댓말", "ภาษาไทย",
+        "德语", "英语", "法语", "西班牙语", "日语", "俄语", "项目符号", "列表", "ドイツ語", "英語", "フランス語", "독일어",
+        "영어", "목록",
     ),
 }
 
 CONCEPTS: tuple[str, ...] = tuple(_TABLE)
+#: Concepts that are features only in a pair: an AI reader, the user, "you" or a time scope named alone says nothing
+#: of intent (the user's own preferences name them as often as injections do); what is asked of them does.
+PAIRED_ONLY = frozenset({"reader", "user", "you", "future"})
+#: The concepts that are features alone too.
+ALONE: tuple[str, ...] = tuple(c for c in CONCEPTS if c not in PAIRED_ONLY)
 #: Every unordered pair of concepts, in a fixed order (each is one feature of the classifier).
 PAIRS: tuple[str, ...] = tuple(f"{a}+{b}" for a, b in itertools.combinations(CONCEPTS, 2))
 
@@ -327,10 +345,13 @@ class _Index:
     def __init__(self) -> None:
         self.whole: dict[str, set[str]] = {}  # a word that must match whole
         self.prefix: dict[str, set[str]] = {}  # a word's beginning
-        self.phrases: dict[str, list[tuple[tuple[str, ...], str]]] = {}  # first word -> (the other words, concept)
+        self.pairs: dict[str, set[str]] = {}  # "first second": a phrase of two words, the second by its beginning
+        self.longer: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {}  # two words -> (the rest, concept)
+        self.first_words: set[str] = set()
         self.substrings: dict[str, set[str]] = {}  # CJK, Thai, Hangul: anywhere
         lengths: set[int] = set()
         sub_lengths: set[int] = set()
+        pair_lengths: set[int] = set()
         for concept, stems in _TABLE.items():
             for stem in stems:
                 exact = stem.endswith("$")
@@ -342,8 +363,13 @@ class _Index:
                 words = tuple(w for w in _TOKENS.findall(norm) if w.strip())
                 if not words:
                     continue
-                if len(words) > 1:
-                    self.phrases.setdefault(words[0], []).append((words[1:], concept))
+                if len(words) == 2:
+                    self.pairs.setdefault(" ".join(words), set()).add(concept)
+                    self.first_words.add(words[0])
+                    pair_lengths.add(len(words[1]))
+                elif len(words) > 2:
+                    self.longer.setdefault((words[0], words[1]), []).append((words[2:], concept))
+                    self.first_words.add(words[0])
                 elif exact or len(words[0]) <= 3:
                     self.whole.setdefault(words[0], set()).add(concept)
                 else:
@@ -352,11 +378,38 @@ class _Index:
         self.lengths = sorted(lengths)
         self.sub_lengths = sorted(sub_lengths)
         self.max_length = max(lengths, default=0)
+        self.pair_lengths = sorted(pair_lengths)
 
 
 @functools.cache
 def _index() -> _Index:
     return _Index()
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _word_concepts(word: str) -> frozenset[str]:
+    """The concepts one word names, whole or by its beginning (words repeat: cached)."""
+    ix = _index()
+    found = set(ix.whole.get(word, ()))
+    for n in range(4, min(len(word), ix.max_length) + 1):
+        found |= ix.prefix.get(word[:n], set())
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _phrase_concepts(first: str, second: str, rest: tuple[str, ...]) -> frozenset[str]:
+    """The concepts of the phrases that begin with `first`, `second` and go on with `rest` (cached)."""
+    ix = _index()
+    found: set[str] = set()
+    for n in ix.pair_lengths:
+        if n > len(second):
+            break
+        found |= ix.pairs.get(f"{first} {second[:n]}", set())
+    for more, concept in ix.longer.get((first, second), ()):
+        following = rest[:len(more)]
+        if len(following) == len(more) and following[:-1] == more[:-1] and following[-1].startswith(more[-1]):
+            found.add(concept)
+    return frozenset(found)
 
 
 def concepts(text: str) -> frozenset[str]:
@@ -365,22 +418,10 @@ def concepts(text: str) -> frozenset[str]:
     text = text.casefold() if text.isascii() else _norm(text)
     found: set[str] = set()
     words = _TOKENS.findall(text)
-    whole, prefix, phrases = ix.whole, ix.prefix, ix.phrases
     for i, word in enumerate(words):
-        hit = whole.get(word)
-        if hit:
-            found |= hit
-        for n in range(4, min(len(word), ix.max_length) + 1):
-            hit = prefix.get(word[:n])
-            if hit:
-                found |= hit
-        if word not in phrases:
-            continue
-        for rest, concept in phrases[word]:
-            following = words[i + 1:i + 1 + len(rest)]
-            if len(following) == len(rest) and all(f == r for f, r in zip(following[:-1], rest[:-1])) \
-                    and following[-1].startswith(rest[-1]):
-                found.add(concept)
+        found |= _word_concepts(word)
+        if word in ix.first_words and i + 1 < len(words):
+            found |= _phrase_concepts(word, words[i + 1], tuple(words[i + 2:i + 5]))
     if _NO_SPACE.search(text):
         subs = ix.substrings
         for run in _NO_SPACE_RUN.findall(text):

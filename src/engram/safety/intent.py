@@ -23,7 +23,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from engram.safety.concepts import CONCEPTS, PAIRS, concepts
+from engram.safety.concepts import ALONE, PAIRED_ONLY, PAIRS, concepts
 
 __all__ = ["DIM", "FEATURE_NAMES", "NGRAMS", "SIGNALS", "WIDTH", "IntentModel", "IntentScore", "features", "model"]
 
@@ -36,7 +36,7 @@ SIGNALS = ("rule:role_marker", "rule:override", "rule:reveal", "rule:persona", "
 _SIGNAL_INDEX = {name: DIM + i for i, name in enumerate(SIGNALS)}
 # Then the concepts a text holds (engram.safety.concepts: sending, deleting, an AI reader, a time scope, ... read in
 # 25 languages) and every pair of them, one feature each: the same intent in languages that share no letters.
-_CONCEPT_NAMES = tuple(f"c:{c}" for c in CONCEPTS) + tuple(f"c:{p}" for p in PAIRS)
+_CONCEPT_NAMES = tuple(f"c:{c}" for c in ALONE) + tuple(f"c:{p}" for p in PAIRS)
 _CONCEPT_INDEX = {name: DIM + len(SIGNALS) + i for i, name in enumerate(_CONCEPT_NAMES)}
 #: Every feature after the hashed n-grams, by name (rule signals, then concepts and their pairs).
 FEATURE_NAMES = SIGNALS + _CONCEPT_NAMES
@@ -107,7 +107,7 @@ _CONCEPT_FLOOR = 6  # concept features of a text are divided by sqrt(max(count, 
 def _concept_ids(text: str) -> list[int]:
     """Feature ids of the concepts in `text` and of every pair of them."""
     found = sorted(concepts(text))
-    names = [f"c:{c}" for c in found] + [f"c:{a}+{b}" for i, a in enumerate(found) for b in found[i + 1:]]
+    names = [f"c:{c}" for c in found if c not in PAIRED_ONLY] + [f"c:{a}+{b}" for i, a in enumerate(found) for b in found[i + 1:]]
     return [_CONCEPT_INDEX[n] for n in names if n in _CONCEPT_INDEX]
 
 
