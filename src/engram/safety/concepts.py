@@ -23,7 +23,7 @@ import re
 
 from engram.safety.views import base
 
-__all__ = ["ALONE", "CONCEPTS", "PAIRED_ONLY", "PAIRS", "concepts"]
+__all__ = ["ALONE", "CONCEPTS", "PAIRED_ONLY", "PAIRS", "concept_features", "concepts"]
 
 # concept -> stems (several languages each; the comment on a line names them).
 _TABLE: dict[str, tuple[str, ...]] = {
@@ -318,9 +318,12 @@ _TABLE: dict[str, tuple[str, ...]] = {
 }
 
 CONCEPTS: tuple[str, ...] = tuple(_TABLE)
-#: Concepts that are features only in a pair: an AI reader, the user, "you" or a time scope named alone says nothing
-#: of intent (the user's own preferences name them as often as injections do); what is asked of them does.
-PAIRED_ONLY = frozenset({"reader", "user", "you", "future"})
+#: Concepts that are features only in a pair: an AI reader, the user, "you", a time scope, a tool, money, rules or
+#: a recommendation named alone says nothing of intent (the user's own preferences and an assistant's technical
+#: answers name them as often as injections do); what is asked of whom does. The others are features alone too:
+#: the writer's first person, a style, a request, a report or a wish (benign), consent, concealment and skipping
+#: confirmation.
+PAIRED_ONLY = frozenset(_TABLE) - {"self", "style", "request", "report", "wish", "consent", "conceal", "noconfirm"}
 #: The concepts that are features alone too.
 ALONE: tuple[str, ...] = tuple(c for c in CONCEPTS if c not in PAIRED_ONLY)
 #: Every unordered pair of concepts, in a fixed order (each is one feature of the classifier).
@@ -431,3 +434,20 @@ def concepts(text: str) -> frozenset[str]:
                     if hit:
                         found |= hit
     return frozenset(found)
+
+
+# Where one sentence ends: the concepts of an order stand in one sentence, so pairs are read within each.
+_SENTENCE = re.compile(r"[.!?;\n。！？；]+(?:\s+|$)")
+
+
+def concept_features(text: str) -> list[str]:
+    """The features of `text`'s concepts: each concept that counts alone, and each pair of concepts found in one
+    sentence ("a + b", in CONCEPTS order). In a long text, concepts of different sentences do not pair up."""
+    alone: set[str] = set()
+    pairs: set[str] = set()
+    for sentence in _SENTENCE.split(text):
+        found = concepts(sentence) if sentence.strip() else frozenset()
+        alone |= found - PAIRED_ONLY
+        ordered = [c for c in CONCEPTS if c in found]
+        pairs.update(f"{a}+{b}" for i, a in enumerate(ordered) for b in ordered[i + 1:])
+    return sorted(alone) + sorted(pairs)

@@ -23,7 +23,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from engram.safety.concepts import ALONE, PAIRED_ONLY, PAIRS, concepts
+from engram.safety.concepts import ALONE, PAIRS, concept_features
 
 __all__ = ["DIM", "FEATURE_NAMES", "NGRAMS", "SIGNALS", "WIDTH", "IntentModel", "IntentScore", "features", "model"]
 
@@ -105,10 +105,8 @@ _CONCEPT_FLOOR = 6  # concept features of a text are divided by sqrt(max(count, 
 
 
 def _concept_ids(text: str) -> list[int]:
-    """Feature ids of the concepts in `text` and of every pair of them."""
-    found = sorted(concepts(text))
-    names = [f"c:{c}" for c in found if c not in PAIRED_ONLY] + [f"c:{a}+{b}" for i, a in enumerate(found) for b in found[i + 1:]]
-    return [_CONCEPT_INDEX[n] for n in names if n in _CONCEPT_INDEX]
+    """Feature ids of the concepts in `text` that count alone and of every pair found in one sentence."""
+    return [_CONCEPT_INDEX[f"c:{name}"] for name in concept_features(text)]
 
 
 def _gram_features(text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
