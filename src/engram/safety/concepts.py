@@ -214,6 +214,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "wenst", "chce", "woli", "prosi", "istiyor", "tercih", "muon", "ingin", "vill$", "vrea", "θελει", "רוצה",
         "میخواهد", "می خواهد", "يريد", "تريد", "يفضل", "चाहता", "चाहती", "पसंद",
         "想要", "希望", "喜欢", "喜歡", "望んで", "好み", "원한다", "원해", "선호", "ต้องการ",
+        # "I asked (the assistant to ...)": the user's request reported
+        "pedi$", "le pedi", "gebeten", "j'ai demande", "ho chiesto", "просил", "попросив", "poprosil", "prosilem",
+        "prosila", "vroeg", "gevraagd", "istedim", "rica ettim", "bad$", "bat den", "頼んだ", "お願いした", "부탁했",
+        "طلبت", "कहा था", "让它", "让助手", "请助手",
     ),
     "user": (
         "the user", "user", "the customer", "usuario", "usuaria", "nutzer", "benutzer", "utilisateur", "usuario",
