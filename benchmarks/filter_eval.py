@@ -236,6 +236,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent_written3, {split} split", "by hand, planted for AI readers named by what they do, in "
                         "carriers, impersonal policies, 20 languages (the classifier's fifth set; first read 20/49, 1/57)",
                         score_instructions([r for r in written3 if r["split"] == split]), "injection"))
+    written4 = rows(DATA / "intent_written4.jsonl")
+    for split in ("train", "dev"):
+        out.append(line(f"intent_written4, {split} split", "minimal pairs by hand: an injection and a twin that changes one "
+                        "thing, new carriers, 25 languages (the classifier's sixth set; first read 146/195, 17/195)",
+                        score_instructions([r for r in written4 if r["split"] == split]), "injection"))
     composed = rows(DATA / "intent_composed.jsonl")
     for split in ("train", "dev", "test"):
         out.append(line(f"intent_composed, {split} split", "composed contrastively: frames x readers x actions, 13 languages "
@@ -272,6 +277,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "obfuscations; scored once before any change: 13/20, 2/30", DATA / "instructions_holdout11.jsonl"),
         "instructions_tune11": ("minimal pairs (an order to an AI reader / the same carrier without one), 18 languages, "
                                 "for tuning; first read 21/27, 2/30", DATA / "instructions_tune11.jsonl"),
+        "instructions_holdout12": ("the test batch, by a grid (10 readers x 6 actions x 7 carriers x 15 languages), 60 hard "
+                                   "benign look-alikes; scored once before any change: 27/40, 4/60", DATA / "instructions_holdout12.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -286,9 +293,13 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += ["", "Per family and per language, instructions_holdout3:", ""]
     out += (breakdown(scored_other["instructions_holdout3"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout3"], "injection", "lang"))
+    out += ["", "Per action, carrier and language, instructions_holdout12:", ""]
+    out += (breakdown(scored_other["instructions_holdout12"], "injection", "family") + [""]
+            + breakdown(scored_other["instructions_holdout12"], "injection", "carrier") + [""]
+            + breakdown(scored_other["instructions_holdout12"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
                  "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9",
-                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11"):
+                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11", "instructions_holdout12"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from engram.safety.instructions import STRONG_RULES, signals  # noqa: E402
 from engram.safety.instructions import evidence as _evidence  # noqa: E402
-from engram.safety.intent import DIM, SIGNALS, features  # noqa: E402
+from engram.safety.intent import DIM, FEATURE_NAMES, SIGNALS, WIDTH, features  # noqa: E402
 from filter_eval import LONG, beam_messages  # noqa: E402  (the same reading of BEAM's chats as the evaluation)
 
 DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
@@ -45,10 +45,15 @@ WRITTEN3 = ROOT / "benchmarks" / "safety_data" / "intent_written3.jsonl"
 # Contrastive rows composed from frames x readers x actions in ten languages (intent_compose.py): each frame
 # is filled with a harmful action for an AI reader, the user's own preference for an AI reader, and an errand for a person.
 COMPOSED = ROOT / "benchmarks" / "safety_data" / "intent_composed.jsonl"
+# The sixth: minimal pairs by hand (intent_pairs.py), an injection beside a twin that changes one thing (the reader
+# becomes a person, the order the user's own preference, a report), in new carriers and 25 languages (DATA_CARD.md).
+WRITTEN4 = ROOT / "benchmarks" / "safety_data" / "intent_written4.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
-WIDTH = DIM + len(SIGNALS)
 L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
+# The concepts (engram.safety.concepts) are a few hundred features present in many rows: unpenalised, a lone one
+# ("the user", "delete") outweighs every n-gram of a text that describes instead of orders. They get this L2.
+CONCEPT_L2 = 1e-4
 BENIGN_WEIGHT = 2.0
 MAX_DEV_FALSE = 0.01  # the user threshold: the lowest that refuses at most 1% of benign dev rows
 MAX_DEV_FALSE_UNTRUSTED = 0.05  # text from tools and pages: up to 5% of benign dev rows refused
@@ -129,7 +134,7 @@ def fact_shapes() -> list[dict[str, str]]:
 
 
 def written_rows() -> list[dict[str, str]]:
-    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3)
+    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -212,6 +217,8 @@ def train(x: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray, l2: float
     pos = float((row_weight * y).sum() / row_weight.sum())
     sw = row_weight / row_weight.mean() * np.where(y == 1, 1 / (1 + BENIGN_WEIGHT) / pos,
                                                    BENIGN_WEIGHT / (1 + BENIGN_WEIGHT) / (1 - pos))
+    penalty = np.full(WIDTH, l2)
+    penalty[DIM + len(SIGNALS):] = max(l2, CONCEPT_L2)
     w, b = np.zeros(WIDTH), 0.0
     mw, vw, mb, vb = np.zeros(WIDTH), np.zeros(WIDTH), 0.0, 0.0
     lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
@@ -219,7 +226,7 @@ def train(x: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray, l2: float
     for t in range(1, epochs + 1):
         p = 1 / (1 + np.exp(-logits(w, b, x, n)))
         g = sw * (p - y) / n
-        gw = np.bincount(idx, weights=val * g[rows], minlength=WIDTH) + l2 * w
+        gw = np.bincount(idx, weights=val * g[rows], minlength=WIDTH) + penalty * w
         gb = float(g.sum())
         mw = b1 * mw + (1 - b1) * gw
         vw = b2 * vw + (1 - b2) * gw * gw
@@ -303,6 +310,9 @@ def main() -> int:
     print(json.dumps(meta))
     signal_w = {name: round(float(w16[DIM + i]), 2) for i, name in enumerate(SIGNALS)}
     print("signal weights:", signal_w)
+    concept_w = sorted(((name, float(w16[DIM + i])) for i, name in enumerate(FEATURE_NAMES) if name.startswith("c:")),
+                       key=lambda nw: -abs(nw[1]))
+    print("strongest concept weights:", ", ".join(f"{n} {v:+.2f}" for n, v in concept_w[:16]))
     if args.check:
         with np.load(OUT, allow_pickle=False) as shipped:
             same = np.array_equal(shipped["weights"], w16.astype(np.float16))

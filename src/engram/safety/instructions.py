@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from engram.errors import InvalidInput
+from engram.safety.concepts import concepts
 from engram.safety.intent import model, reading
 from engram.safety.lexicon import (ADDRESSEE, COMPACT_RULES, DIRECTIVE, FUTURE, MAY_BE_ADDRESSED, NAMES_AI, OBLIGATION, RULES,
                                    rule_names)
@@ -47,7 +48,8 @@ class InstructionFinding:
 # --------------------------------------------------------------------------- mention vs use
 
 # A quoted span; inside single quotes an apostrophe between letters ("the user's") does not end the quote.
-_QUOTED = re.compile(r"\"[^\"]{3,}\"|(?<!\w)'(?:[^']|(?<=\w)'(?=\w)){3,}'(?!\w)|「[^」]+」|『[^』]+』|“[^”]+”")
+_QUOTED = re.compile(r"\"[^\"]{3,}\"|(?<!\w)'(?:[^']|(?<=\w)'(?=\w)){3,}'(?!\w)|「[^」]+」|『[^』]+』|“[^”]+”|„[^“”]+[“”]|"
+                     r"«[^»]+»|‹[^›]+›|‘[^’]+’")
 _META = re.compile(r"\b(?:such[\W_]+as|like|phrases?|examples?|attacks?|injections?|payloads?|strings?|detects?|"
                    r"detection|detector|classif\w*|datasets?|papers?|research\w*|stud(?:y|ies|ying)|blocks?|blocked|"
                    r"filters?|called|known[\W_]+as|quotes?|quoted|says|said|wrote|writes|jailbreaks?|red[\W_]+team\w*|"
@@ -82,11 +84,13 @@ def _is_reported(view: str, m: re.Match[str]) -> bool:
 
 
 def _is_mention(view: str, m: re.Match[str]) -> bool:
-    """The match sits inside quotation marks and the text around the quote talks about it."""
+    """The match sits inside quotation marks and the text around the quote talks about it: a word of _META, or in
+    any language a report of it (engram.safety.concepts' `report`: an attack, an example, a training, found,
+    said, flagged; "In der Schulung ging es um Angriffe wie „Ignoriere …“", "有人在网页里藏了“忽略之前的指令”")."""
     for q in _QUOTED.finditer(view):
         if q.start() <= m.start() + 1 and m.end() - 1 <= q.end():
             outside = view[:q.start()] + " " + view[q.end():]
-            return _META.search(outside) is not None
+            return _META.search(outside) is not None or "report" in concepts(outside)
     return False
 
 

@@ -23,7 +23,9 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DIM", "NGRAMS", "SIGNALS", "IntentModel", "IntentScore", "features", "model"]
+from engram.safety.concepts import ALONE, PAIRS, concept_features
+
+__all__ = ["DIM", "FEATURE_NAMES", "NGRAMS", "SIGNALS", "WIDTH", "IntentModel", "IntentScore", "features", "model"]
 
 NGRAMS = (1, 2, 3, 4)  # character n-gram sizes (1 for CJK, where one character is a word)
 DIM = 1 << 16  # hashed n-gram buckets
@@ -32,6 +34,13 @@ SIGNALS = ("rule:role_marker", "rule:override", "rule:reveal", "rule:persona", "
            "rule:privilege", "rule:concealment", "rule:new_instructions", "rule:destructive", "rule:promotion",
            "disguised", "addressed", "obligation", "addressed+rule", "names_ai+rule", "future+rule")
 _SIGNAL_INDEX = {name: DIM + i for i, name in enumerate(SIGNALS)}
+# Then the concepts a text holds (engram.safety.concepts: sending, deleting, an AI reader, a time scope, ... read in
+# 25 languages) and every pair of them, one feature each: the same intent in languages that share no letters.
+_CONCEPT_NAMES = tuple(f"c:{c}" for c in ALONE) + tuple(f"c:{p}" for p in PAIRS)
+_CONCEPT_INDEX = {name: DIM + len(SIGNALS) + i for i, name in enumerate(_CONCEPT_NAMES)}
+#: Every feature after the hashed n-grams, by name (rule signals, then concepts and their pairs).
+FEATURE_NAMES = SIGNALS + _CONCEPT_NAMES
+WIDTH = DIM + len(FEATURE_NAMES)
 _MULT = np.uint64(1000003)
 _MASK = np.uint64(0xFFFFFFFF)
 _MIX = np.uint64(2654435761)
@@ -92,13 +101,25 @@ def _word_ids(text: str) -> list[int]:
 _CACHED_CHARS = 2000
 
 
+_CONCEPT_FLOOR = 6  # concept features of a text are divided by sqrt(max(count, this))
+
+
+def _concept_ids(text: str) -> list[int]:
+    """Feature ids of the concepts in `text` that count alone and of every pair found in one sentence."""
+    return [_CONCEPT_INDEX[f"c:{name}"] for name in concept_features(text)]
+
+
 def _gram_features(text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """The n-gram and word part of `features`: bucket ids and their L2-normalised values."""
+    """The n-gram, word and concept part of `features`: ids and values, each part L2-normalised on its own."""
     read = reading(text)
     ids = np.unique(np.concatenate([_ngram_ids(read), np.array(_word_ids(read), dtype=np.int64)]))
     values = np.ones(len(ids))  # binary: a repeated n-gram ("AAAAAAAA") counts once
     norm = float(np.sqrt(values @ values)) or 1.0
-    return ids, values / norm
+    extra = _concept_ids(text)
+    # L2-normalised once there are enough of them; a lone concept ("the user") weighs less than a combination.
+    scale = 1 / np.sqrt(max(len(extra), _CONCEPT_FLOOR))
+    return (np.concatenate([ids, np.array(extra, dtype=np.int64)]),
+            np.concatenate([values / norm, np.full(len(extra), scale)]))
 
 
 @lru_cache(maxsize=256)
@@ -126,7 +147,7 @@ class IntentScore:
 
     probability: float
     ngram_logit: float  # the n-grams' share of the logit
-    signal_logits: dict[str, float]  # each fired signal's share
+    signal_logits: dict[str, float]  # each fired signal's and concept's share
     bias: float
     top_ngrams: list[tuple[str, float]]  # the n-grams that pushed hardest towards "instruction"
 
@@ -135,8 +156,8 @@ class IntentModel:
     """Weights and bias of the trained classifier, with its decision thresholds."""
 
     def __init__(self, weights: npt.NDArray[np.float32], bias: float, meta: dict[str, object]) -> None:
-        if weights.shape != (DIM + len(SIGNALS),):
-            raise ValueError(f"intent weights have shape {weights.shape}, expected {(DIM + len(SIGNALS),)}")
+        if weights.shape != (WIDTH,):
+            raise ValueError(f"intent weights have shape {weights.shape}, expected {(WIDTH,)}")
         self.weights = weights
         self.bias = bias
         self.meta = meta
@@ -152,7 +173,7 @@ class IntentModel:
         idx, val = features(text, signals)
         contrib = self.weights[idx] * val
         is_gram = idx < DIM
-        signal_logits = {SIGNALS[i - DIM]: round(float(c), 3) for i, c in zip(idx[~is_gram], contrib[~is_gram])}
+        signal_logits = {FEATURE_NAMES[i - DIM]: round(float(c), 3) for i, c in zip(idx[~is_gram], contrib[~is_gram])}
         logit = float(contrib.sum()) + self.bias
         ranked = sorted(((g, w) for g, w in _gram_weights(self, reading(text)).items()), key=lambda gw: -gw[1])[:top]
         return IntentScore(probability=float(1.0 / (1.0 + np.exp(-logit))), ngram_logit=round(float(contrib[is_gram].sum()), 3),

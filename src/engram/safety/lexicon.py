@@ -331,6 +331,20 @@ def _not_a_clause(view: str, m: re.Match[str]) -> bool:
                      ) is None
 
 
+# Words that put a chat-template token inside a sentence about it ("the model kept printing <|im_start|>assistant in
+# its output", "each example begins with <|im_start|>system and a persona"): a verb of producing or starting, a
+# preposition, an article. A forged turn follows the start of the text, a line, punctuation or another token.
+_TALKED_ABOUT = re.compile(r"\b(?:with|by|like|as|the|a|an|its|their|our|a?literal|printing|prints?|printed|emits?|"
+                           r"emitting|emitted|outputs?|outputting|generat\w+|produc\w+|insert\w*|add(?:s|ed|ing)?|"
+                           r"begins?|starts?|started|starting|opens?|prefix\w*|uses?|using|used|writes?|wrote|"
+                           r"shows?|showed|contains?|includes?|see|sees|saw|token|tag|string|literal)\s*[`'\"]?$")
+
+
+def _forged_turn(view: str, m: re.Match[str]) -> bool:
+    """A chat-template turn that stands on its own, not a token a sentence talks about."""
+    return _TALKED_ABOUT.search(view[max(0, m.start() - 24):m.start()]) is None
+
+
 def _persona_context(view: str, m: re.Match[str]) -> bool:
     """A restriction-free phrase counts with a persona switch, an AI noun or a mode nearby."""
     return re.search(r"\b(?:you|your|ai|assistant|model|bot|chatbot|llm|mode|act|pretend|persona|character|now|"
@@ -395,7 +409,7 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
     # line break as a space): a turn forged in the template's own syntax, not a mention of its
     # tokens (no role right after the token, or punctuation after the role).
     ("chat_template", _c(r"(?:<\|im_start\|>|<\|start_header_id\|>)[ \t]*(?:system|assistant|developer|tool)"
-                         r"[ \t]*(?:<\|end_header_id\|>)?\s+(?:[^\s,;:.]+\s+){2,}\S"), None),
+                         r"[ \t]*(?:<\|end_header_id\|>)?\s+(?:[^\s,;:.]+\s+){2,}\S"), _forged_turn),
     ("role_marker", _c(r"(?:^|[.;!?]\s+)(?:human|user|assistant|system)\s*:.{0,200}?\b(?:assistant|ai|system)\s*:"),
      None),
     ("role_marker", _c(r"\b(?:system|admin(?:istrator)?|developer|security|root|kernel|priority|emergency)\W+"
