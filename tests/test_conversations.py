@@ -14,7 +14,8 @@ from engram.core import ranking
 from engram.core.conversations import MAX_MESSAGE_CHARS, messages_of
 from engram.core.passages import TARGET, split
 from engram.errors import InvalidInput
-from engram.types import MESSAGE, PASSAGE, Hit, Item
+from engram.types import MESSAGE, PASSAGE
+from message_hits import message_hit
 
 PLAN = ("Here is the plan for the migration.\n\n## Database\n"
         "- Move the orders service to Postgres 16 with logical replication from the old cluster.\n"
@@ -372,10 +373,7 @@ def test_a_question_about_the_past_keeps_the_order(memory):
         assert [h.rank for h in hits] == sorted((h.rank for h in hits), reverse=True)
 
 
-def _message_hit(text: str, rank: float, at: float, role: str = "user") -> Hit:
-    item = Item(id=f"m{int(at)}", subject="user:1", text=text, kind=MESSAGE, event_at=at, created_at=at,
-                session="s", metadata={"role": role, "turn": 0})
-    return Hit(item=item, score=1.0, rank=rank, components={"vector": rank})
+_message_hit = message_hit
 
 
 def test_a_restatement_below_an_unrelated_best_hit_goes_just_above_the_message_it_restates():

@@ -10,7 +10,8 @@ import pytest
 
 from engram.core.memory import Memory
 from engram.core.restated import DEEP, TOP, asked_kinds, asks_value, names_past, newest_first, quantities, restates
-from engram.types import MESSAGE, Hit, Item
+from engram.types import Hit
+from message_hits import message_hit
 
 AT = "2024-04-10T09:00:00Z"
 # A job search: the count of interviews restated without a change word, a deadline moved, and
@@ -129,10 +130,7 @@ def test_a_restatement_is_a_new_value_of_a_kind_the_earlier_one_states(earlier: 
     assert restates(earlier, later) is restated
 
 
-def _hit(text: str, rank: float, at: float, role: str = "user") -> Hit:
-    item = Item(id=f"m{at:g}", subject="user:1", text=text, kind=MESSAGE, event_at=at, created_at=at,
-                session="s", metadata={"role": role, "turn": 0})
-    return Hit(item=item, score=1.0, rank=rank, components={"vector": rank})
+_hit = message_hit
 
 
 def test_every_restatement_goes_above_the_message_it_restates_in_its_own_order():
