@@ -17,16 +17,15 @@ activities, dates and phrasings: fit on train, choose on dev, report test once.
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engram.bench.suite import _rows, data_text
+from engram.bench.suite import _rows, data_text, per_weights
 from engram.errors import InvalidInput
+from engram.validate import timestamp
 
 if TYPE_CHECKING:
     from engram.embed.base import Embedder
@@ -58,10 +57,6 @@ class Split:
     questions: tuple[Question, ...]
 
 
-def _time(raw: str) -> float:
-    return datetime.fromisoformat(raw).replace(tzinfo=timezone.utc).timestamp()
-
-
 def load(split: str, folder: str | Path | None = None) -> Split:
     """A split's `now`, episodes and questions, from `folder` or the copy shipped with Engram."""
     if split not in SPLITS:
@@ -69,8 +64,8 @@ def load(split: str, folder: str | Path | None = None) -> Split:
     name = f"dates_{split}.jsonl"
     try:
         rows = _rows(data_text(name, folder), name)
-        now = next(_time(str(r["at"])) for r in rows if r["type"] == "now")
-        episodes = tuple(Episode(str(r["id"]), str(r["text"]), _time(str(r["at"])))
+        now = next(timestamp(str(r["at"])) for r in rows if r["type"] == "now")
+        episodes = tuple(Episode(str(r["id"]), str(r["text"]), timestamp(str(r["at"])))
                          for r in rows if r["type"] == "episode")
         questions = tuple(Question(str(r["id"]), str(r["question"]), tuple(str(a) for a in r["answers"]))
                           for r in rows if r["type"] == "question")
@@ -103,12 +98,7 @@ def run(split: str = "dev", *, data: str | Path | None = None, embedder: Embedde
                 if result.id is None or result.id in names:
                     raise InvalidInput(f"dates episode {episode.id} was not stored on its own: {result.reason}")
                 names[result.id] = episode.id
-            base = memory.weights
-            for override in weights:
-                memory.weights = dataclasses.replace(base, **override)
-                label = ",".join(f"{k}={v:g}" for k, v in override.items()) or "default"
-                out["runs"][label] = _ask(memory, loaded, names)
-            memory.weights = base
+            out["runs"] = per_weights(memory, weights, lambda: _ask(memory, loaded, names))
         finally:
             memory.close()
     return out

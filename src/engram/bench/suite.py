@@ -83,6 +83,20 @@ def data_text(name: str, folder: str | Path | None = None) -> str:
     return (Path(folder) / name).read_text(encoding="utf-8")
 
 
+def per_weights(memory: Memory, weights: Sequence[Mapping[str, float]],
+                ask: Callable[[], dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`ask()` once for each of `weights` (overrides of `memory`'s hybrid ranking), keyed by their
+    text ("default" for {}); `memory` keeps its own weights afterwards."""
+    base, runs = memory.weights, {}
+    try:
+        for override in weights:
+            memory.weights = dataclasses.replace(base, **override)
+            runs[",".join(f"{k}={v:g}" for k, v in override.items()) or "default"] = ask()
+    finally:
+        memory.weights = base
+    return runs
+
+
 def _day(raw: str) -> float:
     return datetime.combine(date.fromisoformat(raw), datetime.min.time(), timezone.utc).timestamp()
 

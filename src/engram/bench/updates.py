@@ -19,14 +19,13 @@ choose on dev, report test once.
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engram.bench.suite import DAY, _day, _rows, data_text
+from engram.bench.suite import DAY, _day, _rows, data_text, per_weights
 from engram.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -102,12 +101,7 @@ def run(split: str = "dev", *, data: str | Path | None = None, embedder: Embedde
                 names[result.id] = name
                 superseded += len(result.superseded or ())
             out["superseded_on_write"] = superseded
-            base = memory.weights
-            for override in weights:
-                memory.weights = dataclasses.replace(base, **override)
-                label = ",".join(f"{k}={v:g}" for k, v in override.items()) or "default"
-                out["runs"][label] = _ask(memory, changes, names, now)
-            memory.weights = base
+            out["runs"] = per_weights(memory, weights, lambda: _ask(memory, changes, names, now))
         finally:
             memory.close()
     return out
