@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 
 from engram.core import ranking
+from engram.language.dates import MONTHS
 from engram.language.stem import stem
 from engram.language.stopwords import STOP_WORDS
 from engram.types import MESSAGE, Hit
@@ -74,8 +75,7 @@ _ADVICE = re.compile(r"\b(?:can|could|would|will|do|did|should)\s+you\b|\bhelp\s
 _AGGREGATE = re.compile(r"\b(?:across|different|various|evolv(?:e|es|ed|ing))\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[^\W\d_][\w'-]+", re.UNICODE)
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
-          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_MONTH = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"  # the date reader's month names
 # The values a sentence states, by kind (the first alternative that matches names the kind).
 _QUANTITY = re.compile(
     r"(?P<time>\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b)"
