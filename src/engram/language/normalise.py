@@ -21,6 +21,10 @@ import unicodedata
 
 from engram.language.quotes import straighten
 
+#: Scripts written without spaces between words (Thai, kana, CJK ideographs, Hangul), as the
+#: inside of a regular-expression character class.
+UNSPACED_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+
 #: Between the searched fields of an item in its folded copy: no needle a user types spans it.
 FIELD_SEPARATOR = "\x1f"
 

@@ -21,6 +21,7 @@ import functools
 import itertools
 import re
 
+from engram.language.normalise import UNSPACED_SCRIPTS
 from engram.safety.views import base
 
 __all__ = ["ALONE", "CONCEPTS", "PAIRED_ONLY", "PAIRS", "concept_features", "concepts"]
@@ -333,7 +334,7 @@ ALONE: tuple[str, ...] = tuple(c for c in CONCEPTS if c not in PAIRED_ONLY)
 #: Every unordered pair of concepts, in a fixed order (each is one feature of the classifier).
 PAIRS: tuple[str, ...] = tuple(f"{a}+{b}" for a, b in itertools.combinations(CONCEPTS, 2))
 
-_NO_SPACE_CHARS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_NO_SPACE_CHARS = UNSPACED_SCRIPTS + "\uf900-\ufaff"  # and CJK compatibility ideographs
 _NO_SPACE = re.compile(f"[{_NO_SPACE_CHARS}]")
 _NO_SPACE_RUN = re.compile(f"[{_NO_SPACE_CHARS}]+")
 # A word of a spaced script (a run of a script without spaces ends it), or one symbol ("-", ".").

@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engram.language.normalise import UNSPACED_SCRIPTS
 from engram.safety import prose_words as pw
 from engram.safety.secret_words import COPULAS as _COPULAS
 from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
@@ -36,7 +37,7 @@ __all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "secret_like", "unjo
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
 # Scripts written without spaces (Thai, kana, CJK, Hangul, full-width forms), and their punctuation.
-_UNSPACED = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f"
+_UNSPACED = UNSPACED_SCRIPTS + "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff66-\uff9f"  # and full-width forms
 _CJK_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
 _UNSPACED_RE = re.compile(f"[{_UNSPACED}{_CJK_PUNCT}]")
 # A token: a run of characters of scripts written with spaces, a run of kana / CJK / Hangul / Thai, or one mark of

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from engram.language.normalise import UNSPACED_SCRIPTS
+
 __all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
            "POSSESSIVES_AFTER", "PREPS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
@@ -94,7 +96,7 @@ LANGS: dict[str, Words] = {
 }
 
 # Scripts written without spaces between words (Thai, kana, CJK ideographs, Hangul).
-UNSPACED = re.compile(r"[\u0E00-\u0E7F\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF]")
+UNSPACED = re.compile(f"[{UNSPACED_SCRIPTS}]")
 
 
 def _union(field: str) -> tuple[str, ...]:
