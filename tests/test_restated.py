@@ -178,3 +178,29 @@ def test_a_time_still_to_come_keeps_the_step_and_a_time_that_is_over_turns_it_of
     assert not names_past("How many books will I read this year?", now)
     assert not names_past("What is my budget for next Saturday?", now)
     assert not names_past("How many sources are in my library?", now)
+
+
+def test_a_restatement_goes_above_an_earlier_higher_hit_stating_the_same_old_value():
+    question = "How long does the probate process usually take in Montserrat?"
+    told = _hit("Stephanie explained the probate timeline, which typically takes 6-9 months in Montserrat.", 9.0, 1.0)
+    answer = _hit("Probate in Montserrat has several steps.", 8.5, 1.5, role="assistant")
+    again = _hit("I'm worried about the probate process taking 6-9 months, so I'll prepare my documents.", 8.0, 2.0)
+    other = _hit("My will names my two children as beneficiaries.", 7.5, 2.5)
+    shorter = _hit("Good news: the probate process in Montserrat was shortened to 5-7 months.", 7.0, 3.0)
+    hits = newest_first([told, answer, again, other, shorter], question, 10.0)
+    assert [h.id for h in hits] == [shorter.id, told.id, answer.id, again.id, other.id]
+    assert [h.rank for h in hits] == sorted((h.rank for h in hits), reverse=True)
+    # A higher hit said after the restatement, or stating another value, keeps its place above it.
+    later = _hit("I've heard the probate process takes 6-9 months in Montserrat, is that right?", 9.0, 4.0)
+    kept = newest_first([later, answer, again, other, shorter], question, 10.0)
+    assert [h.id for h in kept][:3] == [later.id, answer.id, shorter.id]
+    unlike = _hit("The probate court for Montserrat sits in Brades, near the ferry port.", 9.0, 1.0)
+    apart = newest_first([unlike, answer, again, other, shorter], question, 10.0)
+    assert [h.id for h in apart][:3] == [unlike.id, answer.id, shorter.id]
+
+
+def test_the_span_a_value_runs_for_is_not_a_time_the_question_asks_about():
+    now = 1725148800.0  # 2024-09-01
+    assert not names_past("What is the budget for prototype refinement through August?", now)
+    assert not names_past("How many hours a week do I work until June?", now)
+    assert names_past("What was the budget for prototype refinement in August?", now)

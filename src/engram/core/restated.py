@@ -9,7 +9,8 @@ them only when the words say one restates the other:
 - the question asks about the present (`asks_present`): not about an earlier state
   (`ranking.asks_before`), not in the past tense or about a span ("did", "was", "ever", "between",
   "first" ending a clause: "at first?", not "my first sprint"), naming no time that is over
-  (`names_past`: "last week", not "next Saturday" or "this year");
+  (`names_past`: "last week", not "next Saturday", "this year" or the span a value runs for,
+  "through August");
 - it asks for a value (`asks_value`): it begins with "what", "which", "when", "how many", "how
   much" ... (after a lead such as "can you tell me"), and it is neither advice asked of the
   assistant ("What would you suggest ...", "... help me ...") nor a count over the conversation
@@ -29,8 +30,9 @@ No word saying that something changed ("now", "moved to") is needed: a user rest
 often just states it ("I secured 5 interviews"). The kinds of value keep a new date from
 restating a count, and the question's shape keeps the step away from advice and summaries.
 
-Every such later message goes just above the best placed message it restates, the restatements
-in their own order; every other hit keeps its place. English only, like the rest of the question
+Every such later message goes just above the best placed message it restates, or above a
+higher hit said before it that states the same old value ("6-9 months" said twice), the
+restatements in their own order; every other hit keeps its place. English only, like the rest of the question
 cues.
 """
 
@@ -73,6 +75,8 @@ _ASKS_VALUE = re.compile(r"(?:^|[.!?;:]\s+)\W*(?:(?:by|on|at|in|for|until|till|f
 _ADVICE = re.compile(r"\b(?:can|could|would|will|do|did|should)\s+you\b|\bhelp\s+(?:me|us)\b", re.IGNORECASE)
 # A count or a story over the whole conversation, not one value.
 _AGGREGATE = re.compile(r"\b(?:across|different|various|evolv(?:e|es|ed|ing))\b", re.IGNORECASE)
+# The span a value runs for ("the budget through August"): what the value covers, not when the question is set.
+_SPAN = re.compile(r"\b(?:through|thru|until|till|up\s+to)\b[^,;?]*", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[^\W\d_][\w'-]+", re.UNICODE)
 _MONTH = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"  # the date reader's month names
@@ -115,8 +119,9 @@ def asks_value(query: str) -> bool:
 def names_past(query: str, now: float) -> bool:
     """True when the question names a time that is over by `now` ("on March 5", "last week"): it
     asks how things were then. A time still running or to come ("this year", "next Saturday")
-    is part of what a question about the present asks."""
-    return any(end <= now for _, end in ranking.query_dates(query, now))
+    is part of what a question about the present asks, and so is the span a value runs for
+    ("the budget through August", "until June": `_SPAN` is cut before the dates are read)."""
+    return any(end <= now for _, end in ranking.query_dates(_SPAN.sub(" ", query), now))
 
 
 def newest_first(hits: Sequence[Hit], query: str, now: float) -> list[Hit]:
@@ -137,8 +142,19 @@ def newest_first(hits: Sequence[Hit], query: str, now: float) -> list[Hit]:
                  and _order(h) > _order(earlier_hit)
                  and restates(earlier, sentence, kinds, MIN_LIKENESS if j < TOP else DEEP_LIKENESS)]
         if later:
-            return _placed_above(hits, later, i)
+            return _placed_above(hits, later, _first_saying(top, sentences, i, earlier, kinds, later))
     return hits
+
+
+def _first_saying(top: Sequence[Hit], sentences: Sequence[str | None], at: int, earlier: str,
+                  kinds: frozenset[str] | None, later: Sequence[Hit]) -> int:
+    """Where the restatements of hit `at` go: above the first hit that states the same value as
+    it (of a kind the question asks for) and was said before them, when one ranks higher ("6-9
+    months" said twice, "shortened to 5-7 months" later: above both); else above `at` itself."""
+    replaced = {(kind, value) for kind, value in quantities(earlier) if kinds is None or kind in kinds}
+    first = min(_order(h) for h in later)
+    return next((j for j in range(at) if (sentence := sentences[j]) is not None and _order(top[j]) < first
+                 and replaced & quantities(sentence)), at)
 
 
 def _placed_above(hits: list[Hit], moved: list[Hit], at: int) -> list[Hit]:
