@@ -692,6 +692,8 @@ def _phrase_ok(m: re.Match[str]) -> bool:
     return not stop.intersection(run) and not any(w in words.NOUNS or w.startswith("pass") for w in run)
 
 
+_RECOVERY_LABELS = words.alternation(words.RECOVERY_WORDS)
+_RECOVERY_HINTS = tuple(sorted({w.lower().split()[0][:5] for w in words.RECOVERY_WORDS}))
 # One recovery code of letters and digits (a digit in it, one dash at most).
 _ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
 
@@ -777,11 +779,15 @@ _GENERIC: list[_Rule] = [
     # Google app passwords: four groups of four lower-case letters after "app password".
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
-    # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
-    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more).
-    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)[\s-]+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
-          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
-          ("code",), 1, min_digits=6),
+    # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers
+    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more),
+    # after a label of any language of the table (engram.safety.secret_words.RECOVERY_WORDS) and maybe up to three
+    # words naming the account ("Wiederherstellungscodes für GitHub:", "Mina reservkoder för Google:").
+    _rule("recovery_code", r"(?i:(?<![^\W\d_])(?:" + _RECOVERY_LABELS + r"))(?:\s+[^\W\d_][\w.'’-]*){0,3}?"
+          r"\s*(?::|=|：|\bare\b|\bis\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\bzijn\b|\bto\b|\bjsou\b|\bär\b|\ber\b)\s*"
+          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*[,;]\s*\d{3,8}(?:[- ]\d{3,8})?)+|\d{4,8}(?:[- ]\d{4,8})?(?![\w,-])|"
+          + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)(?![\w-])",
+          _RECOVERY_HINTS, 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential", "seed", "sess", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
