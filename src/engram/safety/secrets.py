@@ -199,6 +199,9 @@ def _code_after_label(m: re.Match[str], value: str, value_end: int) -> bool:
     return _VARIABLE.fullmatch(value) is not None and _in_code(m.string, m.start())
 
 
+_MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that ends its line: the value was a key
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
     in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
@@ -210,6 +213,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
+    if not quoted and _MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")):
+        return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line: a key of a mapping (YAML), not a value
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if not quoted and prose.unjoined(between):
         return False  # words between the label and the value and no word joining them: the window finder judges it
@@ -624,7 +629,8 @@ _SPECIFIC: list[_Rule] = [
     _rule("jwt", _B + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", ("eyj",)),
     _rule("sendgrid_key", _B + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}", ("sg.",)),
     _rule("twilio_key", r"\bSK[0-9a-f]{32}\b", ("sk",), min_digits=8),
-    _rule("telegram_bot_token", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", (":aa",)),
+    # alone, or in the Bot API's URLs, glued to "bot" (`https://api.telegram.org/bot<token>/sendMessage`)
+    _rule("telegram_bot_token", r"(?:\b|(?<=/bot))\d{8,10}:AA[A-Za-z0-9_-]{33}", (":aa",)),
     _rule("discord_bot_token", r"\b[MN][A-Za-z0-9]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}", (".",), min_digits=4),
     _rule("llm_provider_key", _B + r"(?:gsk_[A-Za-z0-9]{48,}|xai-[A-Za-z0-9]{70,}|r8_[A-Za-z0-9]{37}\b|"
           r"pplx-[A-Za-z0-9]{40,}|tvly-[A-Za-z0-9-]{24,}|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b)",
