@@ -46,6 +46,7 @@ _UNSPACED_RE = re.compile(f"[{_UNSPACED}{_CJK_PUNCT}]")
 _TOKEN = re.compile(rf"[^\s{_UNSPACED}{_CJK_PUNCT}]+|[{_UNSPACED}]+|[{_CJK_PUNCT}]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]+")
+_THAI = re.compile(r"[\u0e00-\u0e7f]+")
 
 
 def _trie(words: Iterable[tuple[str, str]]) -> str:
@@ -176,8 +177,10 @@ def _joins(token: str) -> bool:
     if low in _CONNECTORS or low in pw.PARTICLES or low.endswith((":", "：")):
         return True
     # Korean puts spaces between words, so a word ending in a particle joins ("자리는 8713"); in Chinese and
-    # Japanese a longer run holds other words ("密码管理器是 …": a password manager).
-    return _HANGUL.fullmatch(token) is not None and token[-1] in pw.PARTICLES
+    # Japanese a longer run holds other words ("密码管理器是 …": a password manager). Thai puts a space between
+    # phrases, so a run that ends in its copula joins ("…ของฉันคือ …": "… of mine is …").
+    return (_HANGUL.fullmatch(token) is not None and token[-1] in pw.PARTICLES) or \
+        (_THAI.fullmatch(token) is not None and token.endswith(pw.THAI_COPULAS))
 
 
 def _alternation(words: Iterable[str]) -> str:

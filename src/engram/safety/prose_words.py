@@ -11,7 +11,7 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 from __future__ import annotations
 
 __all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
-           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "TO_WORDS", "UNITS"]
+           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
@@ -26,7 +26,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
     ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
-    ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
+    ("รหัสผ่าน", 0), ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
 )
 
 # Words for a PIN or a lock's code: a number of 4-8 digits after one of them is a secret (and any password shape).
@@ -109,6 +109,8 @@ CONNECTORS: frozenset[str] = frozenset({
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
                                        "agora", "nu", "teraz", "nyní", "teď", "acum", "artık", "şimdi", "giờ", "bây",
                                        "sekarang", "अब", "τώρα", "тепер", "теперь", "الآن", "今", "이제", "지금"})
+# Thai copulas ("is", "is as"): a Thai run that ends in one joins a label to the value after it.
+THAI_COPULAS: tuple[str, ...] = ("คือ", "เป็น")
 # Particles glued after a label in scripts without spaces, and short function words of verb-final languages.
 PARTICLES: frozenset[str] = frozenset({"は", "が", "を", "も", "に", "で", "：", "는", "은", "를", "을", "이", "가", "도",
                                        "是", "为", "為", "का", "की", "के", "को", "ko", "ni"})
