@@ -99,7 +99,7 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
 
 
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
-               _hints(pw.OTP_STEMS))  # in the order of _KINDS
+               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))))  # in the order of _KINDS
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"

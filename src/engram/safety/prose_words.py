@@ -10,8 +10,8 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
-           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS"]
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
+           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
@@ -81,6 +81,19 @@ OTP_STEMS: tuple[tuple[str, int], ...] = (
     ("ワンタイムパスワード", 0), ("인증번호", 0), ("인증 번호", 0), ("인증코드", 0), ("인증 코드", 0), ("확인 코드", 0),
     ("확인코드", 0),
 )
+
+# Short words that every one-time or recovery code's label holds (its word for a code, a password or an OTP): the
+# texts searched for them before those labels' patterns run are far fewer hints than one per label.
+CODE_HINTS: tuple[str, ...] = (
+    "cod", "cód", "kod", "kód", "kood", "код", "otp", "passw", "пароль", "clave", "mtan", "-tan", "xác", "xac", "mã", "ma du",
+    "κωδικ", "קוד", "رمز", "رموز", "كود", "کد", "कोड", "ओटीपी", "รหัส", "码", "碼", "コード", "番号", "ワンタイム", "번호", "코드",
+)
+
+
+def code_hints(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The hints of `labels`: each label's first word of CODE_HINTS (its first four letters when it holds none)."""
+    return tuple(sorted({next((h for h in CODE_HINTS if h in w.lower()), w.lower()[:4]) for w in labels}))
+
 
 # What a code opens: doors, gates, alarms, safes, intercoms, cards (stems; a word that starts with one counts).
 LOCK_STEMS: tuple[str, ...] = (

@@ -25,6 +25,7 @@ from typing import Any
 from engram.errors import InvalidInput
 from engram.safety import assignments, prose
 from engram.safety import secret_words as words
+from engram.safety.prose_words import code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -699,7 +700,7 @@ def _phrase_ok(m: re.Match[str]) -> bool:
 
 
 _RECOVERY_LABELS = words.alternation(words.RECOVERY_WORDS)
-_RECOVERY_HINTS = tuple(sorted({w.lower().split()[0][:5] for w in words.RECOVERY_WORDS}))
+_RECOVERY_HINTS = code_hints(words.RECOVERY_WORDS)
 # One recovery code of letters and digits (a digit in it, one dash at most).
 _ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
 
