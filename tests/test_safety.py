@@ -446,7 +446,8 @@ SAFETY_DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "safety_da
                                   "secrets_holdout3.jsonl", "secrets_holdout4.jsonl", "secrets_holdout5.jsonl", "secrets_holdout6.jsonl",
                                   "secrets_holdout7.jsonl", "secrets_holdout8.jsonl", "secrets_holdout9.jsonl",
                                   "secrets_holdout10.jsonl", "secrets_holdout11.jsonl", "secrets_holdout12.jsonl",
-                                  "secrets_tune12.jsonl", "secrets_agent.jsonl", "secrets_holdout15.jsonl"])
+                                  "secrets_tune12.jsonl", "secrets_agent.jsonl", "secrets_holdout15.jsonl",
+                                  "secrets_tune17.jsonl"])
 def test_hand_written_batches_are_caught_and_their_look_alikes_kept(name):
     rows = [json.loads(line) for line in (SAFETY_DATA / name).read_text(encoding="utf-8").splitlines()]
     secrets = [r["text"] for r in rows if r["label"] == "secret"]
@@ -936,3 +937,81 @@ def test_prose_about_passwords_without_one_is_kept(text):
 def test_the_shape_test_tells_a_secret_from_an_ordinary_token(value, numeric, strict, expected):
     from engram.safety.prose import secret_like
     assert secret_like(value, numeric=numeric, strict=strict) is expected
+
+
+# ------------------------------------------------------------------ one-time codes, recovery codes, pasted configs
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Your verification code is 482913", "482913"),
+    ("Tu código de verificación es 482913", "482913"),
+    ("Ваш код подтверждения: 482913", "482913"),
+    ("验证码：482913，10分钟内有效", "482913"),
+    ("[카카오] 인증번호 [482913]를 입력하세요", "482913"),
+    ("Dein Einmalcode lautet 482 913.", "482 913"),  # two groups
+    ("Onay kodunuz 482913'tür.", "482913"),  # a suffix after an apostrophe
+    ("Ma xac thuc cua ban la 482913", "482913"),  # Vietnamese without diacritics: no copula the tables know
+    ("G-482913 is your Google verification code.", "G-482913"),  # the code first
+    ("Use 482913 as your sign-in code", "482913"),
+])
+def test_one_time_codes_next_to_their_label_are_found(text, code):
+    assert code not in redact(text), redact(text)
+    assert any(kind == "one_time_code" for _, _, kind in find_secrets(text)), find_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Your order number is 482913.",
+    "The server returned error code 404.",
+    "zip code 94107, area code 415",
+    "We will text you a 6-digit verification code that expires in 10 minutes.",
+    "The verification code for order 482913 never arrived.",  # the number names the order
+    "Ваш номер заказа: 482913",
+    "주문번호는 482913입니다.",  # 문 "door" inside 주문 "order" is no lock
+    "Your verification code is 111111",  # one digit repeated: a template, not a code
+    "인증번호는 6자리이며 3분 후에 만료됩니다.",
+])
+def test_numbers_that_are_not_one_time_codes_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("482913", True), ("482 913", True), ("G-482913", True), ("4829", True),
+    ("482", False), ("482913001", False), ("111111", False), ("48a913", False),
+])
+def test_the_one_time_code_shape(value, expected):
+    from engram.safety.prose import otp_code
+    assert otp_code(value) is expected
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Wiederherstellungscodes für GitHub: 7c1a9-2f4e8 b03d6-91ac7", "b03d6-91ac7"),
+    ("Códigos de respaldo de Google: 5817 2094, 3346 7120", "3346 7120"),
+    ("Резервные коды: 8406 1932, 2719 5580", "2719 5580"),
+    ("รหัสผ่านอีเมลของฉันคือ Lamyai_2291", "Lamyai_2291"),  # a Thai run ending in its copula
+    ("https://api.telegram.org/bot6128473905:AAF3kq9Zx-Lm2pR7vT4wN8sY1cB6dH0jE5u/getMe", "AAF3kq9Zx"),  # in the Bot API's URL
+])
+def test_recovery_codes_in_other_languages_thai_prose_and_bot_urls(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password",
+    "Wiederherstellungscodes findest du unter Einstellungen > Sicherheit.",
+    "ลืมรหัสผ่าน? กดลิงก์รีเซ็ตในอีเมล",
+])
+def test_yaml_keys_after_a_secret_name_and_talk_about_codes_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_every_one_time_code_label_gives_a_code_after_a_colon_and_none_after_a_length():
+    from engram.safety.prose_words import OTP_STEMS
+    for stem, _ in OTP_STEMS:
+        assert "730419" not in redact(f"{stem}: 730419"), stem
+        assert find_secrets(f"{stem}: 6 digits, valid for 10 minutes") == [], stem
+
+
+def test_every_recovery_code_label_gives_its_list():
+    from engram.safety.secret_words import RECOVERY_WORDS
+    for label in RECOVERY_WORDS:
+        text = f"{label}: 4829 1037, 7716 2958, 3054 8861"
+        assert "7716 2958" not in redact(text), (label, redact(text))

@@ -6,7 +6,7 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
 ("… というパスワード") falls outside them. This finder reads such sentences by method instead of by phrasing:
 
 1. **a label** from one multilingual lexicon with inflections (engram.safety.prose_words): a word for a
-   password or a network key, a PIN or a lock's code, or a code in general;
+   password or a network key, a PIN or a lock's code, a one-time (verification) code, or a code in general;
 2. **a window**: the tokens after the label up to the end of its sentence (at most `_WINDOW`), or the few
    before it for a value-first order;
 3. **a relation**: the value stands right after the label (or its glued particle), right after a word that
@@ -14,7 +14,8 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
    before an "as" word right before the label;
 4. **a shape** that tells a secret from an ordinary token, in any language (`secret_like`): letters with
    digits or symbols, not a word, number, date, version, unit, placeholder, identifier, path, address or the
-   name of a hash function or standard; numbers only after a PIN's label or a code named with what it opens.
+   name of a hash function or standard; numbers only after a PIN's label or a code named with what it opens;
+   after a one-time code's label only a number of 4-8 digits (`otp_code`: "482913", "482 913", "G-482913").
 
 `find(text)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
 """
@@ -32,7 +33,7 @@ from engram.safety.secret_words import COPULAS as _COPULAS
 from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "secret_like", "unjoined"]
+__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "otp_code", "secret_like", "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
@@ -45,6 +46,7 @@ _UNSPACED_RE = re.compile(f"[{_UNSPACED}{_CJK_PUNCT}]")
 _TOKEN = re.compile(rf"[^\s{_UNSPACED}{_CJK_PUNCT}]+|[{_UNSPACED}]+|[{_CJK_PUNCT}]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]+")
+_THAI = re.compile(r"[\u0e00-\u0e7f]+")
 
 
 def _trie(words: Iterable[tuple[str, str]]) -> str:
@@ -86,16 +88,18 @@ def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
 _PASSWORD = _label_pattern(pw.PASSWORD_STEMS)
 _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
+_OTP = _label_pattern(pw.OTP_STEMS)
 # (kind, label pattern, whether a lock, a door or a card must be named near the label)
 _KINDS: tuple[tuple[str, re.Pattern[str], bool], ...] = (("password", _PASSWORD, False), ("pin", _PIN, False),
-                                                        ("pin", _CODE, True))
+                                                        ("pin", _CODE, True), ("otp", _OTP, False))
 
 
 def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
     return {s.lower()[:4] if not _UNSPACED_RE.search(s) else s for s, _ in stems}
 
 
-_KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS))  # in the order of _KINDS
+_KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
+               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))))  # in the order of _KINDS
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
@@ -173,8 +177,10 @@ def _joins(token: str) -> bool:
     if low in _CONNECTORS or low in pw.PARTICLES or low.endswith((":", "：")):
         return True
     # Korean puts spaces between words, so a word ending in a particle joins ("자리는 8713"); in Chinese and
-    # Japanese a longer run holds other words ("密码管理器是 …": a password manager).
-    return _HANGUL.fullmatch(token) is not None and token[-1] in pw.PARTICLES
+    # Japanese a longer run holds other words ("密码管理器是 …": a password manager). Thai puts a space between
+    # phrases, so a run that ends in its copula joins ("…ของฉันคือ …": "… of mine is …").
+    return (_HANGUL.fullmatch(token) is not None and token[-1] in pw.PARTICLES) or \
+        (_THAI.fullmatch(token) is not None and token.endswith(pw.THAI_COPULAS))
 
 
 def _alternation(words: Iterable[str]) -> str:
@@ -184,7 +190,9 @@ def _alternation(words: Iterable[str]) -> str:
 _CHANGE_START = re.compile(rf"(?:{_alternation(pw.CHANGE_STEMS)})[^\W\d_]{{0,4}}", re.IGNORECASE)
 _CHANGE_INSIDE = re.compile(_alternation(s for s in pw.CHANGE_STEMS if len(s) > 2 and not s.isascii()))  # "kuganti"
 _LOCK_START = re.compile(_alternation(pw.LOCK_STEMS), re.IGNORECASE)
-_LOCK_INSIDE = re.compile(_alternation(s for s in pw.LOCK_STEMS if _UNSPACED_RE.search(s)))
+# Inside a word only in Chinese and Japanese: Korean puts spaces between words, so a Korean lock word starts its word
+# (문 "door" is not the end of 주문 "order").
+_LOCK_INSIDE = re.compile(_alternation(s for s in pw.LOCK_STEMS if _UNSPACED_RE.search(s) and not _HANGUL.search(s)))
 
 
 def _changes(token: str) -> bool:
@@ -222,6 +230,70 @@ def _clause_end(raw: str, text: str, end: int, nxt: str) -> bool:
     return not rest or rest[0] in "\n.,;!?—–-)" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-")
 
 
+# A one-time code: 4-8 digits, maybe in two groups ("482-913") or after a service's letter ("G-482913"), maybe in
+# brackets ("[482913]", "【482913】") or with a suffix after an apostrophe (Turkish "482913'tür").
+_OTP_TOKEN = re.compile(r"[\[(【「]?(?P<v>(?:[A-Z]-)?\d{3,8}(?:-\d{3,4})?)[\])】」]?(?:['’][^\W\d_]{1,6})?")
+_DIGIT_GROUP = re.compile(r"\d{3,4}")
+
+
+def otp_code(value: str) -> bool:
+    """Whether `value` is shaped like a one-time code: 4-8 digits (not all the same), maybe grouped or prefixed."""
+    digits = re.sub(r"\D", "", value)
+    return 4 <= len(digits) <= 8 and len(set(digits)) > 1 and re.fullmatch(r"(?:[A-Z]-)?[\d -]+", value) is not None
+
+
+def _otp_token(tok: re.Match[str]) -> tuple[int, int] | None:
+    """The span of a one-time code's digits in token `tok` (the whole token but brackets and trailing punctuation)."""
+    m = _OTP_TOKEN.match(tok.group(0))
+    if m is None or tok.group(0)[m.end():].strip(_TRAIL + _QUOTES):
+        return None
+    return tok.start() + m.start("v"), tok.start() + m.end("v")
+
+
+def _otp_span(text: str, toks: list[re.Match[str]], i: int) -> tuple[int, int] | None:
+    """Token `i` (with the next one when the code is written in two groups, "482 913") as a one-time code's span."""
+    span = _otp_token(toks[i])
+    if span is None:
+        return None
+    start, end = span
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is not None and _DIGIT_GROUP.fullmatch(text[start:end]) and text[end:nxt.start()] == " ":
+        second = _otp_token(nxt)
+        if second is not None and _DIGIT_GROUP.fullmatch(text[second[0]:second[1]]):
+            end = second[1]
+            nxt = toks[i + 2] if i + 2 < len(toks) else None
+    if not otp_code(text[start:end]) or (nxt is not None and _clean(nxt.group(0)).lower() in pw.UNITS):
+        return None  # not a code's shape; a length or a time ("6 digits", "10 minutes")
+    return start, end
+
+
+def _otp_after(text: str, toks: list[re.Match[str]], i: int, words: list[str], prev: str, seen: bool) -> tuple[int, int] | None:
+    """A one-time code at token `i` after its label: right after it, after a joining word, or after up to three
+    words with no English preposition among them ("Ma xac thuc cua ban la …", Vietnamese without its diacritics;
+    not "code for order …"). The code's shape is narrow, so the relation may be loose."""
+    gap = [w.lower() for w in words[:i]]
+    short = i <= 3 and not pw.ENGLISH_LINKS.intersection(gap)
+    if not (not seen or _joins(prev) or short):
+        return None
+    return _otp_span(text, toks, i)
+
+
+def _otp_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """A one-time code before its label and a copula or an "as" word: "G-… is your Google verification code",
+    "Use … as your sign-in code"."""
+    toks = _tokens(text, max(0, m.start() - 80), m.start())[-6:]
+    words = [t.group(0).lower() for t in toks]
+    for j in range(len(toks) - 2, -1, -1):
+        between = words[j + 1:]
+        if len(between) > 4 or any(_CANDIDATE.search(w) or _ends_sentence(w, text, len(text)) for w in between):
+            return None
+        if between[0] not in _CONNECTORS and between[0] not in pw.AS_MARKERS:
+            continue
+        k = j - 1 if j > 0 and _DIGIT_GROUP.fullmatch(words[j]) and _DIGIT_GROUP.fullmatch(words[j - 1]) else j
+        return _otp_span(text, toks, k)
+    return None
+
+
 def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[int, int] | None:
     """The value in the window after label `m`, joined to it as the module docstring says, or None."""
     line_end = text.find("\n", m.end())
@@ -238,7 +310,11 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
         if low in pw.NEGATIONS or value.lower() in ATTRIBUTE_WORDS:
             return None
         nxt = words[i + 1].lower() if i + 1 < len(words) else ""
-        if value and _CANDIDATE.search(value):
+        if kind == "otp":
+            span = _otp_after(text, toks, i, words, prev, seen) if any(c.isdigit() for c in raw) else None
+            if span is not None:
+                return span
+        elif value and _CANDIDATE.search(value):
             span = _joined_value(text, t, value, i, words, before, kind=kind, lock=lock, strict=strict,
                                  prev=prev, seen=seen, changed=changed, nxt=nxt)
             if span is not None:
@@ -312,6 +388,9 @@ def _value_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
+_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code"}  # the kind each label's finding is named
+
+
 def _in_code(text: str, start: int) -> bool:
     return len(_FENCE.findall(text, 0, start)) % 2 == 1
 
@@ -335,5 +414,7 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             span = _value_after(text, m, kind, lock)
             if span is None and kind == "password":
                 span = _value_before(text, m)
+            elif span is None and kind == "otp":
+                span = _otp_before(text, m)
             if span is not None:
-                yield span[0], span[1], "password" if kind == "password" else "pin"
+                yield span[0], span[1], _FOUND[kind]

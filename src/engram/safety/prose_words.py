@@ -10,8 +10,8 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
-           "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "TO_WORDS", "UNITS"]
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
+           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
@@ -26,7 +26,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
     ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
-    ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
+    ("รหัสผ่าน", 0), ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
 )
 
 # Words for a PIN or a lock's code: a number of 4-8 digits after one of them is a secret (and any password shape).
@@ -45,6 +45,55 @@ CODE_STEMS: tuple[tuple[str, int], ...] = (
     ("koodi", 2), ("kode", 2), ("код", 3), ("mã", 0), ("رمز", 0), ("कोड", 0), ("κωδικ", 4), ("コード", 0), ("코드", 0),
     ("번호", 0), ("비밀번호", 0),
 )
+
+# Words for a one-time code (a verification, confirmation or sign-in code sent by SMS or e-mail, an OTP): a number of
+# 4-8 digits joined to one of them is a secret ("Your verification code is …", "Tu código de verificación es …",
+# "Ваш код подтверждения: …", "验证码：…"); an order, error, zip or area code is none of these.
+OTP_STEMS: tuple[tuple[str, int], ...] = (
+    ("verification code", 1), ("confirmation code", 1), ("one-time code", 1), ("one time code", 1), ("one-time passcode", 1),
+    ("one-time password", 1), ("one-time pin", 0), ("otp", 0), ("otp code", 1), ("2fa code", 1), ("mfa code", 1),
+    ("two-factor code", 1), ("sign-in code", 1), ("signin code", 1), ("login code", 1), ("log-in code", 1),
+    ("authentication code", 1), ("auth code", 1), ("authenticator code", 1), ("sms code", 1), ("activation code", 1),
+    ("code de vérification", 0), ("code de verification", 0), ("code de confirmation", 0), ("code à usage unique", 0),
+    ("code d'authentification", 0), ("code de connexion", 0), ("code sms", 0), ("código de verificación", 0),
+    ("codigo de verificacion", 0), ("código de confirmación", 0), ("codigo de confirmacion", 0), ("código de un solo uso", 0),
+    ("clave dinámica", 0), ("código de verificação", 0), ("codigo de verificacao", 0), ("código de confirmação", 0),
+    ("codigo de confirmacao", 0), ("código de ativação", 0), ("codice di verifica", 0), ("codice di conferma", 0),
+    ("codice otp", 0), ("codice monouso", 0), ("bestätigungscode", 1), ("bestaetigungscode", 1), ("verifizierungscode", 1),
+    ("einmalcode", 1), ("einmalpasswort", 0), ("anmeldecode", 1), ("sms-code", 1), ("sms-tan", 0), ("mtan", 0),
+    ("verificatiecode", 1), ("bevestigingscode", 1), ("eenmalige code", 1), ("inlogcode", 1), ("kod weryfikacyjny", 0),
+    ("kod potwierdzający", 0), ("kod potwierdzenia", 0), ("kod jednorazowy", 0), ("kod sms", 0), ("kod autoryzacyjny", 0),
+    ("ověřovací kód", 0), ("overovaci kod", 0), ("potvrzovací kód", 0), ("jednorázový kód", 0), ("overovací kód", 0),
+    ("cod de verificare", 0), ("codul de verificare", 0), ("cod de confirmare", 0), ("codul de confirmare", 0),
+    ("verifieringskod", 2), ("engångskod", 2), ("bekräftelsekod", 2), ("engangskode", 2), ("bekreftelseskode", 2),
+    ("verifiseringskode", 2), ("bekræftelseskode", 2), ("verifikationskode", 2), ("vahvistuskoodi", 3),
+    ("varmistuskoodi", 3), ("kertakäyttökoodi", 3), ("ellenőrző kód", 2), ("megerősítő kód", 2), ("kinnituskood", 1),
+    ("код подтверждения", 0), ("проверочный код", 0), ("одноразовый код", 0), ("код из смс", 0), ("код из sms", 0),
+    ("код для входа", 0), ("код верификации", 0), ("одноразовый пароль", 0), ("код підтвердження", 0),
+    ("одноразовий код", 0), ("код перевірки", 0), ("код за потвърждение", 0), ("doğrulama kod", 5), ("dogrulama kod", 5),
+    ("onay kod", 5), ("mã xác thực", 0), ("ma xac thuc", 0), ("mã xác nhận", 0), ("ma xac nhan", 0), ("mã xác minh", 0),
+    ("ma xac minh", 0), ("mã otp", 0), ("ma otp", 0), ("kode verifikasi", 0), ("kode otp", 0), ("kode konfirmasi", 0),
+    ("kod pengesahan", 0), ("κωδικός επαλήθευσης", 0), ("κωδικό επαλήθευσης", 0), ("κωδικός επιβεβαίωσης", 0),
+    ("קוד אימות", 0), ("קוד האימות", 0), ("קוד חד פעמי", 0), ("رمز التحقق", 0), ("رمز التأكيد", 0), ("رمز التفعيل", 0),
+    ("كود التحقق", 0), ("كود التفعيل", 0), ("کد تایید", 0), ("کد تأیید", 0), ("کد فعالسازی", 0), ("सत्यापन कोड", 0),
+    ("ओटीपी", 0), ("वेरिफिकेशन कोड", 0), ("รหัสยืนยัน", 0), ("รหัส otp", 0), ("验证码", 0), ("驗證碼", 0), ("校验码", 0),
+    ("动态码", 0), ("动态密码", 0), ("确认码", 0), ("確認碼", 0), ("確認コード", 0), ("認証コード", 0), ("認証番号", 0),
+    ("ワンタイムパスワード", 0), ("인증번호", 0), ("인증 번호", 0), ("인증코드", 0), ("인증 코드", 0), ("확인 코드", 0),
+    ("확인코드", 0),
+)
+
+# Short words that every one-time or recovery code's label holds (its word for a code, a password or an OTP): the
+# texts searched for them before those labels' patterns run are far fewer hints than one per label.
+CODE_HINTS: tuple[str, ...] = (
+    "cod", "cód", "kod", "kód", "kood", "код", "otp", "passw", "пароль", "clave", "mtan", "-tan", "xác", "xac", "mã", "ma du",
+    "κωδικ", "קוד", "رمز", "رموز", "كود", "کد", "कोड", "ओटीपी", "รหัส", "码", "碼", "コード", "番号", "ワンタイム", "번호", "코드",
+)
+
+
+def code_hints(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The hints of `labels`: each label's first word of CODE_HINTS (its first four letters when it holds none)."""
+    return tuple(sorted({next((h for h in CODE_HINTS if h in w.lower()), w.lower()[:4]) for w in labels}))
+
 
 # What a code opens: doors, gates, alarms, safes, intercoms, cards (stems; a word that starts with one counts).
 LOCK_STEMS: tuple[str, ...] = (
@@ -73,6 +122,8 @@ CONNECTORS: frozenset[str] = frozenset({
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
                                        "agora", "nu", "teraz", "nyní", "teď", "acum", "artık", "şimdi", "giờ", "bây",
                                        "sekarang", "अब", "τώρα", "тепер", "теперь", "الآن", "今", "이제", "지금"})
+# Thai copulas ("is", "is as"): a Thai run that ends in one joins a label to the value after it.
+THAI_COPULAS: tuple[str, ...] = ("คือ", "เป็น")
 # Particles glued after a label in scripts without spaces, and short function words of verb-final languages.
 PARTICLES: frozenset[str] = frozenset({"は", "が", "を", "も", "に", "で", "：", "는", "은", "를", "을", "이", "가", "도",
                                        "是", "为", "為", "का", "की", "के", "को", "ko", "ni"})

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from engram.language.normalise import UNSPACED_SCRIPTS
 
 __all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
-           "POSSESSIVES_AFTER", "PREPS", "UNSPACED", "alternation", "spaced", "unspaced"]
+           "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
 class Words(NamedTuple):
@@ -167,6 +167,25 @@ LOCK_WORDS = _w(
     "deur|kluis|slot|poort|"  # nl
     "alarmu|drzwi|sejfu|bramy|domofonu|kłódki|"  # pl
     "домофона|сейфа|двери|сигнализации|замка|ворот"  # ru
+)
+
+# Words for a list of 2FA backup or recovery codes, per language; a list of codes after one of them (and maybe a
+# few words naming the account: "für GitHub", "de Google") is a secret. Add a language here, not a new rule.
+RECOVERY_WORDS = _w(
+    "backup codes|backup code|recovery codes|recovery code|scratch codes|scratch code|2fa codes|2fa code|mfa codes|mfa code|"
+    "one-time codes|one-time code|otp codes|otp code|"
+    "codes de récupération|codes de recuperation|codes de secours|codes de sauvegarde|"
+    "códigos de respaldo|códigos de recuperación|codigos de recuperacion|códigos de backup|códigos de reserva|"
+    "códigos de recuperação|codigos de recuperacao|codici di backup|codici di recupero|codici di riserva|"
+    "wiederherstellungscodes|backup-codes|sicherungscodes|notfallcodes|herstelcodes|back-upcodes|reservecodes|"
+    "kody zapasowe|kody odzyskiwania|kody jednorazowe|záložní kódy|kódy pro obnovení|záložné kódy|"
+    "coduri de rezervă|coduri de rezerva|coduri de recuperare|reservkoder|återställningskoder|"
+    "gjenopprettingskoder|reservekoder|backupkoder|gendannelseskoder|varakoodit|palautuskoodit|"
+    "biztonsági kódok|tartalék kódok|helyreállítási kódok|yedek kodlar|yedek kodları|kurtarma kodları|kurtarma kodlari|"
+    "резервные коды|коды восстановления|резервні коди|коди відновлення|mã dự phòng|ma du phong|mã khôi phục|"
+    "kode cadangan|kode pemulihan|εφεδρικοί κωδικοί|κωδικοί ανάκτησης|קודי גיבוי|קודי שחזור|رموز الاسترداد|"
+    "رموز احتياطية|رموز النسخ الاحتياطي|کدهای پشتیبان|کدهای بازیابی|बैकअप कोड|रिकवरी कोड|รหัสสำรอง|"
+    "备用码|备用验证码|恢复码|備用碼|復原碼|バックアップコード|リカバリーコード|確認コード一覧|백업 코드|복구 코드"
 )
 
 # Words for a passphrase (a password made of words), per language; a run of plain words after one of them,

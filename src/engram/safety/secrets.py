@@ -25,6 +25,7 @@ from typing import Any
 from engram.errors import InvalidInput
 from engram.safety import assignments, prose
 from engram.safety import secret_words as words
+from engram.safety.prose_words import code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -199,6 +200,9 @@ def _code_after_label(m: re.Match[str], value: str, value_end: int) -> bool:
     return _VARIABLE.fullmatch(value) is not None and _in_code(m.string, m.start())
 
 
+_MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that ends its line: the value was a key
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
     in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
@@ -210,6 +214,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
+    if not quoted and _MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")):
+        return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line: a key of a mapping (YAML), not a value
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if not quoted and prose.unjoined(between):
         return False  # words between the label and the value and no word joining them: the window finder judges it
@@ -624,7 +630,8 @@ _SPECIFIC: list[_Rule] = [
     _rule("jwt", _B + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", ("eyj",)),
     _rule("sendgrid_key", _B + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}", ("sg.",)),
     _rule("twilio_key", r"\bSK[0-9a-f]{32}\b", ("sk",), min_digits=8),
-    _rule("telegram_bot_token", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}", (":aa",)),
+    # alone, or in the Bot API's URLs, glued to "bot" (`https://api.telegram.org/bot<token>/sendMessage`)
+    _rule("telegram_bot_token", r"(?:\b|(?<=/bot))\d{8,10}:AA[A-Za-z0-9_-]{33}", (":aa",)),
     _rule("discord_bot_token", r"\b[MN][A-Za-z0-9]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}", (".",), min_digits=4),
     _rule("llm_provider_key", _B + r"(?:gsk_[A-Za-z0-9]{48,}|xai-[A-Za-z0-9]{70,}|r8_[A-Za-z0-9]{37}\b|"
           r"pplx-[A-Za-z0-9]{40,}|tvly-[A-Za-z0-9-]{24,}|lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b)",
@@ -692,6 +699,8 @@ def _phrase_ok(m: re.Match[str]) -> bool:
     return not stop.intersection(run) and not any(w in words.NOUNS or w.startswith("pass") for w in run)
 
 
+_RECOVERY_LABELS = words.alternation(words.RECOVERY_WORDS)
+_RECOVERY_HINTS = code_hints(words.RECOVERY_WORDS)
 # One recovery code of letters and digits (a digit in it, one dash at most).
 _ALNUM_CODE = r"(?i:(?=[a-z]*\d)(?=[a-z0-9]*-?[a-z0-9]*[a-z])[a-z0-9]{4,10}(?:-[a-z0-9]{4,10})?(?![\w-]))"
 
@@ -777,11 +786,15 @@ _GENERIC: list[_Rule] = [
     # Google app passwords: four groups of four lower-case letters after "app password".
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
-    # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers.
-    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more).
-    _rule("recovery_code", r"(?i:\b(?:backup|recovery|2fa|mfa|one-time|otp|scratch)[\s-]+codes?)\s*(?::|=|\bare\b|\bis\b)\s*"
-          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*,\s*\d{3,8}(?:[- ]\d{3,8})?)*|" + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)\b",
-          ("code",), 1, min_digits=6),
+    # "backup codes: 3849-2011, 7712-4409": one-time and recovery codes given as a list of numbers
+    # or as a list of letter-and-digit codes (GitHub's and Google's shape: five letters or digits, a dash, five more),
+    # after a label of any language of the table (engram.safety.secret_words.RECOVERY_WORDS) and maybe up to three
+    # words naming the account ("Wiederherstellungscodes für GitHub:", "Mina reservkoder för Google:").
+    _rule("recovery_code", r"(?i:(?<![^\W\d_])(?:" + _RECOVERY_LABELS + r"))(?:\s+[^\W\d_][\w.'’-]*){0,3}?"
+          r"\s*(?::|=|：|\bare\b|\bis\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\bzijn\b|\bto\b|\bjsou\b|\bär\b|\ber\b)\s*"
+          r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*[,;]\s*\d{3,8}(?:[- ]\d{3,8})?)+|\d{4,8}(?:[- ]\d{4,8})?(?![\w,-])|"
+          + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)(?![\w-])",
+          _RECOVERY_HINTS, 1, min_digits=6),
     _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential", "seed", "sess", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
