@@ -178,6 +178,15 @@ def test_redact_is_clean_for_mixtures(parts, noise):
         assert text[start:end] not in cleaned
 
 
+def test_a_redacted_text_has_nothing_left_to_find():
+    # The label's value is the placeholder, and the kind named inside a placeholder labels nothing.
+    text = "My password is Tr0ub4dor&3 000000X0"
+    assert find_secrets(text)
+    assert check_text(redact(text)) is None
+    assert check_text("My password is [REDACTED:password] 000000X0") is None
+    assert check_text("[REDACTED:password] Hunt3r2!xq") is None
+
+
 def test_non_text_is_refused():
     with pytest.raises(InvalidInput):
         check_text(b"sk-ant-api03-Xy7Qw2Lp9Rt4Vb8N")  # type: ignore[arg-type]

@@ -307,8 +307,8 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
         raw = words[i]
         low = raw.lower()
         value = _clean(raw)
-        if low in pw.NEGATIONS or value.lower() in ATTRIBUTE_WORDS:
-            return None
+        if low in pw.NEGATIONS or value.lower() in ATTRIBUTE_WORDS or raw.startswith("[REDACTED:"):
+            return None  # negated, an attribute, or the label's value is already redacted
         nxt = words[i + 1].lower() if i + 1 < len(words) else ""
         if kind == "otp":
             span = _otp_after(text, toks, i, words, prev, seen) if any(c.isdigit() for c in raw) else None
@@ -403,13 +403,20 @@ def find(text: str) -> list[tuple[int, int, str]]:
     return sorted(set(_find(text)))
 
 
+def _in_placeholder(text: str, at: int) -> bool:
+    """Whether position `at` is inside a redaction's placeholder (`[REDACTED:password]` names a kind,
+    it labels nothing: redacting a text twice finds nothing new)."""
+    start = text.rfind("[REDACTED:", max(0, at - 40), at + 1)
+    return start >= 0 and text.find("]", start) >= at
+
+
 def _find(text: str) -> Iterator[tuple[int, int, str]]:
     lowered = text.lower()
     for (kind, pattern, lock), hints in zip(_KINDS, _KIND_HINTS, strict=True):
         if not any(h in lowered for h in hints):
             continue
         for m in pattern.finditer(text):
-            if _in_code(text, m.start()):
+            if _in_code(text, m.start()) or _in_placeholder(text, m.start()):
                 continue
             span = _value_after(text, m, kind, lock)
             if span is None and kind == "password":
