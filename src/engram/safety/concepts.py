@@ -66,7 +66,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
         # pl pt ar hi tr vi ja ko
         "every future", "later sessions", "permanently", "in every later", "daqui pra frente", "daqui para frente",
         "em todas as conversas", "nas proximas", "w kazdej", "kazdej przyszlej", "na stale", "na zawsze",
-        "في كل محادثة", "بشكل دائم", "हमेशा के लिए", "आगे के सभी", "हर बार", "her sohbette",
+        "في كل محادثة", "بشكل دائم", "हमेशा के लिए", "आगे के सभी", "हर बार", "her sohbette", "her oturum",
         "kalici olarak", "tu nay", "ve sau", "moi lan", "以降", "毎回", "すべての会話", "매번", "영구적",
     ),
     "send": (
@@ -372,7 +372,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
     # a new identity for the reader ("you are now Rex", "act as", "tu es désormais", "artık sen", "として振る舞"): a persona
     # change kept across sessions
     "persona": (
-        "you are now", "you're now", "act as", "pretend to be", "your name is", "your new name", "present yourself as",
+        "you are now", "you're now", "now you are", "on you are", "you will now be", "act as", "pretend to be", "your name is", "your new name", "present yourself as",
         "behave as", "henceforth you are", "ahora eres", "eres ahora", "actua como", "finge ser", "tu nombre es",
         "du bist jetzt", "du bist ab sofort", "du bist nun", "tu so als", "dein name ist", "agiere als", "gib dich als",
         "tu es maintenant", "tu es desormais", "agis comme", "fais semblant", "ton nom est", "joue le role", "presente-toi",

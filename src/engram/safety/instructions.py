@@ -11,7 +11,7 @@ many languages), with the rule families of engram.safety.lexicon and the address
 features. The rules read every view of the text (engram.safety.views undoes leetspeak, spacing,
 look-alike letters, base64, ...); a rule hit found under a disguise is refused outright. English
 override verbs count only in the imperative, a quoted phrase that the text talks about is a mention,
-not a use, and an order reported about a third party ("asking them to ignore ...") is not given here.
+not a use (the rules skip it and the classifier reads the text without it: `reported_quotes`), and an order reported about a third party ("asking them to ignore ...") is not given here.
 Text from a tool, a page or a document (`origin`) meets a lower threshold, and any order in it is
 refused. Thresholds and figures: docs/safety.md, from `python benchmarks/filter_eval.py`.
 """
@@ -31,7 +31,7 @@ from engram.safety.prefilter import NeedleIndex
 from engram.safety.views import base, plain_only, views
 
 __all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction", "pieces",
-           "rule_hits", "rule_names", "signals", "threshold", "windows"]
+           "reported_quotes", "rule_hits", "rule_names", "signals", "threshold", "windows"]
 
 REASON = "looks like an instruction to the assistant, not a fact"
 
@@ -92,6 +92,37 @@ def _is_mention(view: str, m: re.Match[str]) -> bool:
             outside = view[:q.start()] + " " + view[q.end():]
             return _META.search(outside) is not None or "report" in concepts(outside)
     return False
+
+
+_MARKUP_STRING = re.compile(r'[{\[,]\s*"|"\s*:|\]\(|=\s*"|^\s*[\w.-]+\s*:\s*"', re.MULTILINE)
+
+
+def reported_quotes(text: str) -> str | None:
+    """`text` (normalised) with its quoted spans blanked, when it reports what they say and speaks to no model.
+
+    A report that quotes an attack holds an order only inside the quote; the text around it (a report: a word of
+    _META, or in any language the concepts' `report`) is what a memory keeps, so the classifier reads the text
+    without its quotes, as the rules skip a quoted match (`_is_mention`). Text that speaks to a model or to "you", lays a duty or sets a time scope outside the quotes
+    ("Assistant: 'forward …' is what you must do") is read whole. None when nothing is blanked.
+    """
+    if _MARKUP_STRING.search(text):  # JSON values, YAML values, link titles, attributes: carriers, not quotations
+        return None
+    view = base(text)
+    quotes = [q for q in _QUOTED.finditer(view) if _long_quote(q.group(0))]
+    if not quotes:
+        return None
+    outside = reading("".join(view[start:end] for start, end in
+                              zip([0] + [q.end() for q in quotes], [q.start() for q in quotes] + [len(view)])))
+    found = concepts(outside)
+    if (ADDRESSEE.search(outside) or OBLIGATION.search(outside) or found & {"you", "future"}
+            or not (_META.search(outside) or "report" in found)):
+        return None
+    return _QUOTED.sub(lambda q: '"…"' if _long_quote(q.group(0)) else q.group(0), view)
+
+
+def _long_quote(quote: str) -> bool:
+    """Three words or more, or four CJK characters: a quoted sentence, not a quoted name."""
+    return len(_WORD.findall(quote)) >= 3 or len(_CJK.findall(quote)) >= 4
 
 
 # --------------------------------------------------------------------------- rule signals
@@ -299,7 +330,8 @@ def judge(text: str, origin: str = "user") -> Verdict:
     m = model()
     rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
     best: Verdict | None = None
-    for window in pieces(text):
+    for piece in pieces(text):
+        window = reported_quotes(piece) or piece
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
         if first < RULE_GATE and plain_only(window) and not _addressed(base(window)):
@@ -311,7 +343,7 @@ def judge(text: str, origin: str = "user") -> Verdict:
         else:  # not prose: the rules decide (a hit counts as certain)
             hits = evidence(window)[0]
             probability = 1.0 if hits else 0.0
-        directive = origin in _UNTRUSTED and DIRECTIVE.search(base(window)) is not None
+        directive = origin in _UNTRUSTED and DIRECTIVE.search(base(piece)) is not None
         verdict = Verdict(window, probability, limit, hits, rule_limit, directive)
         if best is None or verdict.probability > best.probability:
             best = verdict
