@@ -24,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from engram.safety.instructions import STRONG_RULES, signals  # noqa: E402
+from engram.safety.instructions import STRONG_RULES, lines_of, signals  # noqa: E402
 from engram.safety.instructions import evidence as _evidence  # noqa: E402
 from engram.safety.intent import DIM, FEATURE_NAMES, SIGNALS, WIDTH, features  # noqa: E402
 from filter_eval import LONG, beam_messages  # noqa: E402  (the same reading of BEAM's chats as the evaluation)
@@ -84,7 +84,7 @@ def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
         hits, _, readings = _evidence(text)
         _MEMO[text] = (hits, readings)
     hits, readings = _MEMO[text]
-    return hits, signals(hits, readings), readings
+    return hits, signals(hits, readings, lines_of(text)), readings
 
 
 def stdlib_sentences() -> list[dict[str, str]]:

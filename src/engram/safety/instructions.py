@@ -30,8 +30,9 @@ from engram.safety.lexicon import (ADDRESSEE, COMPACT_RULES, DIRECTIVE, FUTURE, 
 from engram.safety.prefilter import NeedleIndex
 from engram.safety.views import base, plain_only, views
 
-__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction", "pieces",
-           "reported_quotes", "rule_hits", "rule_names", "signals", "threshold", "windows"]
+__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "blank_quotes", "check_instruction", "evidence",
+           "is_prose", "judge", "lines_of", "looks_like_instruction", "pieces", "reported_quotes", "rule_hits",
+           "rule_names", "signals", "threshold", "windows"]
 
 REASON = "looks like an instruction to the assistant, not a fact"
 
@@ -107,17 +108,22 @@ def reported_quotes(text: str) -> str | None:
     """
     if _MARKUP_STRING.search(text):  # JSON values, YAML values, link titles, attributes: carriers, not quotations
         return None
-    view = base(text)
+    view = base(text, collapse=False)
     quotes = [q for q in _QUOTED.finditer(view) if _long_quote(q.group(0))]
     if not quotes:
         return None
     outside = reading("".join(view[start:end] for start, end in
                               zip([0] + [q.end() for q in quotes], [q.start() for q in quotes] + [len(view)])))
     found = concepts(outside)
-    if (ADDRESSEE.search(outside) or OBLIGATION.search(outside) or found & {"you", "future"}
-            or not (_META.search(outside) or "report" in found)):
+    if (any(ADDRESSEE.search(line) for line in outside.splitlines()) or OBLIGATION.search(outside)
+            or found & {"you", "future"} or not (_META.search(outside) or "report" in found)):
         return None
-    return _QUOTED.sub(lambda q: '"…"' if _long_quote(q.group(0)) else q.group(0), view)
+    return blank_quotes(text)
+
+
+def blank_quotes(text: str) -> str:
+    """`text` normalised, each quoted sentence in it replaced by an empty quote."""
+    return _QUOTED.sub(lambda q: '"…"' if _long_quote(q.group(0)) else q.group(0), base(text))
 
 
 def _long_quote(quote: str) -> bool:
@@ -173,13 +179,19 @@ def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) 
     return found
 
 
-def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = ()) -> frozenset[str]:
+def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = (),
+            lines: list[str] | tuple[str, ...] | None = None) -> frozenset[str]:
     """The classifier's extra features: one per rule family hit, whether any hit was disguised, and
-    whether a reading of the text speaks to the model (`addressed`) or lays a duty on it (`obligation`)."""
+    whether a reading of the text speaks to the model (`addressed`) or lays a duty on it (`obligation`).
+
+    `lines` (`lines_of`): the plain reading line by line, for `addressed` in place of the first reading, so that a
+    field's value and the next field's label ("SUMMARY: AI safety training" / "DESCRIPTION: ...") do not read as a
+    heading that names an AI ("... AI description:")."""
     out = {f"rule:{rule}" for rule in hits}
     if any(view not in ("plain", "fragments") for view in hits.values()):
         out.add("disguised")
-    if any(ADDRESSEE.search(r) for r in readings):
+    spoken = list(readings) if lines is None else [*lines, *readings[1:]]
+    if any(ADDRESSEE.search(r) for r in spoken):
         out.add("addressed")
     if any(OBLIGATION.search(r) for r in readings):
         out.add("obligation")
@@ -223,7 +235,12 @@ def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
     for name, view in found.values():
         if name not in ("plain", "compact", "fragments") and view not in readings:
             readings.append(view)
-    return hits, signals(hits, readings), readings
+    return hits, signals(hits, readings, lines_of(text)), readings
+
+
+def lines_of(text: str) -> list[str]:
+    """The normalised lines of `text` (engram.safety.views.base of each), for the addressee cue."""
+    return [line for line in (base(raw) for raw in text.splitlines()) if line]
 
 
 # --------------------------------------------------------------------------- deciding
@@ -330,8 +347,10 @@ def judge(text: str, origin: str = "user") -> Verdict:
     m = model()
     rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
     best: Verdict | None = None
+    # A short text that reports a quote: its sentences, read alone, are read without the quote too.
+    reported = len(text) <= _WINDOW and reported_quotes(text) is not None
     for piece in pieces(text):
-        window = reported_quotes(piece) or piece
+        window = blank_quotes(piece) if reported else reported_quotes(piece) or piece
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
         if first < RULE_GATE and plain_only(window) and not _addressed(base(window)):
