@@ -106,8 +106,8 @@ def reported_quotes(text: str) -> str | None:
     without its quotes, as the rules skip a quoted match (`_is_mention`). Text that speaks to a model or to "you", lays a duty or sets a time scope outside the quotes
     ("Assistant: 'forward …' is what you must do") is read whole. None when nothing is blanked.
     """
-    if _MARKUP_STRING.search(text):  # JSON values, YAML values, link titles, attributes: carriers, not quotations
-        return None
+    if _QUOTED.search(text) is None or _MARKUP_STRING.search(text):  # no quote; or JSON / YAML values, link titles,
+        return None  # attributes: carriers, not quotations
     view = base(text, collapse=False)
     quotes = [q for q in _QUOTED.finditer(view) if _long_quote(q.group(0))]
     if not quotes:
@@ -348,9 +348,13 @@ def judge(text: str, origin: str = "user") -> Verdict:
     rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
     best: Verdict | None = None
     # A short text that reports a quote: its sentences, read alone, are read without the quote too.
-    reported = len(text) <= _WINDOW and reported_quotes(text) is not None
+    short = len(text) <= _WINDOW
+    whole = reported_quotes(text) if short else None
     for piece in pieces(text):
-        window = blank_quotes(piece) if reported else reported_quotes(piece) or piece
+        if whole is not None:
+            window = whole if piece == text else blank_quotes(piece)
+        else:
+            window = piece if short and piece == text else reported_quotes(piece) or piece
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
         if first < RULE_GATE and plain_only(window) and not _addressed(base(window)):
