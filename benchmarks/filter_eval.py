@@ -286,7 +286,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "benign look-alikes; scored once before any change: 27/40, 4/60", DATA / "instructions_holdout12.jsonl"),
         "instructions_holdout13": ("the test batch, by realistic carriers an agent ingests (e-mails, pages, invites, code "
                                    "reviews, READMEs, sheets, tool JSON, OCR, chats), readers named indirectly, 18 languages; "
-                                   "scored once before any change: 29/40, 6/60", DATA / "instructions_holdout13.jsonl"),
+                                   "scored once before any change: 29/40, 6/60; clean read after the retraining 36/40, 7/60, then changed from "
+                                   "its benign errors (not clean)", DATA / "instructions_holdout13.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -305,9 +306,14 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += (breakdown(scored_other["instructions_holdout12"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout12"], "injection", "carrier") + [""]
             + breakdown(scored_other["instructions_holdout12"], "injection", "lang"))
+    out += ["", "Per goal, carrier and language, instructions_holdout13:", ""]
+    out += (breakdown(scored_other["instructions_holdout13"], "injection", "family") + [""]
+            + breakdown(scored_other["instructions_holdout13"], "injection", "carrier") + [""]
+            + breakdown(scored_other["instructions_holdout13"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
                  "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9",
-                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11", "instructions_holdout12"):
+                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11", "instructions_holdout12",
+                 "instructions_holdout13"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]
