@@ -241,6 +241,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent_written4, {split} split", "minimal pairs by hand: an injection and a twin that changes one "
                         "thing, new carriers, 25 languages (the classifier's sixth set; first read 146/195, 17/195)",
                         score_instructions([r for r in written4 if r["split"] == split]), "injection"))
+    written5 = rows(DATA / "intent_written5.jsonl")
+    for split in ("train", "dev", "test"):
+        out.append(line(f"intent_written5, {split} split", "minimal pairs by hand: thin languages (Arabic, Hindi, Polish, "
+                        "Portuguese, ...), agents' tools, readers named indirectly (the classifier's seventh set; first "
+                        "read 35/72, 2/88)", score_instructions([r for r in written5 if r["split"] == split]), "injection"))
     composed = rows(DATA / "intent_composed.jsonl")
     for split in ("train", "dev", "test"):
         out.append(line(f"intent_composed, {split} split", "composed contrastively: frames x readers x actions, 13 languages "
@@ -279,6 +284,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                 "for tuning; first read 21/27, 2/30", DATA / "instructions_tune11.jsonl"),
         "instructions_holdout12": ("the test batch, by a grid (10 readers x 6 actions x 7 carriers x 15 languages), 60 hard "
                                    "benign look-alikes; scored once before any change: 27/40, 4/60", DATA / "instructions_holdout12.jsonl"),
+        "instructions_holdout13": ("the test batch, by realistic carriers an agent ingests (e-mails, pages, invites, code "
+                                   "reviews, READMEs, sheets, tool JSON, OCR, chats), readers named indirectly, 18 languages; "
+                                   "scored once before any change: 29/40, 6/60; clean read after the retraining 36/40, 7/60, then changed from "
+                                   "its benign errors (not clean)", DATA / "instructions_holdout13.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -297,9 +306,14 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += (breakdown(scored_other["instructions_holdout12"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout12"], "injection", "carrier") + [""]
             + breakdown(scored_other["instructions_holdout12"], "injection", "lang"))
+    out += ["", "Per goal, carrier and language, instructions_holdout13:", ""]
+    out += (breakdown(scored_other["instructions_holdout13"], "injection", "family") + [""]
+            + breakdown(scored_other["instructions_holdout13"], "injection", "carrier") + [""]
+            + breakdown(scored_other["instructions_holdout13"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
                  "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9",
-                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11", "instructions_holdout12"):
+                 "instructions_holdout10", "instructions_holdout11", "instructions_tune11", "instructions_holdout12",
+                 "instructions_holdout13"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]

@@ -24,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from engram.safety.instructions import STRONG_RULES, signals  # noqa: E402
+from engram.safety.instructions import STRONG_RULES, lines_of, signals  # noqa: E402
 from engram.safety.instructions import evidence as _evidence  # noqa: E402
 from engram.safety.intent import DIM, FEATURE_NAMES, SIGNALS, WIDTH, features  # noqa: E402
 from filter_eval import LONG, beam_messages  # noqa: E402  (the same reading of BEAM's chats as the evaluation)
@@ -48,6 +48,9 @@ COMPOSED = ROOT / "benchmarks" / "safety_data" / "intent_composed.jsonl"
 # The sixth: minimal pairs by hand (intent_pairs.py), an injection beside a twin that changes one thing (the reader
 # becomes a person, the order the user's own preference, a report), in new carriers and 25 languages (DATA_CARD.md).
 WRITTEN4 = ROOT / "benchmarks" / "safety_data" / "intent_written4.jsonl"
+# The seventh: minimal pairs by hand (intent_pairs5.py) for the thin languages (Arabic, Hindi, Polish, Portuguese, ...)
+# and the goals an agent's tools make dangerous, the reader named indirectly (DATA_CARD.md); its test split is not read.
+WRITTEN5 = ROOT / "benchmarks" / "safety_data" / "intent_written5.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
@@ -81,7 +84,7 @@ def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
         hits, _, readings = _evidence(text)
         _MEMO[text] = (hits, readings)
     hits, readings = _MEMO[text]
-    return hits, signals(hits, readings), readings
+    return hits, signals(hits, readings, lines_of(text)), readings
 
 
 def stdlib_sentences() -> list[dict[str, str]]:
@@ -134,7 +137,7 @@ def fact_shapes() -> list[dict[str, str]]:
 
 
 def written_rows() -> list[dict[str, str]]:
-    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4)
+    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4, WRITTEN5)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 

@@ -11,7 +11,7 @@ classifier learns every weight (benchmarks/train_intent.py); nothing here refuse
 
 Matching is cheap (dictionary look-ups, no regex alternation): a word of a spaced script matches a stem
 that begins it (stems of three letters or fewer, and those written with a trailing "$", only the whole
-word); phrases match word by word, their last word by its beginning; Chinese, Japanese, Korean and Thai
+word; a trailing "*" makes a short stem match by its beginning too: Hindi's "भेज*" is "भेजो", "भेजें"); phrases match word by word, their last word by its beginning; Chinese, Japanese, Korean and Thai
 match as substrings. Stems are normalised as the screen normalises text (engram.safety.views.base).
 """
 
@@ -42,6 +42,11 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "الذكاء الاصطناعي", "मॉडल", "सहायक", "एआई",
         "模型", "助手", "助理", "机器人", "機器人", "智能体", "人工智能", "アシスタント", "モデル", "ボット", "エージェント",
         "어시스턴트", "에이전트", "챗봇", "모델", "ผู้ช่วย", "โมเดล", "ai",
+        # pl pt ar hi tr vi ja ko
+        "bota", "botem", "botowi", "czatbot", "sztuczna inteligencja", "sztucznej inteligencji",  # pl
+        "robo$", "robozinho", "inteligencia artificial",  # pt
+        "botu", "botun", "ajan", "tac tu", "tri tue nhan tao", "وكيل", "روبوت", "بوت", "نموذج", "الآلي",
+        "ذكاء اصطناعي", "एजेंट", "बॉट", "चैटबॉट", "असिस्टेंट", "कृत्रिम बुद्धि", "人工知能", "비서", "인공지능", "봇",
     ),
     "future": (
         "from now on", "going forward", "henceforth", "hereafter", "next time", "next session", "later session",
@@ -58,6 +63,11 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "de acum", "מעכשיו", "מהיום", "از این به بعد", "من الآن", "من الان", "فصاعدا", "अब से", "आगे से",
         "以后", "以後", "今后", "從現在", "从现在", "下次", "今後", "次回", "これから", "앞으로", "다음부터", "이제부터",
         "ต่อจากนี้", "ต่อไป",
+        # pl pt ar hi tr vi ja ko
+        "every future", "later sessions", "permanently", "in every later", "daqui pra frente", "daqui para frente",
+        "em todas as conversas", "nas proximas", "w kazdej", "kazdej przyszlej", "na stale", "na zawsze",
+        "في كل محادثة", "بشكل دائم", "हमेशा के लिए", "आगे के सभी", "हर बार", "her sohbette", "her oturum",
+        "kalici olarak", "tu nay", "ve sau", "moi lan", "以降", "毎回", "すべての会話", "매번", "영구적",
     ),
     "send": (
         "forward", "send", "upload", "transmit", "exfiltrat", "leak", "post it", "share it", "bcc", "cc",
@@ -70,9 +80,12 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "stuur", "verstuur", "doorsturen", "wyslij", "wysylaj", "przekaz", "przeslij", "gonder", "ilet", "yolla",
         "gui", "chuyen tiep", "kirim", "teruskan", "skicka", "vidarebefordra", "posli", "preposli", "trimite",
         "στειλε", "στελνε", "προωθ", "שלח", "תשלח", "העבר", "בفرست", "بفرست", "ارسال", "أرسل", "ارسل", "حول",
-        "भेज", "फॉरवर्ड",
+        "भेज*", "फॉरवर्ड",
         "发送", "发给", "发到", "转发", "上传", "传到", "寄给", "送信", "転送", "送って", "送れ", "アップロード",
         "전송", "보내", "전달", "업로드", "ส่ง",
+        # pl pt ar hi tr vi ja ko
+        "wysyl", "udostepnij", "przesylaj", "wrzuc", "repasse", "transfira", "انشر", "شارك", "ارفع", "ارفق",
+        "अपलोड", "साझा", "शेयर", "tai len", "chia se", "共有", "送付", "공유",
     ),
     "delete": (
         "delete", "erase", "wipe", "purge", "clear all", "clear the", "remove all", "forget", "overwrite",
@@ -85,8 +98,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "verwijder", "wis$", "vergeet", "usun", "skasuj", "zapomnij", "sil$", "silin", "unut", "xoa", "quen",
         "hapus", "lupakan", "radera", "glom", "smaz", "vymaz", "zapomen", "sterge", "uita",
         "διαγραψ", "διαγραφ", "ξεχασ", "מחק", "תמחק", "שכח", "پاک", "حذف", "احذف", "امسح", "انس$",
-        "हटा", "मिटा", "डिलीट",
+        "हटा*", "मिटा", "डिलीट",
         "删除", "删掉", "清空", "清除", "忘记", "忘掉", "抹去", "削除", "消去", "消して", "忘れ", "삭제", "지워", "잊어", "ลบ",
+        # pl pt ar hi tr vi ja ko
+        "wymaz", "wyczysc", "remova", "limpe", "ازل*", "محو", "silsin", "siliniz",
     ),
     "reveal": (
         "reveal", "print", "output", "display", "dump", "repeat your", "paste", "disclose", "show me your", "show the",
@@ -98,8 +113,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "toon", "onthul", "pokaz", "wypisz", "ujawnij", "goster", "yazdir", "acikla", "hien thi", "tiet lo", "tampilkan",
         "tunjukkan", "ungkapkan", "visa", "avsloj", "ukaz", "zobraz", "prozrad", "arata", "dezvalui",
         "δειξε", "εμφανισ", "αποκαλυψ", "הצג", "תחשוף", "הראה", "نشان", "اعرض", "اكشف", "اطبع", "أظهر", "اظهر",
-        "दिखा", "छाप", "प्रकट",
+        "दिखा", "छाप*", "प्रकट",
         "输出", "显示", "泄露", "透露", "打印", "展示", "表示", "出力", "見せ", "開示", "보여", "출력", "공개", "แสดง", "เปิดเผย",
+        # pl pt ar hi tr vi ja ko
+        "wklej", "podaj", "cole$", "انسخ", "الصق", "खुलासा", "paylas", "in ra", "貼り", "書き出", "붙여",
     ),
     "prompt": (
         "system prompt", "system message", "prompt", "hidden instructions", "internal instructions", "configuration",
@@ -112,6 +129,9 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "systeemprompt", "prompt systemow", "sistem istem", "prompt sistem", "systemprompt", "systemovy prompt",
         "μηνυμα συστηματ", "הנחיות המערכת", "פרומפט", "پرامپت", "موجه النظام", "موجّه", "सिस्टम प्रॉम्प्ट", "प्रॉम्प्ट",
         "系统提示", "系統提示", "提示词", "提示詞", "システムプロンプト", "プロンプト", "시스템 프롬프트", "프롬프트", "พรอมต์",
+        # pl pt ar hi tr vi ja ko
+        "تعليمات النظام", "تعليمات مخفية", "प्रणाली निर्देश", "छिपे निर्देश", "ukryte instrukcje", "instrucoes ocultas",
+        "prompt do sistema", "gizli talimat", "huong dan an", "隠し指示", "숨겨진 지시",
     ),
     "rules": (
         "rules", "instructions", "guidelines", "restrictions", "policies", "filters", "safety", "guardrail", "limits",
@@ -123,7 +143,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "regels", "instructies", "beperking", "veiligheid", "zasad", "regul", "instrukcj", "ogranicz", "kural",
         "talimat", "kisitlama", "guvenlik", "quy tac", "huong dan", "aturan", "instruksi", "regler", "instruktion",
         "pravidl", "instrukc", "reguli", "κανον", "οδηγι", "הוראות", "כללים", "دستورالعمل", "قوانین", "تعليمات",
-        "قواعد", "قيود", "नियम", "निर्देश", "प्रतिबंध",
+        "قواعد", "قيود", "امان", "الحماية", "नियम", "निर्देश", "प्रतिबंध",
         "规则", "規則", "指令", "限制", "安全", "ルール", "指示", "制限", "규칙", "지침", "지시", "제한", "안전", "กฎ", "คำสั่ง",
     ),
     "ignore": (
@@ -136,9 +156,11 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "игнорир", "обойди", "отключ", "пропуск", "отменен", "игнор", "вимкн", "скасован",  # ru uk
         "negeer", "omzeil", "schakel", "ingetrokken", "zignoruj", "ignoruj", "pomin", "wylacz", "yok say", "gormezden",
         "devre disi", "bo qua", "phot lo", "abaikan", "lewati", "ignorera", "strunta", "ignoruj", "preskoc", "ignora",
-        "ocoleste", "αγνοησ", "παρακαμψ", "התעלם", "תתעלם", "עקוף", "نادیده", "تجاهل", "تخط", "عطل",
+        "ocoleste", "αγνοησ", "παρακαμψ", "התעלם", "תתעלם", "עקוף", "نادیده", "تجاهل", "تخط*", "عطل",
         "अनदेखा", "नजरअंदाज", "बायपास",
         "忽略", "无视", "無視", "绕过", "繞過", "跳过", "回避", "スキップ", "無効", "무시", "우회", "건너뛰", "해제", "เพิกเฉย", "ละเว้น",
+        # pl pt ar hi tr vi ja ko
+        "desconsider", "nie stosuj", "pomijaj", "تجاوز", "नज़रअंदाज़", "bo qua",
     ),
     "conceal": (
         "don't tell", "do not tell", "without telling", "don't mention", "do not mention", "never mention", "secretly",
@@ -156,6 +178,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "سرا", "دون علم", "मत बता", "छिपा", "चुपके",
         "不要告诉", "別告訴", "别告诉", "不要透露", "不要提", "保密", "悄悄", "伝えない", "言わない", "秘密", "内緒", "黙って",
         "말하지", "알리지", "비밀", "อย่าบอก", "แอบ",
+        # pl pt ar hi tr vi ja ko
+        "sem comentar", "nao mencione", "nao informe", "sem que ele", "sem que ela", "nie informuj", "ukryj", "ukrywaj",
+        "bez wiedzy", "لا تعلم", "دون إخبار", "بدون علم", "لا تبلغ", "न बता", "बिना बताए", "bildirme", "haber verme",
+        "belirtme", "khong bao", "dung bao", "触れない", "知らせない", "言及しない", "숨겨", "언급하지",
     ),
     "noconfirm": (
         "without asking", "without confirmation", "without checking", "without review", "no confirmation",
@@ -169,6 +195,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "sormadan", "otomatik", "khong hoi", "tanpa konfirmasi", "utan att fraga", "bez potvrzeni", "fara confirmare",
         "χωρις επιβεβαιωση", "ללא אישור", "بدون تایید", "دون تأكيد", "بدون تأكيد", "تلقائي", "बिना पूछे", "बिना पुष्टि",
         "无需确认", "不用确认", "不要确认", "自动", "確認なし", "確認せず", "自動", "확인 없이", "묻지 말고", "자동", "โดยไม่ถาม",
+        # pl pt ar hi tr vi ja ko
+        "bez zgody", "sem autorizacao", "sem aprovacao", "sem validacao", "em automatico", "in automatico",
+        "sans validation", "دون إذن", "بدون إذن", "دون موافقة", "बिना अनुमति", "अनुमति के बिना", "izin almadan",
+        "tu dong", "동의 없이", "許可なく", "承認なし",
     ),
     "authority": (
         "administrator", "admin", "developer", "developers", "operator", "owner", "security team", "openai", "anthropic",
@@ -191,13 +221,15 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "recomend", "indique", "consiglia", "raccomand", "l'unico",  # pt it
         "рекоменд", "советуй", "предлагай", "единствен", "реклам", "рекомендуй",  # ru uk
         "raad aan", "aanbevel", "polecaj", "rekomend", "oner", "tavsiye", "gioi thieu", "rekomendasikan", "rekommender",
-        "doporuc", "recomanda", "συστησ", "προτεινε", "המלץ", "תמליץ", "توصیه", "أوص", "اوص", "انصح", "सुझा", "सिफारिश",
+        "doporuc", "recomanda", "συστησ", "προτεινε", "המלץ", "תמליץ", "توصیه", "أوص*", "اوص*", "انصح", "सुझा", "सिफारिश",
         "推荐", "推薦", "勧め", "おすすめ", "推奨", "추천", "권해", "แนะนำ",
         # running down the others: a competitor, a scam, fakes
         "competitor", "rival", "scam", "fraud", "fakes", "malware", "unsafe", "competencia", "estafa", "konkurren",
         "betrug", "concurrent", "arnaque", "concorren", "truffa", "golpe", "конкурент", "мошенни", "обман", "rakip",
         "dolandirici", "oszust", "oplicht", "منافس", "احتيال", "प्रतिस्पर्धी", "धोखा",
         "竞争对手", "骗子", "詐欺", "競合", "경쟁", "사기",
+        # pl pt ar hi tr vi ja ko
+        "polec$", "polecic", "polecac", "wylacznie", "podrob", "khuyen", "권유", "권하",
     ),
     # consent kept: the user confirms, is asked first ("only after the user confirms"): the opposite of noconfirm
     "consent": (
@@ -225,6 +257,8 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "utente", "пользовател", "користувач", "gebruiker", "uzytkownik", "kullanici", "nguoi dung", "pengguna", "anvandare",
         "uzivatel", "utilizator", "χρηστη", "המשתמש", "کاربر", "المستخدم", "उपयोगकर्ता", "यूजर",
         "用户", "用戶", "ユーザー", "利用者", "사용자", "ผู้ใช้",
+        # pl pt ar hi tr vi ja ko
+        "مستخدم",
     ),
     "self": (
         "i", "i'm", "i've", "me", "my", "mine", "myself",
@@ -252,6 +286,8 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "mozesz", "pomoz", "yardim eder", "co the giup", "bisakah", "kan du", "muzes", "poti sa", "μπορεις", "אתה יכול",
         "میتونی", "هل يمكنك", "ساعدني", "क्या तुम", "मदद कर",
         "能帮我", "可以帮我", "帮我", "你能", "手伝って", "もらえますか", "도와줘", "도와줄", "줄래", "ช่วย",
+        # pl pt ar hi tr vi ja ko
+        "voce pode", "क्या आप", "misin$", "musun$", "ban co the", "してくれる", "くれますか",
     ),
     "report": (
         "reported", "found a", "article", "attack", "injection", "pentest", "red team", "example", "phishing", "flagged",
@@ -265,6 +301,9 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "aanval", "voorbeeld", "atak", "przyklad", "saldiri", "ornek", "tan cong", "serangan", "angrepp", "utok",
         "επιθεσ", "מתקפה", "حمله", "هجوم", "مثال", "हमला", "उदाहरण",
         "攻击", "攻擊", "注入", "文章", "例子", "发现", "発見", "攻撃", "インジェクション", "記事", "공격", "인젝션", "기사", "โจมตี",
+        # pl pt ar hi tr vi ja ko
+        "treinamento", "szkolenie", "artykul", "مقال", "تدريب", "حقن", "प्रशिक्षण", "लेख", "egitim", "makale",
+        "bai bao", "dao tao",
     ),
     "data": (
         "conversation", "chat history", "history", "emails", "e-mails", "inbox", "messages", "contacts", "contact list",
@@ -278,6 +317,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "historik", "konverzac", "istoric", "conversati", "ιστορικ", "היסטוריית", "تاریخچه", "سجل", "المحادثات",
         "इतिहास", "ईमेल",
         "聊天记录", "对话", "對話", "历史", "邮件", "郵件", "通讯录", "受信箱", "履歴", "メール", "대화", "기록", "이메일", "ประวัติ",
+        # pl pt ar hi tr vi ja ko
+        "contatos", "anexos", "codigos de verificacao", "senhas", "zalacznik", "hasla", "hasel", "رسائل", "جهات الاتصال",
+        "مرفقات", "كلمات المرور", "محادثات", "संपर्क", "पासवर्ड", "संदेश", "kisiler", "sifre", "sohbet",
+        "tin nhan", "danh ba", "mat khau", "連絡先", "添付", "パスワード", "会話", "연락처", "첨부", "비밀번호", "메시지",
     ),
     "memory": (
         "memory", "memories", "remember", "stored", "saved", "store this", "save this", "note that",
@@ -290,6 +333,8 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "ghi nho", "memori", "ingat", "minne", "kom ihag", "pamet", "zapamatuj", "memorie", "aminteste", "μνημ", "θυμησ",
         "זיכרון", "זכור", "حافظه", "یادت", "ذاكرة", "تذكر", "احفظ", "याद", "स्मृति", "याददाश्त",
         "记忆", "記憶", "记住", "記住", "记得", "メモリ", "覚えて", "保存", "기억", "메모리", "저장", "ความจำ", "จำ",
+        # pl pt ar hi tr vi ja ko
+        "zapisz", "ذاكرت", "सहेज", "luu",
     ),
     "money": (
         "payment", "pay", "transfer", "bank account", "iban", "wallet", "crypto", "invoice", "refund", "funds",
@@ -297,6 +342,8 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "оплат", "перевод", "счет", "платеж", "betaling", "przelew", "platnosc", "odeme", "thanh toan", "pembayaran",
         "πληρωμ", "תשלום", "پرداخت", "دفع", "تحويل", "भुगतान",
         "付款", "转账", "支付", "振込", "支払", "송금", "결제", "โอนเงิน",
+        # pl pt ar hi tr vi ja ko
+        "pix$", "boleto", "حساب بنكي", "ट्रांसफर", "havale", "chuyen khoan", "送金",
     ),
     "tool": (
         "call the", "run the", "execute", "invoke", "tool", "function", "shell", "curl", "rm -rf", "drop table", "webhook",
@@ -305,8 +352,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "outil", "chame", "ferramenta", "chiama", "esegui", "strumento", "вызови", "выполни", "запусти", "инструмент",
         "виклич", "roep", "voer uit", "wywolaj", "uruchom", "wykonaj", "narzedzi", "cagir", "calistir", "arac", "goi",
         "chay", "cong cu", "panggil", "jalankan", "anropa", "kor", "zavolej", "spust", "apeleaza", "ruleaza",
-        "εκτελεσ", "κάλεσε", "הפעל", "הרץ", "اجرا", "استدع", "نفذ", "شغل", "أداة", "टूल", "चलाओ",
+        "εκτελεσ", "κάλεσε", "הפעל", "הרץ", "اجرا", "استدع", "نفذ*", "شغل", "أداة", "टूल", "चलाओ",
         "调用", "執行", "执行", "运行", "工具", "呼び出", "実行", "ツール", "호출", "실행", "도구", "เรียกใช้",
+        # pl pt ar hi tr vi ja ko
+        "rode$", "चलाए", "कमांड", "komut",
     ),
     "style": (
         "answer in", "reply in", "respond in", "in english", "in german", "in spanish", "in french", "bullet", "table",
@@ -319,6 +368,59 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "中文", "简体", "表格", "简短", "日本語", "敬語", "箇条書き", "한국어", "표로", "존댓말", "ภาษาไทย",
         "德语", "英语", "法语", "西班牙语", "日语", "俄语", "项目符号", "列表", "ドイツ語", "英語", "フランス語", "독일어",
         "영어", "목록",
+    ),
+    # a new identity for the reader ("you are now Rex", "act as", "tu es désormais", "artık sen", "として振る舞"): a persona
+    # change kept across sessions
+    "persona": (
+        "you are now", "you're now", "now you are", "on you are", "you will now be", "act as", "pretend to be", "your name is", "your new name", "present yourself as",
+        "behave as", "henceforth you are", "ahora eres", "eres ahora", "actua como", "finge ser", "tu nombre es",
+        "du bist jetzt", "du bist ab sofort", "du bist nun", "tu so als", "dein name ist", "agiere als", "gib dich als",
+        "tu es maintenant", "tu es desormais", "agis comme", "fais semblant", "ton nom est", "joue le role", "presente-toi",
+        "agora voce e", "voce agora e", "aja como", "finja ser", "seu nome e", "atue como", "apresente-se como",
+        "ora sei", "sei ora", "comportati come", "fingi di essere", "il tuo nome e", "presentati come",
+        "теперь ты", "ты теперь", "отныне ты", "притворись", "веди себя как", "твое имя", "играй роль", "представляйся",
+        "тепер ти", "ти тепер", "jestes teraz", "teraz jestes", "od teraz jestes", "udawaj", "zachowuj sie jak",
+        "wciel sie", "przedstawiaj sie", "je bent nu", "jij bent nu", "doe alsof", "gedraag je als", "artik sen",
+        "sen artik", "gibi davran", "rolune", "rolunde", "gio ban la", "dong vai", "ban se la", "kamu adalah",
+        "sekarang kamu", "berperan sebagai", "bertindak sebagai", "berpura", "du ar nu", "lat som", "ted jsi",
+        "acum esti", "τωρα εισαι", "אתה עכשיו", "התנהג כמו", "انت الان", "انت منذ", "تظاهر", "تصرف كأنك", "بصفتك",
+        "اسمك", "अब तुम", "तुम अब", "अब आप", "आप अब", "की तरह व्यवहार", "का किरदार", "बनकर", "तुम्हारा नाम",
+        "你现在是", "现在你是", "你現在是", "扮演", "假装", "假裝", "你的名字", "として振る舞", "になりきって", "演じて",
+        "あなたの名前", "너는", "행동해", "연기해", "척해", "역할을",
+    ),
+    # what an AI reader does to the text it was planted in ("whoever summarises this page", "the assistant that manages
+    # this inbox", "Modele streszczające tę stronę", "इस ईमेल को संभालने वाले"): the carrier named from inside
+    "handler": (
+        "summaris", "summariz", "processing", "processes", "triag", "parsing", "ingest", "reading this", "reads this",
+        "handles this", "handling this", "manages this", "managing this", "loads this", "crawl", "scrap", "automated$",
+        "this page", "this email", "this e-mail", "this document", "this file", "this message", "this note", "this ticket",
+        "this chat", "this thread", "this repository", "this repo", "this review", "this sheet", "this spreadsheet",
+        "this invite", "this result", "this output", "this inbox", "this mailbox", "this conversation",
+        "resum", "procesa", "lea esto", "lee este", "esta pagina", "este correo", "este documento", "este archivo",
+        "este mensaje", "esta hoja", "gestiona",
+        "zusammenfass", "verarbeit", "auswert", "liest", "diese seite", "diese e-mail", "dieses dokument", "diese datei",
+        "diese nachricht", "diesen kommentar", "dieses postfach",
+        "trait", "analys", "lisent", "cette page", "ce courriel", "ce mail", "ce document", "ce fichier", "ce message",
+        "cette conversation", "gere",
+        "process", "leia", "esta pagina", "este e-mail", "este arquivo", "esta mensagem", "esta conversa",
+        "esta planilha", "este chamado", "gerencia",
+        "riassum", "elabor", "legge", "questa pagina", "questa email", "questo documento", "questo file", "questo messaggio",
+        "пересказ", "резюмир", "обрабатыва", "читает", "читающ", "эту страницу", "это письмо", "этот документ", "этот файл",
+        "этот чат", "эту переписку", "опрацьов", "обробля", "читає", "цей лист", "цю сторінку",
+        "streszcza", "przetwarza", "czyta", "analizuj", "obsluguj", "te strone", "ten e-mail", "ten mail", "ten dokument",
+        "ten plik", "te rozmowe", "ten arkusz", "te skrzynke",
+        "ozetle", "isleyen", "okuyan", "yoneten", "bu sayfa", "bu e-posta", "bu belge", "bu dosya", "bu sohbet",
+        "bu sonuc", "bu tablo", "tom tat", "xu ly", "dang doc", "quan ly", "trang nay", "email nay", "tai lieu nay",
+        "tep nay", "ket qua nay", "meringkas", "memproses", "membaca", "mengelola", "halaman ini", "email ini",
+        "dokumen ini", "samenvat", "verwerk", "leest", "deze pagina", "deze e-mail", "dit document", "sammanfatt",
+        "συνοψιζ", "επεξεργαζ", "שמסכם", "המעבד", "הקורא",
+        "يلخص", "تلخص", "يعالج", "تعالج", "يقرا", "تقرا", "يدير", "هذه الصفحة", "هذا البريد", "هذه الرسالة", "هذا الملف",
+        "هذه المحادثة", "هذا المستند", "هذه النتيجة", "هذا الطلب",
+        "सारांश", "पढ़ने वाले", "पढ़ने वाला", "पढ़ रहे", "संभालने वाले", "संभालने वाला", "प्रोसेस", "इस पेज", "इस ईमेल",
+        "इस फ़ाइल", "इस चैट", "इस दस्तावेज़", "इस परिणाम", "इस शीट", "इस मेलबॉक्स",
+        "总结", "摘要", "整理", "处理", "處理", "读取", "讀取", "阅读", "閱讀", "本页面", "这个页面", "此页面", "这封邮件",
+        "此邮件", "本文档", "此文件", "该文件", "此结果", "要約", "処理する", "読み取る", "読む", "このページ", "このメール",
+        "この文書", "このファイル", "この表", "この結果", "요약", "처리하는", "읽는", "관리하는",
     ),
 }
 
@@ -337,14 +439,41 @@ PAIRS: tuple[str, ...] = tuple(f"{a}+{b}" for a, b in itertools.combinations(CON
 _NO_SPACE_CHARS = UNSPACED_SCRIPTS + "\uf900-\ufaff"  # and CJK compatibility ideographs
 _NO_SPACE = re.compile(f"[{_NO_SPACE_CHARS}]")
 _NO_SPACE_RUN = re.compile(f"[{_NO_SPACE_CHARS}]+")
+# Combining marks are no word characters to `re`, yet they are letters' parts: Devanagari and the other Indic scripts'
+# vowel signs and viramas, Hebrew points (without them, "उपयोगकर्ता" read as eight "words").
+_MARKS = "\u0300-\u036f\u0591-\u05c7\u0900-\u0dff"
+_LETTER = f"(?:[^\\W_{_NO_SPACE_CHARS}]|[{_MARKS}])"
 # A word of a spaced script (a run of a script without spaces ends it), or one symbol ("-", ".").
-_TOKENS = re.compile(f"[^\\W_{_NO_SPACE_CHARS}]+(?:['.\\-][^\\W_{_NO_SPACE_CHARS}]+)*|[^\\w\\s]")
-# Letters that accent stripping keeps but the tables write plainly ("wysyłaj", "kullanıcı", "Straße").
-_FOLD = str.maketrans({"ł": "l", "ı": "i", "ø": "o", "ß": "ss", "đ": "d", "æ": "ae", "œ": "oe", "ð": "d", "þ": "th"})
+_TOKENS = re.compile(f"{_LETTER}+(?:['.\\-]{_LETTER}+)*|[^\\w\\s{_MARKS}]")
+# Letters that accent stripping keeps but the tables write plainly ("wysyłaj", "kullanıcı", "Straße"); Arabic alefs
+# with hamza read as a bare alef and its short vowels and tatweel dropped ("أرسل", "ارسل", "أرْسِل"); Devanagari's nukta
+# dropped and its chandrabindu read as an anusvara ("फ़ाइल", "फाइल"; "चलाएँ", "चलाएं"): spellings people mix.
+_FOLD = str.maketrans({"ł": "l", "ı": "i", "ø": "o", "ß": "ss", "đ": "d", "æ": "ae", "œ": "oe", "ð": "d", "þ": "th",
+                       "أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "\u0640": None, "\u0670": None,
+                       **{chr(c): None for c in range(0x064B, 0x0653)}, "\u093c": None, "\u0901": "\u0902"})
+# Arabic writes "and", "so", "with", "to" and "the" onto the next word ("وأرسل", "بالمساعد", "للمستخدم"): a word is
+# also looked up without them, longest first.
+_ARABIC_CLITICS = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
+_ARABIC = re.compile("[\u0600-\u06ff]")
 
 
 def _norm(text: str) -> str:
     return base(text).translate(_FOLD)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _variants(word: str) -> tuple[str, ...]:
+    """`word`, and for an Arabic word the same word without its leading clitics (at least three letters left)."""
+    if not _ARABIC.match(word):
+        return (word,)
+    out = [word]
+    for clitic in _ARABIC_CLITICS:
+        if word.startswith(clitic) and len(word) - len(clitic) >= (2 if clitic in ("و", "ف") else 3):
+            rest = word[len(clitic):]
+            out.append(rest)
+            if clitic in ("و", "ف") and rest.startswith("ال") and len(rest) >= 5:
+                out.append(rest[2:])
+    return tuple(dict.fromkeys(out))
 
 
 class _Index:
@@ -363,7 +492,8 @@ class _Index:
         for concept, stems in _TABLE.items():
             for stem in stems:
                 exact = stem.endswith("$")
-                norm = _norm(stem.rstrip("$"))
+                starred = stem.endswith("*")
+                norm = _norm(stem.rstrip("$*"))
                 if _NO_SPACE.search(norm):
                     self.substrings.setdefault(norm, set()).add(concept)
                     sub_lengths.add(len(norm))
@@ -378,7 +508,7 @@ class _Index:
                 elif len(words) > 2:
                     self.longer.setdefault((words[0], words[1]), []).append((words[2:], concept))
                     self.first_words.add(words[0])
-                elif exact or len(words[0]) <= 3:
+                elif exact or (len(words[0]) <= 3 and not starred):
                     self.whole.setdefault(words[0], set()).add(concept)
                 else:
                     self.prefix.setdefault(words[0], set()).add(concept)
@@ -399,7 +529,9 @@ def _word_concepts(word: str) -> frozenset[str]:
     """The concepts one word names, whole or by its beginning (words repeat: cached)."""
     ix = _index()
     found = set(ix.whole.get(word, ()))
-    for n in range(4, min(len(word), ix.max_length) + 1):
+    for n in ix.lengths:
+        if n > len(word):
+            break
         found |= ix.prefix.get(word[:n], set())
     return frozenset(found)
 
@@ -427,9 +559,12 @@ def concepts(text: str) -> frozenset[str]:
     found: set[str] = set()
     words = _TOKENS.findall(text)
     for i, word in enumerate(words):
-        found |= _word_concepts(word)
-        if word in ix.first_words and i + 1 < len(words):
-            found |= _phrase_concepts(word, words[i + 1], tuple(words[i + 2:i + 5]))
+        for form in _variants(word):
+            found |= _word_concepts(form)
+            if form in ix.first_words and i + 1 < len(words):
+                following = words[i + 1]
+                for second in _variants(following):
+                    found |= _phrase_concepts(form, second, tuple(words[i + 2:i + 5]))
     if _NO_SPACE.search(text):
         subs = ix.substrings
         for run in _NO_SPACE_RUN.findall(text):

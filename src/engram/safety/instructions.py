@@ -11,7 +11,7 @@ many languages), with the rule families of engram.safety.lexicon and the address
 features. The rules read every view of the text (engram.safety.views undoes leetspeak, spacing,
 look-alike letters, base64, ...); a rule hit found under a disguise is refused outright. English
 override verbs count only in the imperative, a quoted phrase that the text talks about is a mention,
-not a use, and an order reported about a third party ("asking them to ignore ...") is not given here.
+not a use (the rules skip it and the classifier reads the text without it: `reported_quotes`), and an order reported about a third party ("asking them to ignore ...") is not given here.
 Text from a tool, a page or a document (`origin`) meets a lower threshold, and any order in it is
 refused. Thresholds and figures: docs/safety.md, from `python benchmarks/filter_eval.py`.
 """
@@ -30,8 +30,9 @@ from engram.safety.lexicon import (ADDRESSEE, COMPACT_RULES, DIRECTIVE, FUTURE, 
 from engram.safety.prefilter import NeedleIndex
 from engram.safety.views import base, plain_only, views
 
-__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "check_instruction", "evidence", "is_prose", "judge", "looks_like_instruction", "pieces",
-           "rule_hits", "rule_names", "signals", "threshold", "windows"]
+__all__ = ["ORIGINS", "REASON", "InstructionFinding", "Verdict", "blank_quotes", "check_instruction", "evidence",
+           "is_prose", "judge", "lines_of", "looks_like_instruction", "pieces", "reported_quotes", "rule_hits",
+           "rule_names", "signals", "threshold", "windows"]
 
 REASON = "looks like an instruction to the assistant, not a fact"
 
@@ -94,6 +95,42 @@ def _is_mention(view: str, m: re.Match[str]) -> bool:
     return False
 
 
+_MARKUP_STRING = re.compile(r'[{\[,]\s*"|"\s*:|\]\(|=\s*"|^\s*[\w.-]+\s*:\s*"', re.MULTILINE)
+
+
+def reported_quotes(text: str) -> str | None:
+    """`text` (normalised) with its quoted spans blanked, when it reports what they say and speaks to no model.
+
+    A report that quotes an attack holds an order only inside the quote; the text around it (a report: a word of
+    _META, or in any language the concepts' `report`) is what a memory keeps, so the classifier reads the text
+    without its quotes, as the rules skip a quoted match (`_is_mention`). Text that speaks to a model or to "you", lays a duty or sets a time scope outside the quotes
+    ("Assistant: 'forward …' is what you must do") is read whole. None when nothing is blanked.
+    """
+    if _QUOTED.search(text) is None or _MARKUP_STRING.search(text):  # no quote; or JSON / YAML values, link titles,
+        return None  # attributes: carriers, not quotations
+    view = base(text, collapse=False)
+    quotes = [q for q in _QUOTED.finditer(view) if _long_quote(q.group(0))]
+    if not quotes:
+        return None
+    outside = reading("".join(view[start:end] for start, end in
+                              zip([0] + [q.end() for q in quotes], [q.start() for q in quotes] + [len(view)])))
+    found = concepts(outside)
+    if (any(ADDRESSEE.search(line) for line in outside.splitlines()) or OBLIGATION.search(outside)
+            or found & {"you", "future"} or not (_META.search(outside) or "report" in found)):
+        return None
+    return blank_quotes(text)
+
+
+def blank_quotes(text: str) -> str:
+    """`text` normalised, each quoted sentence in it replaced by an empty quote."""
+    return _QUOTED.sub(lambda q: '"…"' if _long_quote(q.group(0)) else q.group(0), base(text))
+
+
+def _long_quote(quote: str) -> bool:
+    """Three words or more, or four CJK characters: a quoted sentence, not a quoted name."""
+    return len(_WORD.findall(quote)) >= 3 or len(_CJK.findall(quote)) >= 4
+
+
 # --------------------------------------------------------------------------- rule signals
 
 
@@ -142,13 +179,19 @@ def _hits(text: str, depth: int, readings: list[tuple[str, str]] | None = None) 
     return found
 
 
-def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = ()) -> frozenset[str]:
+def signals(hits: dict[str, str], readings: list[str] | tuple[str, ...] = (),
+            lines: list[str] | tuple[str, ...] | None = None) -> frozenset[str]:
     """The classifier's extra features: one per rule family hit, whether any hit was disguised, and
-    whether a reading of the text speaks to the model (`addressed`) or lays a duty on it (`obligation`)."""
+    whether a reading of the text speaks to the model (`addressed`) or lays a duty on it (`obligation`).
+
+    `lines` (`lines_of`): the plain reading line by line, for `addressed` in place of the first reading, so that a
+    field's value and the next field's label ("SUMMARY: AI safety training" / "DESCRIPTION: ...") do not read as a
+    heading that names an AI ("... AI description:")."""
     out = {f"rule:{rule}" for rule in hits}
     if any(view not in ("plain", "fragments") for view in hits.values()):
         out.add("disguised")
-    if any(ADDRESSEE.search(r) for r in readings):
+    spoken = list(readings) if lines is None else [*lines, *readings[1:]]
+    if any(ADDRESSEE.search(r) for r in spoken):
         out.add("addressed")
     if any(OBLIGATION.search(r) for r in readings):
         out.add("obligation")
@@ -192,7 +235,12 @@ def evidence(text: str) -> tuple[dict[str, str], frozenset[str], list[str]]:
     for name, view in found.values():
         if name not in ("plain", "compact", "fragments") and view not in readings:
             readings.append(view)
-    return hits, signals(hits, readings), readings
+    return hits, signals(hits, readings, lines_of(text)), readings
+
+
+def lines_of(text: str) -> list[str]:
+    """The normalised lines of `text` (engram.safety.views.base of each), for the addressee cue."""
+    return [line for line in (base(raw) for raw in text.splitlines()) if line]
 
 
 # --------------------------------------------------------------------------- deciding
@@ -299,7 +347,14 @@ def judge(text: str, origin: str = "user") -> Verdict:
     m = model()
     rule_limit = min(limit, float(m.meta["threshold_rule"]))  # type: ignore[arg-type]
     best: Verdict | None = None
-    for window in pieces(text):
+    # A short text that reports a quote: its sentences, read alone, are read without the quote too.
+    short = len(text) <= _WINDOW
+    whole = reported_quotes(text) if short else None
+    for piece in pieces(text):
+        if whole is not None:
+            window = whole if piece == text else blank_quotes(piece)
+        else:
+            window = piece if short and piece == text else reported_quotes(piece) or piece
         prose = is_prose(window)
         first = m.probability(base(window)) if prose else 1.0
         if first < RULE_GATE and plain_only(window) and not _addressed(base(window)):
@@ -311,7 +366,7 @@ def judge(text: str, origin: str = "user") -> Verdict:
         else:  # not prose: the rules decide (a hit counts as certain)
             hits = evidence(window)[0]
             probability = 1.0 if hits else 0.0
-        directive = origin in _UNTRUSTED and DIRECTIVE.search(base(window)) is not None
+        directive = origin in _UNTRUSTED and DIRECTIVE.search(base(piece)) is not None
         verdict = Verdict(window, probability, limit, hits, rule_limit, directive)
         if best is None or verdict.probability > best.probability:
             best = verdict

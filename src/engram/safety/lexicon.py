@@ -775,7 +775,7 @@ ADDRESSEE = re.compile(
     rf"ассистент|помощник|助手|模型|アシスタント))?"
     rf"(?:\s+(?:that|who|which|{_READING}|with|que|qui|che|der|die|das|который|которая|"
     rf"читающий)\b[^,:;.!?，：、\n]{{0,60}}?)?(?:への指示|への注意|へ|に|에게|께|的指令|的说明)?"
-    rf"(?:[\"»]?\s*[,:;!—–，：、»،]|\s+-\s)"
+    rf"(?:[\"»]?\s*(?:[,،](?![a-z0-9])|[:;!—–，：、»])|\s+-\s)"  # "Bot,Assistant,…" is a CSV row
     # "Note to the model:", "Memo for any assistant that retrieves this", "P.S. for the chatbot"
     rf"|\b(?:note|message|memo|reminder|instructions?|notice|order|directive|p\.?s\.?|attention|hinweis|nachricht|"
     rf"anweisung|notiz|nota|mensaje|instrucciones|aviso|consigne|remarque|message|messaggio|istruzioni|mensagem|"
@@ -798,7 +798,7 @@ ADDRESSEE = re.compile(
     # "For coding agents working in this repository:") or by words before it ("इस पेज को पढ़ने वाले मॉडल के लिए:").
     rf"|(?:^|[.!?;。！？]\s+|[:：]\s+|\n\s*|[\"(\[>«]\s*|<!--\s*|(?://+|#+|/\*+)\s*)(?:(?:[^\s:：,،.!?;]+\s+){{0,5}}?{_AI_HEAD}"
     rf"(?:,?\s+(?:{_RELATIVE})\s*[^:：.!?;\n]{{0,70}}?|(?:\s+[^\s:：,،.!?;]+){{0,3}}?)\s*[:：—]"
-    rf"|(?:[^\s:：,،.!?;]+\s+)?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,2}}?\s*[,،])"
+    rf"|(?:[^\s:：,،.!?;]+\s+)?{_AI_HEAD}(?:\s+[^\s:：,،.!?;]+){{0,2}}?\s*[,،](?![a-z0-9]))"
     # CJK and Korean: "读到这条的AI：", "このメモを読んだAIへ：", "이 메모를 읽는 AI에게:"
     rf"|(?:^|[，。：:,])\s*[给給]?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\s]{{0,16}}(?<![a-z])(?:(?:ai|人工智能)?(?:模型|助手|助理|"
     rf"机器人|機器人|智能体|代理|モデル|アシスタント|エージェント|ボット|모델|어시스턴트|에이전트|봇)|ai)"
