@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.safety import assignments, prose
+from engram.safety import assignments, prose, stand_ins
 from engram.safety import secret_words as words
 from engram.safety.prose_words import code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
@@ -346,6 +346,7 @@ _PUBLIC_LABEL = frozenset({
     "pubkey", "publishable", "address", "addr", "wallet", "hash", "digest", "checksum", "fingerprint", "integrity",
     "etag", "commit", "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3", "md5", "blake2b", "blake2s",
     "blake3", "h1", "zh", "crc32", "playlist", "track", "video", "channel", "revision", "rev", "serial", "tracking",
+    "sitekey", "recaptcha", "grecaptcha",  # a reCAPTCHA site key is put in every page (its secret key is labelled secret)
 })
 _SECRET_LABEL = frozenset({"secret", "private", "password", "passwd", "token", "credential", "credentials", "auth",
                            "apikey", "bearer", "passphrase", "pwd", "seed", "mnemonic"})
@@ -901,7 +902,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     if not present.isdisjoint(prose.HINTS):
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text)]
-    return _merge(hits)
+    return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
 
 
 def _merge(hits: list[tuple[int, int, int, str]]) -> list[tuple[int, int, str]]:
