@@ -1024,3 +1024,102 @@ def test_every_recovery_code_label_gives_its_list():
     for label in RECOVERY_WORDS:
         text = f"{label}: 4829 1037, 7716 2958, 3054 8861"
         assert "7716 2958" not in redact(text), (label, redact(text))
+
+
+# ------------------------------------------------------------------ stand-ins, service-named codes (secrets_tune18)
+
+
+def _jwt(claims: dict[str, object]) -> str:
+    def part(obj: dict[str, object]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
+    return part({"alg": "HS256", "typ": "JWT"}) + "." + part(claims) + ".Qm9vZ3VzU2lnbmF0dXJlT2ZGb3J0eVRocmVlQ2hhcnNYeQ"
+
+
+@pytest.mark.parametrize("text", [
+    "Bot tokens look like 110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw (Telegram's docs).",
+    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "curl https://api.stripe.com/v1/customers -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:",
+    "AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "GITHUB_TOKEN=ghp_••••••••••••••••••••••••••••••••Qk2w",  # masked in a dashboard
+    "OPENAI_API_KEY=sk-proj-**************************************8Lmn",
+    "STRIPE_PUBLISHABLE_KEY=pk_live_51HqT7pLmZ2vXw9Kq3RbN8sY4cD6fG1hJ0aE5uI7oK2wVxYz",  # public by design
+    "mapboxgl.accessToken = 'pk.eyJ1IjoibWFwcyIsImEiOiJjbHg5In0.Zk3mQ9vXr7LpT2wN8sYbCg';",
+    "posthog.init('phc_Rk2mQ9vXr7LpT2wN8sYbC6dF1gH5jK0aE9uS2oI7wXz')",
+    "ANON_KEY=" + _jwt({"iss": "supabase", "ref": "abcdefghijkl", "role": "anon", "exp": 2029576000}),
+    "Authorization: Bearer " + _jwt({"sub": "1234567890", "name": "John Doe", "iat": 1516239022}),  # jwt.io's sample
+    'grecaptcha.execute("6LdQm9vXr7LpT2wN8sYbC6dF1gH5jK0aE9uS2oI7", {action: "login"})',  # a site key is in every page
+])
+def test_published_examples_masks_and_public_keys_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    # an edited docs example that the text gives as the user's own is theirs (secrets_agent has one)
+    ("The user's AWS secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY9.", "CYzEXAMPLEKEY9"),
+    ("SERVICE_KEY=" + _jwt({"iss": "supabase", "ref": "abcdefghijkl", "role": "service_role"}), "eyJ"),
+    ("RECAPTCHA_SECRET_KEY=6LdQm9vXr7LpT2wN8sYbC6dF1gH5jK0aE9uS2oI7", "6LdQm9vX"),
+    ("TOKEN=ghp_Qk2wRk2mQ9vXr7LpT2wN8sYbC6dF1gH5jK0a", "ghp_Qk2w"),  # a real-looking token beside the masked ones
+])
+def test_secrets_next_to_stand_ins_are_still_found(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+def test_a_stand_in_is_judged_as_a_whole_token():
+    from engram.safety.stand_ins import stand_in
+    text = "key: AKIAIOSFODNN7EXAMPLE2 and AKIAIOSFODNN7EXAMPLE"
+    assert not stand_in(text, 5, 26)  # a published value with a character more is someone's key
+    assert stand_in(text, 31, 51)
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Your Bolt code: 5521. Don't share it.", "5521"),
+    ("Airbnb code 304-118", "304-118"),
+    ("Dein Zalando-Code: 7718", "7718"),
+    ("Votre code Vinted : 6642", "6642"),
+    ("Seu código do Nubank é 2290", "2290"),
+    ("Код для Ozon: 8841", "8841"),
+])
+def test_one_time_codes_named_by_their_service_are_found(text, code):
+    assert code not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Error code 5012 means the profile is corrupted.",
+    "Visual Studio Code 1.89 added sticky scroll.",
+    "The Uber code base has 1200 services.",
+    "GitHub code search 2024 update",
+    "Use promo code SAVE20 on Bolt this week.",
+    "Zip code 94105 is downtown San Francisco.",
+    "Your Bolt code will arrive by SMS.",
+])
+def test_codes_that_name_no_service_or_hold_no_code_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("サーバーのパスワードは「Tora_9921x」です", "Tora_9921x"),  # a CJK opening quote between the label and its value
+    ("数据库密码是『Lan#7720qq』", "Lan#7720qq"),
+    ("Пароль от старого сервера в подвале теперь Osen#7781", "Osen#7781"),  # "now" with no copula
+    ('"passwort": "Fichte#2291"', "Fichte#2291"),  # config keys in other languages
+    ("senha: Mar#a2291x", "Mar#a2291x"),
+    ('{"motDePasse": "Sapin!8812"}', "Sapin!8812"),
+])
+def test_quoted_cjk_values_now_and_keys_in_other_languages(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I will reset the password now that 2FA is on.",
+    "パスワードは「設定」から変更できます。",
+    '"passwort_hash": "$2b$12$abcdefghijklmnopqrstuv"',
+])
+def test_look_alikes_of_quoted_values_now_and_keys_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("name, floor", [("secrets_holdout18", (30, 0)), ("secrets_tune18", (50, 0))])
+def test_holdout18_and_tune18_floors(name, floor):
+    """Regression floors at this round's figures (holdout18's first read was 26/30, 6/30; these flatter, see DATA_CARD)."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]

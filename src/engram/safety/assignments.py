@@ -31,9 +31,14 @@ _ASSIGN = re.compile(
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
                            "psk", "presharedkey",
-                           "credentials", "auth", "pw"})
+                           "credentials", "auth", "pw", "bearer",
+                           # the word for a password in other languages, as config keys spell it (ASCII)
+                           "passwort", "kennwort", "contrasena", "contrasenya", "senha", "wachtwoord", "haslo", "heslo",
+                           "parola", "sifre", "losenord", "passord", "adgangskode", "salasana", "jelszo", "geslo",
+                           "lozinka", "parool", "motdepasse", "parol"})
 _SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret"),
-                           ("signing", "key"), ("encryption", "key"), ("preshared", "key"), ("master", "key"), ("account", "key")})
+                           ("signing", "key"), ("encryption", "key"), ("preshared", "key"), ("master", "key"), ("account", "key"),
+                           ("de", "passe")})  # `mot_de_passe`, `motDePasse`
 # Parts that say the name holds something other than the secret itself.
 _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "digest", "salt", "length", "len", "min", "max",
                           "type", "types", "policy", "field", "fields", "column", "label", "prompt", "placeholder",
@@ -53,6 +58,8 @@ ATTRIBUTE_WORDS = frozenset({"hash", "hashes", "hashed", "hashing", "hasher", "a
                              "validator", "regex", "pattern", "encoding", "salt", "digest", "kdf", "standard", "entropy",
                              "attempts", "limit", "minimum", "maximum", "reuse", "spraying", "cracking", "reset", "flow",
                              "page", "screen", "form", "dialog", "prompt", "step", "recovery"})
+_PASSWORD_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "pw", "passe"}) | \
+    (_SECRET_PARTS - {"secret", "token", "apikey", "credential", "credentials", "auth", "bearer", "psk", "presharedkey"})
 _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -224,6 +231,6 @@ def find(text: str) -> list[tuple[int, int, str]]:
         if not is_secret_value(value, quoted=group == "v"):
             continue
         parts = _parts(name)
-        kind = "password" if any(p in ("password", "passwd", "pwd", "pass", "passphrase", "pw") for p in parts) else "api_key"
+        kind = "password" if any(p in _PASSWORD_PARTS for p in parts) else "api_key"
         out.append((m.start(group), m.end(group), kind))
     return out

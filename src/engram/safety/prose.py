@@ -103,6 +103,7 @@ _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_S
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
+_OPENING = frozenset("「『〈《＂＇")  # CJK opening quotes, each a token of its own ("パスワードは「…」です")
 _TRAIL = ".,;:)]}»!?。、，！？"
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.]?[a-z]+\.?\d*)?", re.IGNORECASE)
 _UNIT = re.compile(r"\d+(?:[.,]\d+)?[^\W\d_]{1,5}")
@@ -307,6 +308,8 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
         raw = words[i]
         low = raw.lower()
         value = _clean(raw)
+        if raw in _OPENING:
+            continue  # a CJK opening quote is a token of its own: the value inside it is still joined to the label
         if low in pw.NEGATIONS or value.lower() in ATTRIBUTE_WORDS or raw.startswith("[REDACTED:"):
             return None  # negated, an attribute, or the label's value is already redacted
         nxt = words[i + 1].lower() if i + 1 < len(words) else ""
@@ -332,7 +335,8 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
                   lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str) -> tuple[int, int] | None:
     """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret."""
     gap = [w.lower() for w in words[:i]]
-    by_copula = not seen or _joins(prev)
+    # "now" right before the value joins it where no copula is written ("Пароль от … VPN теперь X", "is now X")
+    by_copula = not seen or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS)
     by_change = _changes(_clean(prev)) or (prev.lower() in pw.TO_WORDS and (changed is not None or any(
         _changes(_clean(w)) for w in words[i + 1:i + 3])))  # "… auf X gesetzt": German and Dutch put the verb last
     # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
@@ -390,6 +394,30 @@ def _value_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 
 _FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code"}  # the kind each label's finding is named
 
+# A one-time code named by the service that sent it: a name (a capital and a lower-case letter: "Uber", "WhatsApp",
+# "iFood", "Яндекс") right before a word for a code ("Your Uber code: …", "Dein Uber-Code: …"), or right after it and
+# maybe a preposition ("Votre code Uber : …", "Seu código do iFood é …", "Ваш код для Яндекс Go: …"); the name must
+# not be a kind of code or a verb (prose_words.NOT_BRANDS: "Error code", "Promo code", "Enter code").
+_NAME = r"(?:[A-ZА-ЯЁ][^\W\d_]*[a-zа-яё][^\W_]*|[a-z]{1,2}[A-Z][^\W_]*)"
+_CODE_WORD = "(?i:" + _alternation(pw.BRAND_CODE_WORDS) + ")"
+_BRAND_CODE = (re.compile(rf"(?<![\w.$@/-])(?P<name>{_NAME})[ -]{_CODE_WORD}(?![^\W_])"),
+               re.compile(rf"(?<![^\W_]){_CODE_WORD}\s+(?:(?i:de|do|da|del|di|du|für|for|from|для|от|від)\s+)?"
+                          rf"(?P<name>{_NAME})(?:\s+[A-ZА-ЯЁ][^\W\d_]{{0,3}}(?![^\W_]))?(?![^\W_])"))
+
+
+def _brand_codes(text: str) -> Iterator[tuple[int, int]]:
+    """One-time codes after a service's name and a word for a code (`_BRAND_CODE`): 4-8 digits, not a year."""
+    for pattern in _BRAND_CODE:
+        for m in pattern.finditer(text):
+            if m.group("name").lower() in pw.NOT_BRANDS or _in_code(text, m.start()):
+                continue
+            span = _value_after(text, m, "otp", False)
+            if span is None or _year(text[span[0]:span[1]]):
+                continue
+            between = _TOKEN.findall(text, m.end(), span[0])
+            if all(_joins(w) or w in _OPENING or w in "[(【" for w in between):
+                yield span  # right after the label or a joining word ("The Uber code base has 1200 …" is no code)
+
 
 def _in_code(text: str, start: int) -> bool:
     return len(_FENCE.findall(text, 0, start)) % 2 == 1
@@ -425,3 +453,6 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 span = _otp_before(text, m)
             if span is not None:
                 yield span[0], span[1], _FOUND[kind]
+    if any(h in lowered for h in _KIND_HINTS[2]):
+        for start, end in _brand_codes(text):
+            yield start, end, "one_time_code"

@@ -10,7 +10,7 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOW_WORDS",
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS",
            "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
@@ -191,3 +191,29 @@ CONJUNCTIONS: frozenset[str] = frozenset({
 # ("reset the password on my Pixel8Pro."); languages without a copula do not use them.
 ENGLISH_LINKS: frozenset[str] = frozenset({"on", "for", "of", "to", "at", "in", "with", "from", "by", "my", "the", "our",
                                            "your", "his", "her", "their", "its", "this", "that", "via", "using"})
+
+# Words for a code that a service's name may stand beside, as a one-time code's label: "Your Uber code: …", "WhatsApp
+# code …", "Votre code Uber : …", "Seu código do iFood é …", "Kode Gojek kamu: …", "Ваш код для Яндекс Go: …".
+BRAND_CODE_WORDS: tuple[str, ...] = ("code", "codes", "kode", "kod", "kód", "koodi", "código", "codigo", "codice", "cod",
+                                     "код", "кода")
+# Capitalised words beside "code" that name a kind of code, a language, a tool or a verb, not the service that sent it
+# ("Error code 5012", "Zip code", "Promo code", "Source code", "Visual Studio Code", "Enter code"): lower case.
+NOT_BRANDS: frozenset[str] = frozenset({
+    "error", "status", "exit", "return", "response", "result", "fault", "reason", "event", "http", "zip", "postal", "post",
+    "postcode", "area", "country", "region", "city", "dial", "phone", "calling", "airport", "station", "sort", "bank",
+    "branch", "swift", "routing", "tax", "promo", "promotional", "discount", "coupon", "voucher", "gift", "referral",
+    "invite", "invitation", "group", "order", "booking", "reservation", "confirmation", "tracking", "shipment", "product",
+    "item", "article", "part", "model", "serial", "batch", "lot", "sku", "source", "sample", "example", "test", "demo",
+    "morse", "qr", "bar", "barcode", "color", "colour", "dress", "class", "course", "program", "programme", "machine",
+    "byte", "op", "hex", "html", "css", "python", "java", "javascript", "typescript", "rust", "ruby", "go", "kotlin",
+    "claude", "studio", "visual", "vs", "xcode", "unicode", "ascii", "utf", "language", "locale", "currency",
+    "access", "security", "secret", "pin", "door", "gate", "alarm", "safe", "lock", "unlock", "entry", "building",
+    "enter", "use", "type", "scan", "redeem", "apply", "send", "get", "paste", "copy", "insert", "input", "this", "that",
+    "the", "your", "my", "our", "their", "his", "her", "a", "an", "new", "old", "same", "one", "no", "any", "some",
+    "verification", "activation", "authentication", "auth", "login", "sign", "sms", "otp", "mfa", "backup", "recovery",
+    "ticket", "seat", "flight", "room", "table", "meeting", "game", "cheat", "level",
+    "fedex", "ups", "dhl", "usps", "diagnostic", "obd", "trouble", "icd", "cpt", "hs", "naics", "iata", "icao",
+    "de", "du", "do", "da", "del", "di", "der", "die", "das", "el", "la", "le", "il", "lo", "o", "para", "pour",
+    "für", "for", "from", "для", "от", "від", "ваш", "твой", "votre", "ton", "tu", "seu", "sua", "tuo",
+    "dein", "ihr", "uw", "je", "kamu", "anda",
+})

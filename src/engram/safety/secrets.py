@@ -5,7 +5,9 @@ The secret filter (`check_text`, `looks_secret`, `redact`, `find_secrets`) runs 
   context rules ("password is ...", `api_key=...`, `user:pass@host`), checksummed numbers (Luhn
   for cards, mod-97 for IBANs, SSN/NINO structure) and a last-resort entropy check for long
   random tokens; secrets stated in prose in any language are also read by a window finder
-  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value).
+  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value). A finding whose
+  value is a stand-in (a published docs example, a masked value, a key public by design) is dropped
+  (engram.safety.stand_ins).
   Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
   one is. Numbers and the reasons for each rule are in docs/safety.md. `add_pattern` registers
   more formats. Prompt escaping lives in engram.safety.escaping (importable from here too).
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.safety import assignments, prose
+from engram.safety import assignments, prose, stand_ins
 from engram.safety import secret_words as words
 from engram.safety.prose_words import code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
@@ -346,6 +348,7 @@ _PUBLIC_LABEL = frozenset({
     "pubkey", "publishable", "address", "addr", "wallet", "hash", "digest", "checksum", "fingerprint", "integrity",
     "etag", "commit", "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "sha3", "md5", "blake2b", "blake2s",
     "blake3", "h1", "zh", "crc32", "playlist", "track", "video", "channel", "revision", "rev", "serial", "tracking",
+    "sitekey", "recaptcha", "grecaptcha",  # a reCAPTCHA site key is put in every page (its secret key is labelled secret)
 })
 _SECRET_LABEL = frozenset({"secret", "private", "password", "passwd", "token", "credential", "credentials", "auth",
                            "apikey", "bearer", "passphrase", "pwd", "seed", "mnemonic"})
@@ -901,7 +904,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     if not present.isdisjoint(prose.HINTS):
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text)]
-    return _merge(hits)
+    return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
 
 
 def _merge(hits: list[tuple[int, int, int, str]]) -> list[tuple[int, int, str]]:
