@@ -206,7 +206,9 @@ def test_an_order_set_after_an_innocuous_fact_is_read_on_its_own():
 
 
 @pytest.mark.parametrize("name, least_caught, most_refused", [
-    ("intent_labelled.jsonl", 0.95, 0.01),  # its test split: templates the classifier never saw
+    # its test split: templates the classifier never saw (368/393 since the floor went from 0.6 to 0.7 for fewer
+    # benign refusals on fresh batches and technical text; 379/393 before: docs/safety.md, method step 3)
+    ("intent_labelled.jsonl", 0.93, 0.01),
     # its test split: hand-written rows the classifier never saw (25/29 since the composed set was added, 27/29
     # before; the same change took instructions_holdout9 from 15/20 to 18/20: docs/safety.md)
     ("intent_written.jsonl", 0.85, 0.0),
