@@ -28,6 +28,8 @@ from engram.safety.instructions import STRONG_RULES, lines_of, signals  # noqa: 
 from engram.safety.instructions import evidence as _evidence  # noqa: E402
 from engram.safety.intent import DIM, FEATURE_NAMES, SIGNALS, WIDTH, features  # noqa: E402
 from filter_eval import LONG, beam_messages  # noqa: E402  (the same reading of BEAM's chats as the evaluation)
+sys.path.insert(0, str(ROOT / "benchmarks" / "safety_data"))
+from splits import split_of  # noqa: E402  (the one split rule of the labelled sets)
 
 DATA = ROOT / "benchmarks" / "safety_data" / "intent_labelled.jsonl"
 # Hand-written rows (one sentence at a time, many languages, addressees and actions the templates lack);
@@ -123,8 +125,7 @@ def stdlib_sentences() -> list[dict[str, str]]:
     code.sort(key=lambda r: hashlib.sha256(r["text"].encode()).hexdigest())
     out += code[:CODE_ROWS]
     for r in out:
-        h = int(hashlib.sha256(r["template"].encode()).hexdigest()[:8], 16) % 100
-        r["split"] = "train" if h < 70 else "dev" if h < 85 else "test"
+        r["split"] = split_of(r["template"])
     return out
 
 
@@ -135,8 +136,7 @@ def fact_shapes() -> list[dict[str, str]]:
 
     out = benign_facts()
     for r in out:
-        h = int(hashlib.sha256(r["template"].encode()).hexdigest()[:8], 16) % 100
-        r["split"] = "train" if h < 70 else "dev" if h < 85 else "test"
+        r["split"] = split_of(r["template"])
     return out
 
 

@@ -20,10 +20,13 @@ the classifier never saw. See DATA_CARD.md.
 
 from __future__ import annotations
 
-import hashlib
+import sys
 import json
 import random
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from splits import split_of  # the one split rule, beside this file
 
 OUT = Path(__file__).with_name("intent_composed.jsonl")
 SEED = 20261203
@@ -376,8 +379,7 @@ def _fill(frame: str, reader: str, action: str, fact: str, rng: random.Random) -
 
 
 def _split(key: str) -> str:
-    h = int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:8], 16) % 100
-    return "train" if h < 70 else "dev" if h < 85 else "test"
+    return split_of(key)
 
 
 def build() -> list[dict[str, str]]:

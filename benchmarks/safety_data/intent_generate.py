@@ -13,10 +13,13 @@ the classifier never saw. See DATA_CARD.md.
 from __future__ import annotations
 
 import base64
-import hashlib
+import sys
 import json
 import random
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from splits import split_of  # the one split rule, beside this file
 
 OUT = Path(__file__).with_name("intent_labelled.jsonl")
 
@@ -561,8 +564,7 @@ def _disguise(text: str, how: str) -> str:
 
 def _split(template: str) -> str:
     """train / dev / test drawn from the template's name (stable across runs and machines)."""
-    h = int(hashlib.sha256(template.encode()).hexdigest()[:8], 16) % 100
-    return "train" if h < 70 else "dev" if h < 85 else "test"
+    return split_of(template)
 
 
 def build() -> list[dict[str, str]]:

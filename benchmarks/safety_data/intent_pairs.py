@@ -12,9 +12,12 @@ DATA_CARD.md says how the cards were chosen.
 
 from __future__ import annotations
 
-import hashlib
+import sys
 import json
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from splits import split_of  # the one split rule, beside this file
 
 OUT = Path(__file__).with_name("intent_written4.jsonl")
 
@@ -438,8 +441,7 @@ CARDS: list[tuple[str, str, str, str]] = [
 def main() -> None:
     rows = []
     for lang, carrier, injection, twin in CARDS:
-        h = int(hashlib.sha256(injection.encode()).hexdigest()[:8], 16) % 100
-        split = "train" if h < 80 else "dev"
+        split = split_of(injection, train=80, dev=100)
         for label, text in (("injection", injection), ("benign", twin)):
             rows.append({"text": text, "label": label, "family": f"pair_{carrier}", "lang": lang, "split": split})
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")

@@ -15,9 +15,12 @@ and Chinese cards. A card's two rows share a split: 70% train, 15% dev, 15% test
 
 from __future__ import annotations
 
-import hashlib
+import sys
 import json
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from splits import split_of  # the one split rule, beside this file
 
 OUT = Path(__file__).with_name("intent_written5.jsonl")
 
@@ -205,13 +208,11 @@ def build() -> list[dict[str, str]]:
     """Every row, in card order: injection, then twin; then the preferences."""
     rows: list[dict[str, str]] = []
     for lang, carrier, injection, twin in CARDS:
-        h = int(hashlib.sha256(injection.encode()).hexdigest()[:8], 16) % 100
-        split = "train" if h < 70 else "dev" if h < 85 else "test"
+        split = split_of(injection)
         for text, label in ((injection, "injection"), (twin, "benign")):
             rows.append({"text": text, "label": label, "family": f"pair5_{carrier}", "lang": lang, "split": split})
     for lang, text in PREFERENCES:
-        h = int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % 100
-        split = "train" if h < 70 else "dev" if h < 85 else "test"
+        split = split_of(text)
         rows.append({"text": text, "label": "benign", "family": "pref5", "lang": lang, "split": split})
     return rows
 
