@@ -77,9 +77,9 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "envie", "encaminh", "compartilh", "mande",  # pt
         "invia", "inoltra", "condividi", "carica",  # it
         "отправ", "перешл", "пересыл", "передай", "загрузи", "вышли", "скинь", "надішл", "відправ", "надсила",  # ru uk
-        "stuur", "verstuur", "doorsturen", "wyslij", "wysylaj", "przekaz", "przeslij", "gonder", "ilet", "yolla",
+        "stuur", "verstuur", "doorsturen", "wyslij", "wysylaj", "przekaz", "przeslij", "gonder", "ilet$", "iletin", "iletsin", "yolla",
         "gui", "chuyen tiep", "kirim", "teruskan", "skicka", "vidarebefordra", "posli", "preposli", "trimite",
-        "στειλε", "στελνε", "προωθ", "שלח", "תשלח", "העבר", "בفرست", "بفرست", "ارسال", "أرسل", "ارسل", "حول",
+        "στειλε", "στελνε", "προωθ", "שלח", "תשלח", "העבר", "בفرست", "بفرست", "ارسال", "أرسل", "ارسل",
         "भेज*", "फॉरवर्ड",
         "发送", "发给", "发到", "转发", "上传", "传到", "寄给", "送信", "転送", "送って", "送れ", "アップロード",
         "전송", "보내", "전달", "업로드", "ส่ง",
@@ -154,7 +154,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "contourne", "desactive", "annule",  # fr
         "ignore", "desativ", "disattiv", "sospes", "revocat",  # pt it
         "игнорир", "обойди", "отключ", "пропуск", "отменен", "игнор", "вимкн", "скасован",  # ru uk
-        "negeer", "omzeil", "schakel", "ingetrokken", "zignoruj", "ignoruj", "pomin", "wylacz", "yok say", "gormezden",
+        "negeer", "omzeil", "schakel", "ingetrokken", "zignoruj", "ignoruj", "pomin", "wylacz$", "wylaczyc", "wylaczcie", "wylaczaj", "yok say", "gormezden",
         "devre disi", "bo qua", "phot lo", "abaikan", "lewati", "ignorera", "strunta", "ignoruj", "preskoc", "ignora",
         "ocoleste", "αγνοησ", "παρακαμψ", "התעלם", "תתעלם", "עקוף", "نادیده", "تجاهل", "تخط*", "عطل",
         "अनदेखा", "नजरअंदाज", "बायपास",
