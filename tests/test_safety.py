@@ -1123,3 +1123,25 @@ def test_holdout18_and_tune18_floors(name, floor):
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
+
+
+@pytest.mark.parametrize("text", [
+    "SENHA_BANCO=Xy7kP9qLm42",  # no English hint in the name
+    "DB_PAROL=Xy7kP9qLm42",
+    "CONTRASEÑA_DB=Xy7kP9qLm42",  # a name written with its language's letters
+    'contraseñaDb: "Xy7kP9qLm42"',
+    "HASŁO_DB=Xy7kP9qLm42",
+    'şifre_db = "Xy7kP9qLm42"',
+])
+def test_config_names_in_other_languages_hold_passwords(text):
+    assert find_secrets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "contraseña_longitud = 12",  # an attribute of the password, not one
+    'contraseña_hash = "$2b$12$abcdefghijklmnopqrstuv"',
+    "número = 42",
+    "SENHA_BANCO=${SENHA_BANCO}",
+])
+def test_config_names_in_other_languages_without_a_password_are_kept(text):
+    assert not find_secrets(text)

@@ -22,11 +22,13 @@ import math
 import re
 from collections import Counter
 
+from engram.safety.views import strip_accents
+
 __all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
-    r"""(?P<nq>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]{1,60})(?P=nq)\]?[ \t]*(?::=|=>|[:=])[ \t]*"""
+    r"""(?P<nq>["']?)(?P<name>[^\W\d][\w.-]{1,60})(?P=nq)\]?[ \t]*(?::=|=>|[:=])[ \t]*"""
     r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
@@ -35,7 +37,7 @@ _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "s
                            # the word for a password in other languages, as config keys spell it (ASCII)
                            "passwort", "kennwort", "contrasena", "contrasenya", "senha", "wachtwoord", "haslo", "heslo",
                            "parola", "sifre", "losenord", "passord", "adgangskode", "salasana", "jelszo", "geslo",
-                           "lozinka", "parool", "motdepasse", "parol"})
+                           "lozinka", "parool", "motdepasse", "parol", "hasło"})  # ł keeps its stroke without accents
 _SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret"),
                            ("signing", "key"), ("encryption", "key"), ("preshared", "key"), ("master", "key"), ("account", "key"),
                            ("de", "passe")})  # `mot_de_passe`, `motDePasse`
@@ -64,11 +66,14 @@ _GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
-         "-w", "%", "client(", "connect(", "new ")
+         "-w", "%", "client(", "connect(", "new ",
+         # every secret part of a name is a hint too (`SENHA_BANCO=…`, `DB_PAROL=…` hold none of the above),
+         # and those words as their languages write them (a name's parts are read without accents)
+         *sorted(_SECRET_PARTS), "contraseña", "şifre", "lösenord", "jelszó")
 
 
 def _parts(name: str) -> list[str]:
-    return [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", name).lower()) if p]
+    return [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", strip_accents(name)).lower()) if p]
 
 
 def is_secret_name(name: str) -> bool:

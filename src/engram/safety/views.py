@@ -53,7 +53,7 @@ _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
 
 
-def _strip_accents(text: str) -> str:
+def strip_accents(text: str) -> str:
     """Drop combining marks after Latin letters only (kana with dakuten must keep theirs)."""
     out: list[str] = []
     for ch in unicodedata.normalize("NFD", text):
@@ -74,7 +74,7 @@ def base(text: str, collapse: bool = True) -> str:
 
 
 def _base(text: str, collapse: bool) -> str:
-    text = _strip_accents(plain(text)).casefold()
+    text = strip_accents(plain(text)).casefold()
     return squeeze(text) if collapse else text
 
 
