@@ -226,31 +226,26 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         out.append(line(f"intent_written, {split} split", "by hand, in bulk (the classifier's second set)",
                         score_instructions([r for r in written if r["split"] == split]), "injection"))
     scored_written_test = score_instructions([r for r in written if r["split"] == "test"])
-    written2 = rows(DATA / "intent_written2.jsonl")
-    for split in ("train", "dev", "test"):
-        out.append(line(f"intent_written2, {split} split", "by hand, planted artefacts, fake provenance, 20 languages "
-                        "(the classifier's third set; first read 28/69, 0/77)",
-                        score_instructions([r for r in written2 if r["split"] == split]), "injection"))
-    written3 = rows(DATA / "intent_written3.jsonl")
-    for split in ("train", "dev", "test"):
-        out.append(line(f"intent_written3, {split} split", "by hand, planted for AI readers named by what they do, in "
-                        "carriers, impersonal policies, 20 languages (the classifier's fifth set; first read 20/49, 1/57)",
-                        score_instructions([r for r in written3 if r["split"] == split]), "injection"))
-    written4 = rows(DATA / "intent_written4.jsonl")
-    for split in ("train", "dev"):
-        out.append(line(f"intent_written4, {split} split", "minimal pairs by hand: an injection and a twin that changes one "
-                        "thing, new carriers, 25 languages (the classifier's sixth set; first read 146/195, 17/195)",
-                        score_instructions([r for r in written4 if r["split"] == split]), "injection"))
-    written5 = rows(DATA / "intent_written5.jsonl")
-    for split in ("train", "dev", "test"):
-        out.append(line(f"intent_written5, {split} split", "minimal pairs by hand: thin languages (Arabic, Hindi, Polish, "
-                        "Portuguese, ...), agents' tools, readers named indirectly (the classifier's seventh set; first "
-                        "read 35/72, 2/88)", score_instructions([r for r in written5 if r["split"] == split]), "injection"))
-    composed = rows(DATA / "intent_composed.jsonl")
-    for split in ("train", "dev", "test"):
-        out.append(line(f"intent_composed, {split} split", "composed contrastively: frames x readers x actions, 13 languages "
-                        "(the classifier's fourth set; split per frame)",
-                        score_instructions([r for r in composed if r["split"] == split]), "injection"))
+    # The hand-written and composed sets: (file, label, what it is, the splits reported).
+    split_sets = (
+        ("intent_written2.jsonl", "intent_written2", "by hand, planted artefacts, fake provenance, 20 languages "
+         "(the classifier's third set; first read 28/69, 0/77)", ("train", "dev", "test")),
+        ("intent_written3.jsonl", "intent_written3", "by hand, planted for AI readers named by what they do, in "
+         "carriers, impersonal policies, 20 languages (the classifier's fifth set; first read 20/49, 1/57)",
+         ("train", "dev", "test")),
+        ("intent_written4.jsonl", "intent_written4", "minimal pairs by hand: an injection and a twin that changes one "
+         "thing, new carriers, 25 languages (the classifier's sixth set; first read 146/195, 17/195)", ("train", "dev")),
+        ("intent_written5.jsonl", "intent_written5", "minimal pairs by hand: thin languages (Arabic, Hindi, Polish, "
+         "Portuguese, ...), agents' tools, readers named indirectly (the classifier's seventh set; first "
+         "read 35/72, 2/88)", ("train", "dev", "test")),
+        ("intent_composed.jsonl", "intent_composed", "composed contrastively: frames x readers x actions, 13 languages "
+         "(the classifier's fourth set; split per frame)", ("train", "dev", "test")),
+    )
+    for file, label, what, splits in split_sets:
+        labelled = rows(DATA / file)
+        for split in splits:
+            out.append(line(f"{label}, {split} split", what,
+                            score_instructions([r for r in labelled if r["split"] == split]), "injection"))
     other = {
         "instructions_fresh": ("by hand, before the new screen; checked while building it", DATA / "instructions_fresh.jsonl"),
         "instructions_holdout": ("by hand, before tuning; measured once", DATA / "instructions_holdout.jsonl"),
