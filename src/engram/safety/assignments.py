@@ -62,7 +62,10 @@ ATTRIBUTE_WORDS = frozenset({"hash", "hashes", "hashed", "hashing", "hasher", "a
                              "page", "screen", "form", "dialog", "prompt", "step", "recovery"})
 _PASSWORD_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "pw", "passe"}) | \
     (_SECRET_PARTS - {"secret", "token", "apikey", "credential", "credentials", "auth", "bearer", "psk", "presharedkey"})
-_GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey")
+_GLUED = ("password", "passwd", "passphrase", "secret", "token", "apikey", "pass")  # `requirepass`, `PGPASS`
+# Words that end in "pass" and hold no password.
+_NOT_GLUED = frozenset({"bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "impass",
+                        "subpass", "renderpass", "multipass", "firstpass", "onepass", "seasonpass", "boardingpass"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
@@ -81,7 +84,7 @@ def is_secret_name(name: str) -> bool:
     parts = _parts(name)
     if not parts or any(p in _OTHER_PARTS for p in parts):
         return False
-    if any(p in _SECRET_PARTS or p.endswith(_GLUED) for p in parts):  # `PGPASSWORD`, `rootpassword`, `ghtoken`
+    if any(p in _SECRET_PARTS or (p.endswith(_GLUED) and p not in _NOT_GLUED) for p in parts):  # `PGPASSWORD`, `rootpassword`, `ghtoken`
         return True
     return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:]))
 

@@ -33,7 +33,7 @@ from engram.safety.secret_words import COPULAS as _COPULAS
 from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "otp_code", "secret_like", "unjoined"]
+__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
@@ -132,6 +132,8 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
     """
     if value.isdigit():
         return numeric and 4 <= len(value) <= 8 and len(set(value)) > 1
+    if numeric and keypad_code(value):
+        return True
     if not 6 <= len(value) <= 64 or value.startswith(_CODE_START) or value.startswith("[REDACTED"):
         return False
     if value.lower() in pw.NAMES or _UNSPACED_RE.search(value):
@@ -158,6 +160,15 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
     if strict and not lower and upper:
         return False
     return bool(digits or real_symbols)
+
+
+# A keypad's code: digits with one of a keypad's letter keys (A-D) or its `#` / `*` keys ("7B214", "2580#").
+_KEYPAD = re.compile(r"(?=(?:[^\d]*\d){3})[#*]?\d*[A-D]?\d*[#*]?")
+
+
+def keypad_code(value: str) -> bool:
+    """Whether `value` is a code typed on a keypad: 4-8 keys, three digits or more, one letter key (A-D) or `#`/`*`."""
+    return 4 <= len(value) <= 8 and not value.isdigit() and _KEYPAD.fullmatch(value) is not None
 
 
 def _clean(token: str) -> str:
@@ -345,12 +356,16 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     # of changing, with no English preposition before it ("password on my Pixel8Pro." stays a device)
     bare = (i <= 3 or (changed is not None and i - changed <= 3)) and _strong(value) and \
         _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap)
-    if not (by_copula or by_change or short_pin or bare):
+    # no copula, a code: a number (or a keypad's code) ending its clause a few words after a code's label, what it opens
+    # named before it ("Код сигнализации на даче 6402, …")
+    bare_code = kind == "pin" and i <= 4 and (value.isdigit() or keypad_code(value)) and \
+        _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap) and _near_lock(before + words[:i])
+    if not (by_copula or by_change or short_pin or bare or bare_code):
         return None
     if value.isdigit() and _clean(nxt) in pw.UNITS:
         return None
     near_lock = _near_lock(before + words[:i])
-    if lock and not (value.isdigit() and near_lock):
+    if lock and not ((value.isdigit() or keypad_code(value)) and near_lock):
         return None  # a code in general counts only as a number, with what it opens named near it
     # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
     numeric = not _year(value) or (kind == "pin" and by_copula)

@@ -107,6 +107,7 @@ LOCK_STEMS: tuple[str, ...] = (
     "कार्ड", "πόρτ", "καγκελόπορτ", "κάρτ", "χρηματοκιβώτ", "двер", "домофон", "ворот", "сейф", "замк", "картк",
     "карт", "port", "dörr", "kort", "dør", "ドア", "門", "金庫", "カード", "オートロック", "문", "현관", "카드", "금고",
     "门", "卡", "保险箱",
+    "аларм", "сигнализац", "сигналізац", "врат", "riaszt", "riasztó", "hälyty", "larm",  # alarms (bg, mk, sr, ru, uk, hu, fi, sv); a door (bg)
 )
 
 # Words that join a label to its value when they stand right before it: copulas, "is now", "becomes", "reads".

@@ -197,6 +197,15 @@ PHRASE_WORDS = _w(
     "adgangssætning|passordfrase|salalause|parola segreta|パスフレーズ|密码短语|암호문구"
 )
 
+# Words that name a crypto wallet, its brands and its seed, per language: a line of 12-24 plain words in a text that names
+# one is the wallet's seed even with no label before it ("por si pierdo el Ledger: orbit mango velvet …").
+WALLET_WORDS = _w(
+    "wallet|ledger|trezor|metamask|phantom|exodus|keplr|electrum|coinbase|trust wallet|rabby|keystone|bitbox|tangem|"
+    "seed|mnemonic|bip39|bip-39|crypto|bitcoin|ethereum|solana|"
+    "carteira|cartera|portefeuille|portafoglio|portemonnee|geldbörse|portfel|peněženk|cüzdan|dompet|"
+    "кошел|гаманц|钱包|錢包|ウォレット|지갑|محفظ|ארנק|बटुआ|วอลเล็ต"
+)
+
 # Function words of the languages above: a run of words holding one of them is a sentence, not a passphrase.
 FUNCTION_WORDS = frozenset(_w(
     "a|an|the|and|or|but|nor|so|of|in|on|at|to|for|from|by|with|without|into|onto|over|under|is|are|was|were|be|"

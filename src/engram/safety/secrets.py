@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.safety import assignments, prose, stand_ins
+from engram.safety import assignments, layouts, prose, stand_ins
 from engram.safety import secret_words as words
 from engram.safety.prose_words import code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
@@ -317,6 +317,36 @@ def _seed_ok(m: re.Match[str]) -> bool:
     return len(words) in (12, 15, 18, 21, 24) and len(set(words)) >= len(words) - 1
 
 
+def _bare_seed_ok(m: re.Match[str]) -> bool:
+    """A wallet's seed with no label: 12-24 words, none repeated, none a function word (a sentence has them)."""
+    run = m.group("v").split()
+    return _seed_ok(m) and len(set(run)) == len(run) and not words.FUNCTION_WORDS.intersection(run)
+
+
+# The words before a 256-bit hex value that say what it is: a private key (`--private-key`, `PRIVATE_KEY`, Hardhat's
+# `accounts: ["0x…"]`, `new Wallet("0x…")`) or a digest (a transaction or block hash, a storage slot, a commit).
+_KEY_WORDS = frozenset({"private", "priv", "privkey", "key", "keys", "secret", "accounts", "account", "signer", "deployer",
+                        "wallet", "sk", "seed", "mnemonic"})
+_DIGEST_WORDS = frozenset({"hash", "hashes", "tx", "txn", "txid", "txhash", "transaction", "block", "blockhash", "digest",
+                           "sha", "sha256", "sha3", "keccak", "keccak256", "commit", "checksum", "root", "slot", "storage",
+                           "id", "salt", "nonce", "iv", "parent", "topic", "topics", "data", "address", "public", "pub",
+                           "pubkey", "fingerprint", "merkle", "state", "receipt", "log", "logs", "calldata", "input",
+                           "selector", "signature", "sig", "hmac", "etag", "object", "tree", "image", "layer",
+                           "integrity", "md5", "blob", "cache", "idempotency", "request", "trace", "span", "session"})
+
+
+def _hex_key_ok(m: re.Match[str]) -> bool:
+    """A 256-bit hex value is a private key when the nearest telling word before it names a key, not a digest."""
+    head = m.string[max(0, m.start() - 80):m.start()]
+    labels = [w.lower() for word in _LABEL_WORD.findall(head) for w in _CAMEL_SPLIT.sub(" ", word).split()]
+    for w in reversed(labels[-6:]):
+        if w in _DIGEST_WORDS:
+            return False
+        if w in _KEY_WORDS:
+            return True
+    return False
+
+
 def _connection_password_ok(m: re.Match[str]) -> bool:
     value = m.group(1)
     return not _PLACEHOLDER.match(value) and not value.startswith("[REDACTED")
@@ -459,6 +489,9 @@ def _high_entropy_ok(m: re.Match[str]) -> bool:
     prefix = m.string[word_start:start]
     if "://" in prefix or prefix.startswith(("www.", "data:")):
         return False  # an id inside a link (docs, video, commit page) is an address, not a key
+    cell = prefix[max(prefix.rfind(c) for c in "\t,;|\"'`=") + 1:]
+    if cell and assignments.is_placeholder_or_hash(cell + token):
+        return False  # a password hash's body after its scheme (`$2b$12$…`, `$argon2id$v=19$…$…`, `pbkdf2:sha256:…`)
     return _entropy(token) >= 4.0
 
 
@@ -653,7 +686,7 @@ _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|acc
 _PAIR = (r"(?i:(?<![^\W\d_])" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
          r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
          r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
-         r"senha|пароль)\s*:?)\s*)(?P<p>[^\s/]{6,64})")
+         r"senha|пароль)(?![\w-])\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
                "utilisateur", "compte", "usuario", "credencia", "cuenta", "acceso", "credenziali", "utente", "accesso",
                "usuário", "utilizador", "conta", "inlog", "gebruiker", "dane", "логин", "данные", "аккаунт", "账号",
@@ -786,6 +819,12 @@ _GENERIC: list[_Rule] = [
     _rule("seed_phrase", r"(?i:\b(?:(?:seed|recovery|mnemonic|backup|secret|wallet)[\s-]+(?:phrase|words?|seed)|mnemonic|seed)\b)"
           r"[^\n:=]{0,30}?(?:[:=]|\bis\b|\bare\b)\s*['\"]?(?P<v>(?-i:(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}))\b",
           ("seed", "phrase", "mnemonic", "words"), "v", _seed_ok),
+    # A seed with no label, in a text that names a wallet: a line (or the rest of a line after a colon) of 12-24 plain
+    # lower-case words, as BIP-39 seeds are written ("Backup for the Trezor:\nlunar spider orchard …").
+    _rule("seed_phrase", r"(?m)(?:^|(?<=[:：=]))[ \t]*[\"'“«„]?(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})[\"'”»“]?[ \t]*\.?[ \t]*$",
+          tuple(sorted({w.lower() for w in words.WALLET_WORDS})), "v", _bare_seed_ok),
+    # A private key of 256 bits in hex (Ethereum and other secp256k1 / ed25519 keys), named as a key, not a digest.
+    _rule("private_key", r"(?<![0-9A-Za-z_])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z_])", validate=_hex_key_ok, min_digits=20),
     # Google app passwords: four groups of four lower-case letters after "app password".
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
@@ -827,7 +866,7 @@ _RULES: list[_Rule] = _SPECIFIC + _GENERIC
 
 def _all_hints() -> list[str]:
     """Every rule's hints and the assignment finder's, once each: a text is searched for each one once."""
-    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS))
+    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS) | set(layouts.HINTS))
 
 
 _HINTS: list[str] = _all_hints()
@@ -904,6 +943,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     if not present.isdisjoint(prose.HINTS):
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text)]
+    if not present.isdisjoint(layouts.HINTS):
+        hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text)]
     return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
 
 

@@ -6,6 +6,8 @@ The secret screen's rules find a value by its shape or its label; some such valu
   the Bot API's and jwt.io's sample tokens, the storage emulator's well-known key), found in tutorials and READMEs;
   only the value itself, as a whole token (a value edited from one, `…EXAMPLEKEY9`, is someone's);
 * **masked values**: a dashboard's or a log's redaction (`sk-proj-****…Xq2w`, `ghp_••••…7fQz`);
+* **key ids**: an OpenPGP key's id or fingerprint (8, 16 or 40 hex digits in capitals, as GnuPG prints them) named as a
+  signing key (git's `user.signingkey`, `--default-key`): it names a key and grants nothing;
 * **public keys by design**: keys a vendor documents as safe to ship to a browser (Stripe `pk_`, Mapbox `pk.`,
   PostHog `phc_`), and JSON Web Tokens whose claims say they are public or a demo (Supabase's `anon` role, an issuer
   named `…-demo`, jwt.io's sample subject).
@@ -94,10 +96,22 @@ def _token_around(text: str, start: int, end: int) -> str:
     return text[start:end]
 
 
+_KEY_ID = re.compile(r"[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40}")
+_KEY_ID_LABEL = re.compile(r"(?i)signing[ _-]?key|default[ _-]key|local[ _-]user|key[ _-]?id|gpg|pgp|fingerprint")
+
+
+def _key_id(text: str, start: int, value: str) -> bool:
+    """An OpenPGP key id or fingerprint after a label that names a signing key (`user.signingkey = 3AA5C343…`)."""
+    if _KEY_ID.fullmatch(value) is None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    return _KEY_ID_LABEL.search(text, max(line_start, start - 40), start) is not None
+
+
 def stand_in(text: str, start: int, end: int) -> bool:
     """Whether the value found at `text[start:end]` stands for a secret without being one (see the module doc)."""
     value = text[start:end]
-    if _MASK.search(value) or _PUBLIC_PREFIX.match(value):
+    if _MASK.search(value) or _PUBLIC_PREFIX.match(value) or _key_id(text, start, value):
         return True
     token = _token_around(text, start, end) if "\n" not in value else value
     if _PUBLIC_PREFIX.match(token) or ("eyJ" in token and _public_jwt(token)):
