@@ -79,11 +79,16 @@ def _parts(name: str) -> list[str]:
     return [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", strip_accents(name)).lower()) if p]
 
 
-def is_secret_name(name: str) -> bool:
-    """`DB_PASSWORD`, `apiKey`, `client_secret` hold a secret; `password_hash`, `token_type` do not."""
+def is_secret_name(name: str, *, head: bool = False) -> bool:
+    """`DB_PASSWORD`, `apiKey`, `client_secret` hold a secret; `password_hash`, `token_type` do not. With `head`, the
+    secret word must end the name (a table's column "login password", not "secret caught")."""
     parts = _parts(name)
     if not parts or any(p in _OTHER_PARTS for p in parts):
         return False
+    if head:
+        last = parts[-1]
+        return last in _SECRET_PARTS or (last.endswith(_GLUED) and last not in _NOT_GLUED) or \
+            (len(parts) > 1 and (parts[-2], last) in _SECRET_PAIRS)
     if any(p in _SECRET_PARTS or (p.endswith(_GLUED) and p not in _NOT_GLUED) for p in parts):  # `PGPASSWORD`, `rootpassword`, `ghtoken`
         return True
     return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:]))

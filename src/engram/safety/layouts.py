@@ -4,8 +4,8 @@ engram.safety.assignments reads a name and its value joined by `=` or `:`. Agent
 as often, and each is read here by its layout, not by its wording:
 
 * **tables**: a header row names the columns (a password manager's CSV or TSV export, a Markdown table in notes, a
-  CLI's columns aligned with spaces); the cell under a column whose name holds a secret is that secret's value, in
-  every row that has the header's number of cells. A line of two cells is a name and its value (`password    Kx…`
+  CLI's columns aligned with spaces); the cell under a column whose name ends in a secret word is that secret's value
+  (one token, no spaces), in every row that has the header's number of cells. A line of two cells is a name and its value (`password    Kx…`
   in `vault kv get`, `| Password | Kx… |`, a config directive such as `requirepass Kx…`);
 * **statements**: SQL gives a password after a keyword (`IDENTIFIED BY '…'`, `WITH PASSWORD '…'`);
 * **positions**: a credential-taking call (its name says connect, login, auth, credential, client, session, SMTP or
@@ -88,11 +88,12 @@ _COLUMN_NAME = re.compile(r"(?=\d*[^\W\d])[^\W_][\w .'’()/#-]{0,31}")
 
 def _secret_header(cell: str) -> bool:
     """A column's name that holds a secret (`password`, `login_password`, `Mot de passe`, `Kennwort`), in at most
-    three words; not a phrase about one ("where the password lives") and not its attribute (`password_hash`)."""
+    three words, the secret word last; not a phrase about one ("where the password lives", "secret caught") and not
+    its attribute (`password_hash`)."""
     words = _HEADER_WORD.findall(cell)
     if not words or len(words) > 3 or any(c.isdigit() for c in cell):
         return False
-    return is_secret_name("_".join(words))
+    return is_secret_name("_".join(words), head=True)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -121,7 +122,8 @@ def _tables(text: str) -> Iterator[_Span]:
                     break
                 for k in columns:
                     a, b = spans[k]
-                    if is_secret_value(row[a:b], quoted=True):
+                    value = row[a:b]
+                    if not any(c.isspace() for c in value) and is_secret_value(value, quoted=True):
                         yield at + a, at + b, "password"
             break  # a header is read in the first layout that splits it
 

@@ -357,7 +357,7 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     bare = (i <= 3 or (changed is not None and i - changed <= 3)) and _strong(value) and \
         _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap)
     # no copula, a code: a number (or a keypad's code) ending its clause a few words after a code's label, what it opens
-    # named before it ("Код сигнализации на даче 6402, …")
+    # named before it ("Код сигнализации на даче <digits>, …")
     bare_code = kind == "pin" and i <= 4 and (value.isdigit() or keypad_code(value)) and \
         _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap) and _near_lock(before + words[:i])
     if not (by_copula or by_change or short_pin or bare or bare_code):
