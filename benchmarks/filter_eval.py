@@ -358,6 +358,12 @@ def report(beam: Path | None, locomo: Path | None) -> str:
             DATA / "secrets_holdout18.jsonl",
         "secrets_tune18 (holdout18's families, other sentences: first read 36/50, 16/50; tuned on)":
             DATA / "secrets_tune18.jsonl",
+        "secrets_holdout19 (as an agent meets them: CI logs, docker inspect, kubectl, cloud CLIs, curl -v, HTTP dumps, "
+        "stack traces, vault, git config, JDBC/ODBC/SRV/rediss/SMB strings, a password manager's CSV, a seed phrase, a "
+        "wallet key, Markdown tables, shell history, SQL, Go and PHP, prose in six languages; the test batch, first read "
+        "21/30, 1/30; then its families fixed from secrets_tune19 (not clean))": DATA / "secrets_holdout19.jsonl",
+        "secrets_tune19 (holdout19's missed families, other sentences: first read 16/53, 3/53; tuned on)":
+            DATA / "secrets_tune19.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
     for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):

@@ -1145,3 +1145,117 @@ def test_config_names_in_other_languages_hold_passwords(text):
 ])
 def test_config_names_in_other_languages_without_a_password_are_kept(text):
     assert not find_secrets(text)
+
+
+# ------------------------------------------------------------------ layouts, wallets, keypads (secrets_tune19)
+
+from engram.safety import layouts  # noqa: E402
+from engram.safety.prose import keypad_code  # noqa: E402
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("site,user,password\nhttps://intranet.example,r.ito,Ub7#qe2Lmx", "Ub7#qe2Lmx"),  # a password manager's CSV
+    ("Konto\tBenutzer\tKennwort\nSparkasse\tmueller77\tFz9!rTq21k", "Fz9!rTq21k"),  # TSV, the header in German
+    ("| Host | Login | Contraseña |\n|---|---|---|\n| nas01 | admin | Qm4$hv8Wzp |", "Qm4$hv8Wzp"),  # Markdown
+    ("SERVICE    USER    PASSWORD\nrabbitmq   guest2  Lk8@vr3Yqa", "Lk8@vr3Yqa"),  # a CLI's aligned columns
+    ("Key        Value\n---        -----\npassword   Tw5#pa9Kxe", "Tw5#pa9Kxe"),  # a two-cell line
+])
+def test_tables_and_two_cell_lines_hold_passwords(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("requirepass Hr6!mz2Wqa", "Hr6!mz2Wqa"),  # a name ending in 'pass' (Redis)
+    ("CREATE USER audit IDENTIFIED BY 'Yc3#nd8Lpe';", "Yc3#nd8Lpe"),  # Oracle / MySQL
+    ("CREATE USER audit IDENTIFIED BY Yc3nd8Lpe7;", "Yc3nd8Lpe7"),  # Oracle, unquoted
+    ("CREATE ROLE audit LOGIN ENCRYPTED PASSWORD 'Yc3#nd8Lpe';", "Yc3#nd8Lpe"),  # PostgreSQL
+    ("$db = mysqli_connect('127.0.0.1', 'crm', 'Vd8#kq2Wnr');", "Vd8#kq2Wnr"),  # a user, then a password, by position
+    ('conn = DriverManager.getConnection(url, "scott", "Ti9!ger2Xx");', "Ti9!ger2Xx"),
+    ('smtp.login("ops@example.net", "Gw7zPq!vTe")', "Gw7zPq!vTe"),  # symbol and both cases, no digit
+    ('db, _ := sql.Open("mysql", "app:Np4#vx7Qwe@tcp(db:3306)/app")', "Np4#vx7Qwe"),  # a DSN with no scheme
+])
+def test_statements_positions_and_dsns_hold_passwords(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "| set | secret caught | benign refused |\n|---|---|---|\n| grid | 18/18 (100.0%) | 0/19 |",  # results, not credentials
+    "Key        Value\n---        -----\npassword:  24 bytes\nusername:  7 bytes",  # a key and its size
+    "site,user,password_changed\nhttps://intranet.example,r.ito,2024-05-02",  # an attribute column
+    "| Host | Login | where the password is kept |\n|---|---|---|\n| nas01 | admin | Vault: kv/nas01 |",
+    "CREATE USER audit IDENTIFIED EXTERNALLY;",
+    "ALTER ROLE audit PASSWORD NULL;",
+    "$db = mysqli_connect(getenv('DB_HOST'), getenv('DB_USER'), getenv('DB_PASS'));",
+    "const when = connect('db.example.com', 'reports', 'eu-west-1');",  # literals that are no password
+    'dsn := fmt.Sprintf("%s:%s@tcp(%s)/app", user, pass, host)',
+    "compass 12Ab#cdef",  # a word ending in 'pass' that names nothing secret
+])
+def test_look_alikes_of_layouts_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_password_shaped_needs_two_kinds_of_character():
+    assert layouts.password_shaped("Gw7zPq!vTe") and layouts.password_shaped("gw7zpq!vte")
+    assert not layouts.password_shaped("wp_prod01") and not layouts.password_shaped("ops@example.net")
+    assert not layouts.password_shaped("db.example.com:5432")
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Für die Trezor-Wallet:\nacid river mosquito velvet harbor pencil lunch orbit shiver dentist wagon fabric",
+     "acid river mosquito velvet harbor pencil lunch orbit shiver dentist wagon fabric"),  # no label, a wallet named
+    (f"forge script Deploy.s.sol --private-key 0x{'7c' * 32} --broadcast", "7c" * 32),  # a key in hex, named as one
+    (f"signer: 0x{'a3' * 32}", "a3" * 32),
+])
+def test_wallet_seeds_and_hex_keys(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Weekly spelling words:\nacid river mosquito velvet harbor pencil lunch orbit shiver dentist wagon fabric",  # no wallet
+    "Ledger notes: we met and agreed that the team will move the wallet sync to next week",  # a sentence
+    f"tx hash 0x{'7c' * 32} confirmed",
+    f"keccak256 of the owner slot: 0x{'a3' * 32}",
+    f"Merkle root 0x{'5e' * 32}; commit {'9f' * 20}",
+    "user.signingkey=4AEE18F83AFDEB23",  # an OpenPGP key id names a key
+    'hash,email\n"$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",a@example.org',  # a bcrypt hash
+    "user = deploy\npassword_file = /etc/app/deploy.pw",  # a password's file, not a pair
+])
+def test_look_alikes_of_wallet_keys_and_ids_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Der Türcode für Haus 3 lautet 4C821.", "4C821"),  # a keypad's letter key
+    ("Код от сигнализации в подвале 7315, не забудь.", "7315"),  # no copula, an alarm named before the number
+    ("Кодът на алармата в склада е 2209.", "2209"),  # Bulgarian, the article glued on
+])
+def test_keypad_codes_and_alarm_codes(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Our flat is 4C, door code on request.",
+    "Сигнализацию поставили в 2019 году.",
+    "The alarm code must have 4 to 8 digits.",
+    "Postcode 1012AB, gate B22.",
+])
+def test_look_alikes_of_keypad_codes_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_keypad_code_shape():
+    assert keypad_code("7B214") and keypad_code("2580#") and keypad_code("*1234")
+    assert not keypad_code("1234") and not keypad_code("1012AB") and not keypad_code("B22") and not keypad_code("LH2041")
+
+
+def test_remember_refuses_a_pasted_credential_table(sqlite_memory):
+    saved = sqlite_memory.remember("user:42", "url,username,password\nhttps://mail.example,jo,Rk8#vq3Lmz")
+    assert not saved.saved and "secret" in (saved.reason or "")
+
+
+@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (53, 0))])
+def test_holdout19_and_tune19_floors(name, floor):
+    """Regression floors at this round's figures (holdout19's first read was 21/30, 1/30; these flatter, see DATA_CARD)."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
