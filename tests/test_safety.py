@@ -1259,3 +1259,21 @@ def test_holdout19_and_tune19_floors(name, floor):
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
+
+
+def test_one_pass_hint_search_finds_what_searching_each_hint_finds():
+    """The hint index (a trie tried at each position) finds every hint a search for each one finds, prefixes and
+    hints inside other hints included, and a pattern added later is indexed too."""
+    from engram.safety import secrets as secrets_module
+    texts = ["my password is passwd-free", "api_key=1; apikey; pass; PASSWORD_FILE", "密码是 Lan#7720qq", "nothing here",
+             "wallet: ledger seed", "x" * 500 + "token"]
+    for text in texts:
+        low = text.lower()
+        assert secrets_module._present(low) == {h for h in secrets_module._HINTS if h in low}
+    add_pattern("acme_hint_test", r"ACMEQ-[0-9]{8}", hints=["acmeq-"])
+    try:
+        assert "acmeq-" in secrets_module._present("key acmeq-12345678")
+        assert find_secrets("key ACMEQ-12345678")
+    finally:
+        remove_pattern("acme_hint_test")
+    assert "acmeq-" not in secrets_module._present("key acmeq-12345678")

@@ -869,7 +869,36 @@ def _all_hints() -> list[str]:
     return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS) | set(layouts.HINTS))
 
 
+def _hint_index(hints: list[str]) -> tuple[re.Pattern[str], dict[str, tuple[str, ...]]]:
+    """One pass over a text finds every hint in it: a trie of the hints, tried at each position, longest first; a hint
+    found there brings the shorter hints that are its prefixes (every hint starting at that position is one of them).
+    (Searching for each of ~600 hints in turn was most of a clean write's cost.)"""
+    tree: dict[str, Any] = {}
+    for h in hints:
+        node = tree
+        for ch in h:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        branches += [""] if "" in node else []
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    prefixes = {h: tuple(p for p in hints if h.startswith(p)) for h in hints}
+    return re.compile("(?=(" + emit(tree) + "))") if hints else re.compile(r"(?!)"), prefixes
+
+
+def _present(lowered: str) -> set[str]:
+    """The hints `lowered` contains."""
+    found: set[str] = set()
+    for m in _HINT_INDEX[0].finditer(lowered):
+        found.update(_HINT_INDEX[1][m.group(1)])
+    return found
+
+
 _HINTS: list[str] = _all_hints()
+_HINT_INDEX = _hint_index(_HINTS)
 
 
 def add_pattern(kind: str, regex: str | re.Pattern[str], *, group: int | str = 0,
@@ -887,17 +916,21 @@ def add_pattern(kind: str, regex: str | re.Pattern[str], *, group: int | str = 0
         raise InvalidInput(f"secret pattern for {kind!r} does not compile: {exc}; fix the regex") from exc
     if pattern.search("") is not None:
         raise InvalidInput(f"secret pattern for {kind!r} matches the empty string; it would refuse every write")
+    global _HINT_INDEX
     _CUSTOM.append(_Rule(kind, pattern, group, validate, tuple(h.lower() for h in hints)))
     _RULES[:] = _SPECIFIC + _CUSTOM + _GENERIC
     _HINTS[:] = _all_hints()
+    _HINT_INDEX = _hint_index(_HINTS)
 
 
 def remove_pattern(kind: str) -> int:
     """Unregister the patterns added with `add_pattern` under `kind`; returns how many were removed."""
+    global _HINT_INDEX
     before = len(_CUSTOM)
     _CUSTOM[:] = [r for r in _CUSTOM if r.kind != kind]
     _RULES[:] = _SPECIFIC + _CUSTOM + _GENERIC
     _HINTS[:] = _all_hints()
+    _HINT_INDEX = _hint_index(_HINTS)
     return before - len(_CUSTOM)
 
 
@@ -929,7 +962,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
     hits: list[tuple[int, int, int, str]] = []
     lowered = text.lower()
     digits = len(_DIGIT.findall(text))
-    present = {h for h in _HINTS if h in lowered}
+    present = _present(lowered)
     for priority, rule in enumerate(_RULES):
         if digits < rule.min_digits or (rule.hints and present.isdisjoint(rule.hints)):
             continue
