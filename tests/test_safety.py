@@ -1253,7 +1253,7 @@ def test_remember_refuses_a_pasted_credential_table(sqlite_memory):
     assert not saved.saved and "secret" in (saved.reason or "")
 
 
-@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (53, 0))])
+@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (108, 0))])
 def test_holdout19_and_tune19_floors(name, floor):
     """Regression floors at this round's figures (holdout19's first read was 21/30, 1/30; these flatter, see DATA_CARD)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -1277,3 +1277,36 @@ def test_one_pass_hint_search_finds_what_searching_each_hint_finds():
     finally:
         remove_pattern("acme_hint_test")
     assert "acmeq-" not in secrets_module._present("key acmeq-12345678")
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("containers:\n- env:\n  - name: SMTP_PASSWORD\n    value: Rb5#tq8Kzm", "Rb5#tq8Kzm"),  # a name field, then its value
+    ('[{"ParameterKey": "DbPassword", "ParameterValue": "Rb5#tq8Kzm"}]', "Rb5#tq8Kzm"),  # CloudFormation parameters
+    ("$ gh auth token\ngho_Zx81kk0pQ2mN7rT4vW1yB6cD9eF3gH5jK8lM", "gho_Zx81kk0pQ2mN7rT4vW1yB6cD9eF3gH5jK8lM"),
+    ("netlify api:token\n7c1e4b2a-9d3f-4e6a-8b5c-0f2d1a3e5c7b", "7c1e4b2a-9d3f-4e6a-8b5c-0f2d1a3e5c7b"),  # no prompt
+    ("$ echo $DEPLOY_TOKEN\nq8Zr2LmX7vT1nK4pW9sB3yF6", "q8Zr2LmX7vT1nK4pW9sB3yF6"),
+    ("router login is root:Zx81!kk0pq", "Zx81!kk0pq"),  # a user and a password as one token
+    ("FileVault recovery key: K7QD-2M9X-PL4T-8WZC-3NRB-6HFJ", "K7QD-2M9X-PL4T-8WZC-3NRB-6HFJ"),  # in groups
+    ("Clé de récupération BitLocker : 418220-093511-627704-150326-884219-302617-559140-216683",
+     "418220-093511-627704-150326-884219-302617-559140-216683"),
+    ("log: headers={'Authorization': 'Token 5e0c9a7b3d1f8e6a4c2b0d9f7e5a3c1b'}", "5e0c9a7b3d1f8e6a4c2b0d9f7e5a3c1b"),
+])
+def test_fields_command_output_user_tokens_and_recovery_keys(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "env:\n  - name: SMTP_PASSWORD\n    valueFrom:\n      secretKeyRef: {name: smtp, key: password}",
+    "env:\n  - name: SMTP_HOST\n    value: mail.example.net\n  - name: SMTP_PASSWORD_FILE\n    value: /run/secrets/smtp",
+    "Copy .env.example: API_TOKEN=<your-token>\nDATABASE_URL=postgres://user:password@localhost:5432/app",  # a file's lines
+    "Fixed the token refresh bug\n3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",  # a commit subject, then its SHA
+    "$ gh auth status\n  Logged in to github.com as ops (keyring)",
+    "rawdata[declstartpos:declstartpos+20]",  # a slice
+    'model = get_llm("anthropic:claude-sonnet-4-5")',
+    "image: nginx:1.25-alpine, ports: 8080:80",
+    "The .htpasswd line is admin:$apr1$Qw7Er9Ty$Ui4Op6As8Df1Gh3Jk5Lz0.",  # a hash, not a password
+    "Recovery key saved to iCloud Keychain on 2024-06-02.",
+    "Order A7731-2204-8812-0093 shipped.",
+])
+def test_look_alikes_of_fields_command_output_and_user_tokens_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

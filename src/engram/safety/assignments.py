@@ -101,7 +101,8 @@ _FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|
                            r"secure|strong|super|safe", re.IGNORECASE)
 _TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|!\w+.*|"
                        r"[*x•.#?_-]{3,}|\w+-\.\.\.|\w*\.\.\.)$", re.IGNORECASE)
-_HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|scrypt:|sha(?:1|256|384|512)[:$-]|"
+_HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|\$apr1\$|\$y\$|\$gy\$|\{S?SHA\d*\}|"
+                          r"scrypt:|sha(?:1|256|384|512)[:$-]|"
                           r"bcrypt[:$]|md5[:$])", re.IGNORECASE)
 # Code, not a literal: a call, attribute, subscript or a bare identifier (a variable).
 _CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$")

@@ -8,10 +8,14 @@ as often, and each is read here by its layout, not by its wording:
   (one token, no spaces), in every row that has the header's number of cells. A line of two cells is a name and its value (`password    Kx…`
   in `vault kv get`, `| Password | Kx… |`, a config directive such as `requirepass Kx…`);
 * **statements**: SQL gives a password after a keyword (`IDENTIFIED BY '…'`, `WITH PASSWORD '…'`);
+* **fields**: a name and its value as two fields of one object (`- name: DB_PASSWORD` then `value: …` in a
+  Kubernetes or ECS env list, `ParameterKey` / `ParameterValue`);
+* **command output**: a command that prints a secret (`heroku auth:token`, `$ echo $API_TOKEN`), then the value alone on
+  the next line;
 * **positions**: a credential-taking call (its name says connect, login, auth, credential, client, session, SMTP or
   FTP) passes a user and then a password as string literals (`mysqli_connect('db', 'wp', '…')`,
-  `NetworkCredential("svc", "…")`, `getConnection(url, "hr", "…")`), and a DSN gives `user:password@` with no
-  scheme before it (Go's `root:…@tcp(host)/db`).
+  `NetworkCredential("svc", "…")`, `getConnection(url, "hr", "…")`); a DSN gives `user:password@` with no
+  scheme before it (Go's `root:…@tcp(host)/db`); chat gives `user:password` as one token.
 
 A value passes the same test as an assigned one (`assignments.is_secret_value`); a value found by its position alone,
 with no name, must also be shaped like a password (`password_shaped`: letters and two of a digit, a symbol and both
@@ -140,6 +144,71 @@ def _pair_lines(text: str) -> Iterator[_Span]:
             yield m.start("v"), m.end("v"), "password"
 
 
+# A name and its value given as two fields of one object: Kubernetes' and ECS's `- name: DB_PASSWORD` / `value: …`,
+# CloudFormation's `ParameterKey` / `ParameterValue`, `{"key": "API_TOKEN", "value": "…"}`.
+_NAME_FIELD = re.compile(r"""(?P<nq>["']?)\b(?:name|key|Name|Key|ParameterKey|variable)(?P=nq)[ \t]*[:=][ \t]*["']?"""
+                         r"""(?P<name>[A-Za-z_][\w.-]{1,60})["']?""")
+_VALUE_FIELD = re.compile(r"""["']?\b(?:value|Value|ParameterValue)["']?[ \t]*[:=][ \t]*"""
+                          r"""(?:(?P<q>["'])(?P<v>[^"'\n]{1,200})(?P=q)|(?P<v2>[^\s,;}\]"']{1,200}))""")
+_FIELD_REACH = 160  # characters after a name field its value field may start
+
+
+def _name_value_fields(text: str) -> Iterator[_Span]:
+    names = list(_NAME_FIELD.finditer(text))
+    for k, m in enumerate(names):
+        if not is_secret_name(m.group("name")):
+            continue
+        stop = min(m.end() + _FIELD_REACH, names[k + 1].start() if k + 1 < len(names) else len(text))
+        v = _VALUE_FIELD.search(text, m.end(), stop)
+        if v is None:
+            continue
+        group = "v" if v.group("v") is not None else "v2"
+        if is_secret_value(v.group(group), quoted=group == "v"):
+            yield v.start(group), v.end(group), "password"
+
+
+# A command that prints a secret, then what it printed alone on the next line: `heroku auth:token`,
+# `gcloud auth print-access-token`, `aws configure get aws_secret_access_key`, `$ echo $API_TOKEN`. A command is a line
+# after a prompt, or one whose argument names a secret in a command's spelling (`auth:token`, `print-access-token`).
+_COMMAND_OUTPUT = re.compile(r"(?m)^[ \t]*(?P<prompt>(?:[$#%>❯][ \t]+|PS [^>\n]{0,80}>[ \t]*))?(?P<cmd>[A-Za-z.~/][^\n]{1,200})\n"
+                             r"[ \t]*(?P<v>[^\s]{16,512})[ \t]*$")
+_CMD_PIECE = re.compile(r"[=:/\s'\"$]+")
+_PRINTED = re.compile(r"[A-Za-z0-9._~+/-]+={0,2}")  # what a command prints as a token: no `=` inside, no link
+
+
+def _command_output(text: str) -> Iterator[_Span]:
+    for m in _COMMAND_OUTPUT.finditer(text):
+        words = m.group("cmd").split()
+        if m.group("prompt"):
+            pieces = [p for w in words for p in _CMD_PIECE.split(w) if p]
+        else:  # no prompt: an argument spelt as a command's (`auth:token`, `print-access-token`), not a sentence's words
+            pieces = [p for w in words[1:] if re.search(r"[\w][:_-][\w]", w) for p in _CMD_PIECE.split(w) if p]
+        value = m.group("v")
+        if not _PRINTED.fullmatch(value) or "//" in value:
+            continue  # an assignment or a link on the next line is another line of a file, not what was printed
+        if any(is_secret_name(p.lstrip("-")) for p in pieces) and any(c.isdigit() for c in value) and \
+                any(c.isalpha() for c in value) and is_secret_value(value, quoted=True):
+            yield m.start("v"), m.end("v"), "password"
+
+
+# A login as one token in chat, a user name, a colon, then its password ("the admin panel is admin:" and the value). The
+# user a short lower-case name, not a scheme or a digest's name; the value shaped like a password (`password_shaped`),
+# not hex.
+_USER_COLON = re.compile(r"""(?<![^\s"'(])(?P<u>[a-z][a-z0-9._-]{1,31}):(?P<v>[^\s:/@"'<>\\]{8,64}?)(?=$|[\s"'),;!?\]]|[.,;!?](?:\s|$))""")
+_NOT_USERS = frozenset({"http", "https", "mailto", "urn", "data", "tel", "file", "ftp", "git", "ssh", "sha", "sha1", "sha256",
+                        "sha384", "sha512", "md5", "blake2b", "h1", "npm", "pypi", "docker", "image", "arn", "s3", "gs",
+                        "ipfs", "did", "ws", "wss", "jdbc", "note", "todo", "fixme", "re", "fwd", "ref", "tag", "id", "v",
+                        "version", "step", "error", "warning", "info", "debug", "key", "value", "type", "name"})
+_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+
+
+def _user_colon(text: str) -> Iterator[_Span]:
+    for m in _USER_COLON.finditer(text):
+        value = m.group("v")
+        if m.group("u") not in _NOT_USERS and not _HEX.fullmatch(value) and password_shaped(value):
+            yield m.start("v"), m.end("v"), "password"
+
+
 # ------------------------------------------------------------------ statements
 
 # SQL: `CREATE USER … IDENTIFIED BY '…'` (MySQL, Oracle: quoted or not), `IDENTIFIED WITH plugin BY '…'`,
@@ -200,28 +269,35 @@ def _dsns(text: str) -> Iterator[_Span]:
 
 # ------------------------------------------------------------------ entry point
 
-_TABLE_HINTS = tuple(h for h in _NAME_HINTS if len(h) > 2 and h.isalpha())
-_SQL_HINTS = ("identified", "password")
-_CALL_HINTS = ("connect", "login", "logon", "signin", "sign_in", "auth", "credential", "client", "session", "smtp", "ftp",
-               "pdo", "mysqli")
-HINTS = tuple(sorted({*_TABLE_HINTS, *_SQL_HINTS, *_CALL_HINTS, "@"}))
+_TABLE_HINTS = frozenset(h for h in _NAME_HINTS if len(h) > 2 and h.isalpha())
+_SQL_HINTS = frozenset({"identified", "password"})
+_CALL_HINTS = frozenset({"connect", "login", "logon", "signin", "sign_in", "auth", "credential", "client", "session", "smtp",
+                         "ftp", "pdo", "mysqli"})
+HINTS = tuple(sorted(_TABLE_HINTS | _SQL_HINTS | _CALL_HINTS | {"@", ":"}))
 
 
-def find(text: str) -> list[_Span]:
-    """Spans of secrets laid out in tables, SQL statements, credential calls' positions and scheme-less DSNs; none in
-    a text about a test double (assignments.about_test_double)."""
+def find(text: str, present: set[str] | None = None) -> list[_Span]:
+    """Spans of secrets laid out in tables, fields, command output, SQL statements, credential calls' positions,
+    scheme-less DSNs and `user:password` tokens; none in a text about a test double (assignments.about_test_double).
+    `present` is the set of `HINTS` the text holds, when the caller has it."""
     if about_test_double(text):
         return []
     low = text.lower()
+    hints = present if present is not None else {h for h in HINTS if h in low}
     out: list[_Span] = []
-    if any(h in low for h in _TABLE_HINTS):
+    if not hints.isdisjoint(_TABLE_HINTS):
         if "\n" in text:
             out += _tables(text)
+            out += _command_output(text)
+        if "value" in low:
+            out += _name_value_fields(text)
         out += _pair_lines(text)
-    if any(h in low for h in _SQL_HINTS):
+    if not hints.isdisjoint(_SQL_HINTS):
         out += _statements(text)
-    if "(" in text and any(h in low for h in _CALL_HINTS):
+    if "(" in text and not hints.isdisjoint(_CALL_HINTS):
         out += _calls(text)
-    if "@" in text and ":" in text:
-        out += _dsns(text)
+    if ":" in text:
+        if "@" in text:
+            out += _dsns(text)
+        out += _user_colon(text)
     return out

@@ -197,6 +197,15 @@ PHRASE_WORDS = _w(
     "adgangssætning|passordfrase|salalause|parola segreta|パスフレーズ|密码短语|암호문구"
 )
 
+# Words for a recovery key (a disk's or an account's, written in groups of letters and digits), per language.
+RECOVERY_KEY_WORDS = _w(
+    "recovery key|recovery password|restore key|unlock key|escrow key|personal recovery key|"
+    "clé de récupération|cle de recuperation|wiederherstellungsschlüssel|wiederherstellungsschluessel|"
+    "clave de recuperación|clave de recuperacion|chave de recuperação|chave de recuperacao|chiave di ripristino|"
+    "chiave di recupero|herstelsleutel|klucz odzyskiwania|obnovovací klíč|ключ восстановления|ключ відновлення|"
+    "kurtarma anahtarı|khóa khôi phục|kunci pemulihan|恢复密钥|復原金鑰|回復キー|복구 키"
+)
+
 # Words that name a crypto wallet, its brands and its seed, per language: a line of 12-24 plain words in a text that names
 # one is the wallet's seed even with no label before it ("por si pierdo el Ledger: orbit mango velvet …").
 WALLET_WORDS = _w(

@@ -758,7 +758,7 @@ _GENERIC: list[_Rule] = [
     # A .pgpass record: hostname:port:database:username:password, one per line.
     _rule("password", r"(?m)^[\w.*-]+:(?:\d{1,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<p>\S{4,128})$", (":",), "p",
           _pair_password_ok, min_digits=1),
-    _rule("bearer_token", r"(?i:\bbearer|\bauthorization\s*[:=]\s*['\"]?(?:token|api-?key|key|sso-key|otoken|token\s+token=))\s*"
+    _rule("bearer_token", r"(?i:\bbearer|\bauthorization['\"]?\s*[:=]\s*['\"]?(?:token|api-?key|key|sso-key|otoken|token\s+token=))\s*"
           r"(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", ("bearer", "authorization"), "v", _random_value_ok),
     _rule("basic_auth", r"(?i:\bbasic)\s+([A-Za-z0-9+/]{12,}={0,2})", ("basic",), 1, _basic_auth_ok),
     _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass|" + _SLIP_PW + r")\b)"
@@ -825,6 +825,11 @@ _GENERIC: list[_Rule] = [
           tuple(sorted({w.lower() for w in words.WALLET_WORDS})), "v", _bare_seed_ok),
     # A private key of 256 bits in hex (Ethereum and other secp256k1 / ed25519 keys), named as a key, not a digest.
     _rule("private_key", r"(?<![0-9A-Za-z_])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z_])", validate=_hex_key_ok, min_digits=20),
+    # A disk's or an account's recovery key, written in groups (BitLocker: eight groups of six digits; FileVault and
+    # Apple ID: groups of four letters and digits): "BitLocker recovery key: 123456-…", "clé de récupération : AB12-…".
+    _rule("recovery_code", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.RECOVERY_KEY_WORDS) + r"))[^\n:=：]{0,40}?"
+          r"(?:[:=：]|\bis\b)\s*['\"]?(?P<v>(?=[A-Z0-9-]*\d)[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,9})(?![\w-])",
+          code_hints(words.RECOVERY_KEY_WORDS), "v", min_digits=4),
     # Google app passwords: four groups of four lower-case letters after "app password".
     _rule("password", r"(?i:\bapp(?:lication)?[\s-]+password\w*)\W{0,3}(?:(?:is|was|:)\s*)?['\"]?([a-z]{4}(?: ?[a-z]{4}){3})\b",
           ("password",), 1),
@@ -977,7 +982,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
     if not present.isdisjoint(prose.HINTS):
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text)]
     if not present.isdisjoint(layouts.HINTS):
-        hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text)]
+        hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text, present)]
     return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
 
 
