@@ -1310,3 +1310,20 @@ def test_fields_command_output_user_tokens_and_recovery_keys(text, secret):
 ])
 def test_look_alikes_of_fields_command_output_and_user_tokens_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "| Service | Password |\n|---|---|\n| Grafana | vault://kv/grafana |",  # where the password is kept
+    "| Service | Password |\n|---|---|\n| Grafana | rotated-2024Q2 |",  # its state, not its value
+    "user,password\nalice,Reset-required\nbob,Reset-required",  # the header's last column, then rows of states
+    "DB_PASSWORD=expired_2023-11-02",
+    "$ kubectl get secret db -o jsonpath='{.metadata.uid}'\n7c1e4b2a-9d3f-4e6a-8b5c-0f2d1a3e5c7b",  # an id printed
+    "session = boto3.Session(profile_name='prod', region_name='eu-west-1')",  # a call, not a session key
+])
+def test_references_states_ids_and_calls_are_no_secret_values(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_a_states_words_do_not_hide_a_password():
+    assert find_secrets("DB_PASSWORD=Reset-Kq7#x2")  # a word of a state beside random letters is still a password
+    assert find_secrets("user,password\nalice,Qz8#kv2Lmw")  # the table reader still reads the row

@@ -24,7 +24,7 @@ from collections import Counter
 
 from engram.safety.views import strip_accents
 
-__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value"]
+__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
@@ -142,10 +142,25 @@ def is_placeholder_or_hash(value: str) -> bool:
     return len(rest) < 3
 
 
+# Words for a secret's state: a value made of them (and a date) says what happened to the secret, not what it is
+# (`Reset-required`, `rotated-2024Q2`, `expired_2023-11-02`).
+_STATE_WORDS = frozenset({"set", "unset", "required", "stored", "managed", "saved", "kept", "rotated", "changed", "reset",
+                          "expired", "expires", "revoked", "disabled", "enabled", "pending", "missing", "invalid", "empty",
+                          "blank", "optional", "generated", "sent", "temporary", "temp", "none", "null", "unknown", "locked",
+                          "unlocked", "needed", "needs", "must", "change", "rotate", "on", "at", "in", "since", "until"})
+_LETTER_RUN = re.compile(r"[A-Za-z]{2,}")
+
+
+def is_state(value: str) -> bool:
+    """A value whose words (runs of two letters or more) all say what state a secret is in."""
+    runs = [r.lower() for r in _LETTER_RUN.findall(value)]
+    return bool(runs) and all(r in _STATE_WORDS for r in runs)
+
+
 def is_secret_value(value: str, *, quoted: bool) -> bool:
-    """A literal that looks like a secret, not code, a placeholder, a hash output or a word."""
+    """A literal that looks like a secret, not code, a placeholder, a hash output, a word or a state."""
     value = value.strip()
-    if len(value) < 6 or is_placeholder_or_hash(value) or value.startswith("[REDACTED:"):
+    if len(value) < 6 or is_placeholder_or_hash(value) or value.startswith("[REDACTED:") or is_state(value):
         return False
     if _PATH.match(value):
         return False  # `credentials=/root/.smbcred`: where the secret is kept, not the secret

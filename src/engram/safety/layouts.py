@@ -127,7 +127,9 @@ def _tables(text: str) -> Iterator[_Span]:
                 for k in columns:
                     a, b = spans[k]
                     value = row[a:b]
-                    if not any(c.isspace() for c in value) and is_secret_value(value, quoted=True):
+                    if "://" in value or any(c.isspace() for c in value):
+                        continue  # where the secret is kept (`vault://…`, `op://…`), or words about it
+                    if is_secret_value(value, quoted=True):
                         yield at + a, at + b, "password"
             break  # a header is read in the first layout that splits it
 
@@ -174,6 +176,9 @@ _COMMAND_OUTPUT = re.compile(r"(?m)^[ \t]*(?P<prompt>(?:[$#%>❯][ \t]+|PS [^>\n
                              r"[ \t]*(?P<v>[^\s]{16,512})[ \t]*$")
 _CMD_PIECE = re.compile(r"[=:/\s'\"$]+")
 _PRINTED = re.compile(r"[A-Za-z0-9._~+/-]+={0,2}")  # what a command prints as a token: no `=` inside, no link
+# Words that make a command print something about a secret other than its value: its id, name, size, date, digest.
+_ABOUT_SECRET = frozenset({"uid", "id", "ids", "name", "names", "metadata", "hash", "digest", "sha", "version", "type",
+                           "count", "length", "expiry", "expires", "created", "age", "ttl", "labels", "annotations"})
 
 
 def _command_output(text: str) -> Iterator[_Span]:
@@ -186,6 +191,8 @@ def _command_output(text: str) -> Iterator[_Span]:
         value = m.group("v")
         if not _PRINTED.fullmatch(value) or "//" in value:
             continue  # an assignment or a link on the next line is another line of a file, not what was printed
+        if _ABOUT_SECRET.intersection(w.lower() for w in re.findall(r"[A-Za-z]+", m.group("cmd"))):
+            continue  # `kubectl get secret db -o jsonpath='{.metadata.uid}'` prints an id
         if any(is_secret_name(p.lstrip("-")) for p in pieces) and any(c.isdigit() for c in value) and \
                 any(c.isalpha() for c in value) and is_secret_value(value, quoted=True):
             yield m.start("v"), m.end("v"), "password"

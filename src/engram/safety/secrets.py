@@ -218,6 +218,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
     if not quoted and _MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")):
         return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line: a key of a mapping (YAML), not a value
+    if "\n" in between and m.start() > 0 and m.string[m.start() - 1] in ",;\t|":
+        return False  # the last column of a table's header (`user,password`), then a row: engram.safety.layouts reads it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
     if not quoted and prose.unjoined(between):
         return False  # words between the label and the value and no word joining them: the window finder judges it
@@ -229,7 +231,7 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False
     if len(value) < 4 or _PLACEHOLDER.match(value) or value.lower() in _NOT_A_PASSWORD or _CODE.fullmatch(value):
         return False
-    if value.startswith("[REDACTED:"):
+    if value.startswith("[REDACTED:") or assignments.is_state(value):
         return False
     if quoted:
         return True
@@ -302,6 +304,8 @@ def _random_value_ok(m: re.Match[str]) -> bool:
     value = m.group("v")
     if _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
         return False
+    if m.string.startswith("(", m.end("v")) and "." in value:
+        return False  # a call (`session = boto3.Session(…)`): code, not a key
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
     if not (has_digit and has_alpha):
