@@ -35,6 +35,8 @@ from engram.safety.assignments import HINTS as _NAME_HINTS
 __all__ = ["HINTS", "find", "password_shaped"]
 
 _Span = tuple[int, int, str]
+# ASCII capitals lowered, nothing else: offsets in the result are offsets in the text (str.lower can change a length).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 # ------------------------------------------------------------------ tables
 
@@ -148,9 +150,9 @@ def _pair_lines(text: str) -> Iterator[_Span]:
 
 # A name and its value given as two fields of one object: Kubernetes' and ECS's `- name: DB_PASSWORD` / `value: …`,
 # CloudFormation's `ParameterKey` / `ParameterValue`, `{"key": "API_TOKEN", "value": "…"}`.
-_NAME_FIELD = re.compile(r"""(?P<nq>["']?)\b(?:name|key|Name|Key|ParameterKey|variable)(?P=nq)[ \t]*[:=][ \t]*["']?"""
+_NAME_FIELD = re.compile(r"""\b(?:name|key|Name|Key|ParameterKey|variable)["']?[ \t]*[:=][ \t]*["']?"""
                          r"""(?P<name>[A-Za-z_][\w.-]{1,60})["']?""")
-_VALUE_FIELD = re.compile(r"""["']?\b(?:value|Value|ParameterValue)["']?[ \t]*[:=][ \t]*"""
+_VALUE_FIELD = re.compile(r"""\b(?:value|Value|ParameterValue)["']?[ \t]*[:=][ \t]*"""
                           r"""(?:(?P<q>["'])(?P<v>[^"'\n]{1,200})(?P=q)|(?P<v2>[^\s,;}\]"']{1,200}))""")
 _FIELD_REACH = 160  # characters after a name field its value field may start
 
@@ -202,6 +204,7 @@ def _command_output(text: str) -> Iterator[_Span]:
 # user a short lower-case name, not a scheme or a digest's name; the value shaped like a password (`password_shaped`),
 # not hex.
 _USER_COLON = re.compile(r"""(?<![^\s"'(])(?P<u>[a-z][a-z0-9._-]{1,31}):(?P<v>[^\s:/@"'<>\\]{8,64}?)(?=$|[\s"'),;!?\]]|[.,;!?](?:\s|$))""")
+_COLON_THEN_VALUE = re.compile(r"""[a-z0-9]:[^\s:/@"'<>\\]{8}""")  # the cheap part of it, searched for first
 _NOT_USERS = frozenset({"http", "https", "mailto", "urn", "data", "tel", "file", "ftp", "git", "ssh", "sha", "sha1", "sha256",
                         "sha384", "sha512", "md5", "blake2b", "h1", "npm", "pypi", "docker", "image", "arn", "s3", "gs",
                         "ipfs", "did", "ws", "wss", "jdbc", "note", "todo", "fixme", "re", "fwd", "ref", "tag", "id", "v",
@@ -210,6 +213,8 @@ _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
 
 
 def _user_colon(text: str) -> Iterator[_Span]:
+    if _COLON_THEN_VALUE.search(text) is None:
+        return
     for m in _USER_COLON.finditer(text):
         value = m.group("v")
         if m.group("u") not in _NOT_USERS and not _HEX.fullmatch(value) and password_shaped(value):
@@ -220,22 +225,34 @@ def _user_colon(text: str) -> Iterator[_Span]:
 
 # SQL: `CREATE USER … IDENTIFIED BY '…'` (MySQL, Oracle: quoted or not), `IDENTIFIED WITH plugin BY '…'`,
 # `CREATE ROLE … WITH LOGIN PASSWORD '…'`, `ALTER USER … ENCRYPTED PASSWORD '…'` (PostgreSQL).
-_SQL = re.compile(r"(?i:\bidentified(?:\s+with\s+['\"]?[\w-]+['\"]?)?\s+by(?:\s+password)?\s+)"
-                  r"(?:(?P<q>['\"])(?P<v>[^'\"\n]{1,128})(?P=q)|(?P<v2>[^\s;'\",)]{1,128}))|"
-                  r"(?i:(?<![\w.$])(?:(?:encrypted|unencrypted)\s+)?password\s+)(?P<q3>['\"])(?P<v3>[^'\"\n]{1,128})(?P=q3)")
+# (Matched where the keyword stands in the text with its ASCII capitals lowered; the values are taken from the text.)
+_SQL = (("identified", re.compile(r"identified(?:\s+with\s+['\"]?[\w-]+['\"]?)?\s+by(?:\s+password)?\s+"
+                                  r"(?:(?P<q>['\"])(?P<v>[^'\"\n]{1,128})(?P=q)|(?P<v2>[^\s;'\",)]{1,128}))")),
+        ("password", re.compile(r"password\s+(?P<q>['\"])(?P<v>[^'\"\n]{1,128})(?P=q)")))
 
 
 def _statements(text: str) -> Iterator[_Span]:
-    for m in _SQL.finditer(text):
-        group = next(g for g in ("v", "v2", "v3") if m.group(g) is not None)
-        if is_secret_value(m.group(group), quoted=group != "v2"):
-            yield m.start(group), m.end(group), "password"
+    low = text.translate(_ASCII_LOWER)
+    for word, pattern in _SQL:
+        at = low.find(word)
+        while at != -1:
+            m = None if at and (low[at - 1].isalnum() or low[at - 1] in "_.$") else pattern.match(low, at)
+            if m is not None:
+                group = "v" if m.group("v") is not None else "v2"
+                start, end = m.span(group)
+                if is_secret_value(text[start:end], quoted=group == "v"):
+                    yield start, end, "password"
+            at = low.find(word, at + 1)
 
 
 # ------------------------------------------------------------------ positions
 
-_CALL = re.compile(r"(?P<callee>[A-Za-z_][\w.:]*)\s*\((?P<args>[^()\n]{3,400})\)")
-_CREDENTIAL_CALLEE = re.compile(r"(?i)connect|login|logon|sign_?in|auth|credential|client|session|smtp|ftp|pdo|mysqli")
+# A call whose name holds a credential word (found first: most calls are not), then its arguments.
+# (Matched on the text with its ASCII capitals lowered, which keeps every offset: a case-insensitive alternation tried
+# at every position of a long text was most of this reader's cost.)
+_CALL = re.compile(r"(?:connect|login|logon|sign_?in|auth|credential|client|session|smtp|ftp|pdo|mysqli)[\w.:]*\s*\("
+                   r"(?P<args>[^()\n]{3,400})\)")
+
 _LITERAL = re.compile(r"""(?P<q>["'])(?P<v>[^"'\\\n]{1,128})(?P=q)""")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NOT_IN_PASSWORD = re.compile(r"[\s/:=;,(){}\[\]<>]")
@@ -258,17 +275,19 @@ def password_shaped(value: str) -> bool:
 
 
 def _calls(text: str) -> Iterator[_Span]:
-    for m in _CALL.finditer(text):
-        if not _CREDENTIAL_CALLEE.search(m.group("callee")):
-            continue
-        literals = list(_LITERAL.finditer(m.group("args")))
+    for m in _CALL.finditer(text.translate(_ASCII_LOWER)):
+        literals = list(_LITERAL.finditer(text, m.start("args"), m.end("args")))
         for user, secret in zip(literals, literals[1:]):
             if _USER.fullmatch(user.group("v")) and password_shaped(secret.group("v")):
-                at = m.start("args")
-                yield at + secret.start("v"), at + secret.end("v"), "password"
+                yield secret.start("v"), secret.end("v"), "password"
+
+
+_USERINFO = re.compile(r"""\w:[^\s"'`/]{3,128}?@""")  # the cheap part of a DSN, searched for first
 
 
 def _dsns(text: str) -> Iterator[_Span]:
+    if _USERINFO.search(text) is None:
+        return
     for m in _DSN.finditer(text):
         if is_secret_value(m.group("v"), quoted=True):
             yield m.start("v"), m.end("v"), "password"
