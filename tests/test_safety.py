@@ -1253,7 +1253,7 @@ def test_remember_refuses_a_pasted_credential_table(sqlite_memory):
     assert not saved.saved and "secret" in (saved.reason or "")
 
 
-@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (108, 0))])
+@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (142, 0))])
 def test_holdout19_and_tune19_floors(name, floor):
     """Regression floors at this round's figures (holdout19's first read was 21/30, 1/30; these flatter, see DATA_CARD)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -1327,3 +1327,21 @@ def test_references_states_ids_and_calls_are_no_secret_values(text):
 def test_a_states_words_do_not_hide_a_password():
     assert find_secrets("DB_PASSWORD=Reset-Kq7#x2")  # a word of a state beside random letters is still a password
     assert find_secrets("user,password\nalice,Qz8#kv2Lmw")  # the table reader still reads the row
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("رمز عبور ایمیل کاری Golnar#5512x است", "Golnar#5512x"),  # the copula after the value ends its clause (Persian)
+    ("بینک کا پاس ورڈ Chand#4471x ہے", "Chand#4471x"),  # Urdu
+    ("Lykilorðið að netinu er Katla#7731x", "Katla#7731x"),  # Icelandic, the article glued on
+])
+def test_verb_final_copulas_and_icelandic_labels(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "رمز عبور باید حداقل ۱۲ حرف باشد.",
+    "پاس ورڈ ہر 90 دن بعد بدلنا ہے",
+    "Lykilorðið þarf að vera 12 stafir.",
+])
+def test_look_alikes_of_verb_final_copulas_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

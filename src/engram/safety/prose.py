@@ -237,9 +237,11 @@ def _strong(value: str) -> bool:
 
 
 def _clause_end(raw: str, text: str, end: int, nxt: str) -> bool:
-    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation follows, a dash."""
+    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation follows, a dash, or the
+    copula a verb-final language puts last ("… Anar#2291x است", "… है")."""
     rest = text[end:end + 3].lstrip(" ")
-    return not rest or rest[0] in "\n.,;!?—–-)" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-")
+    return not rest or rest[0] in "\n.,;!?—–-)" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-") or \
+        _clean(nxt) in pw.FINAL_COPULAS
 
 
 # A one-time code: 4-8 digits, maybe in two groups ("482-913") or after a service's letter ("G-482913"), maybe in

@@ -10,7 +10,7 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS",
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS",
            "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
@@ -20,7 +20,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("senha", 1), ("palavra-passe", 1), ("wachtwoord", 2), ("wagwoord", 1), ("hasł", 3), ("hasel", 0), ("haseł", 0),
     ("haslo", 1), ("hesl", 3), ("hesel", 0), ("geslo", 1), ("lozink", 1), ("parol", 3), ("jelsz", 5), ("lösenord", 3),
     ("losenord", 3), ("passord", 3), ("adgangskode", 2), ("kodeord", 3), ("salasan", 5), ("salasõna", 1),
-    ("slaptažod", 3), ("şifre", 5), ("sifre", 5), ("mật khẩu", 0), ("mat khau", 0), ("kata sandi", 0), ("sandi", 0),
+    ("slaptažod", 3), ("lykilorð", 3), ("lykilord", 3), ("şifre", 5), ("sifre", 5), ("mật khẩu", 0), ("mat khau", 0), ("kata sandi", 0), ("sandi", 0),
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
@@ -123,6 +123,9 @@ CONNECTORS: frozenset[str] = frozenset({
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
                                        "agora", "nu", "teraz", "nyní", "teď", "acum", "artık", "şimdi", "giờ", "bây",
                                        "sekarang", "अब", "τώρα", "тепер", "теперь", "الآن", "今", "이제", "지금"})
+# Copulas that verb-final languages put after the value: the value before one ends its clause.
+FINAL_COPULAS: frozenset[str] = frozenset({"است", "هست", "ہے", "تھا", "है", "था", "थी", "です", "でした", "だ", "입니다", "이다",
+                                          "dir", "dır", "dur", "dür", "tir", "tır", "tur", "tür"})
 # Thai copulas ("is", "is as"): a Thai run that ends in one joins a label to the value after it.
 THAI_COPULAS: tuple[str, ...] = ("คือ", "เป็น")
 # Particles glued after a label in scripts without spaces, and short function words of verb-final languages.
