@@ -363,7 +363,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "wallet key, Markdown tables, shell history, SQL, Go and PHP, prose in six languages; the test batch, first read "
         "21/30, 1/30; then its families fixed from secrets_tune19 (not clean))": DATA / "secrets_holdout19.jsonl",
         "secrets_tune19 (holdout19's missed families, other sentences, then sittings of agent surfaces, look-alikes of the "
-        "new readers and prose in 30 languages: first reads 16/53, 3/53; 49/55, 0/30; -, 5/38; 32/34, 0/20; tuned on)":
+        "new readers, prose in 30 languages, Windows and admin tools: first reads 16/53, 3/53; 49/55, 0/30; -, 5/38; 32/34, "
+        "0/20; 24/28, 1/22; tuned on)":
             DATA / "secrets_tune19.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"

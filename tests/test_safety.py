@@ -1253,7 +1253,7 @@ def test_remember_refuses_a_pasted_credential_table(sqlite_memory):
     assert not saved.saved and "secret" in (saved.reason or "")
 
 
-@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (142, 0))])
+@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (169, 0))])
 def test_holdout19_and_tune19_floors(name, floor):
     """Regression floors at this round's figures (holdout19's first read was 21/30, 1/30; these flatter, see DATA_CARD)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -1344,4 +1344,22 @@ def test_verb_final_copulas_and_icelandic_labels(text, secret):
     "Lykilorðið þarf að vera 12 stafir.",
 ])
 def test_look_alikes_of_verb_final_copulas_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("wlfreerdp /v:rdp.example.net /u:ops /p:Mz4#kq9Tre", "Mz4#kq9Tre"),  # Windows' spelling of a password flag
+    (r"net use Z: \\nas\backup /user:HOME\jo Mz4#kq9Tre", "Mz4#kq9Tre"),
+    ("openssl enc -d -aes-256-cbc -k Mz4#kq9Tre -in db.enc", "Mz4#kq9Tre"),
+])
+def test_windows_flags_and_more_tool_flags(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "dotnet build /p:Version=1.2.3 /p:Configuration=Release",  # msbuild properties
+    "$cred = Get-Credential -UserName ops -Message 'Password'",  # a command's name assigned
+    "$pw = Read-Host -AsSecureString 'Password'",
+])
+def test_look_alikes_of_windows_flags_are_kept(text):
     assert find_secrets(text) == [], redact(text)

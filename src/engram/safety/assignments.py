@@ -24,7 +24,8 @@ from collections import Counter
 
 from engram.safety.views import strip_accents
 
-__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state"]
+__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
+           "runs_a_command"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
@@ -69,6 +70,7 @@ _NOT_GLUED = frozenset({"bypass", "compass", "encompass", "overpass", "underpass
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
+         "/p:", "/user:",
          "-w", "%", "client(", "connect(", "new ",
          # every secret part of a name is a hint too (`SENHA_BANCO=…`, `DB_PAROL=…` hold none of the above),
          # and those words as their languages write them (a name's parts are read without accents)
@@ -200,6 +202,8 @@ _QUERY_PARAM = re.compile(r"""[?&;](?P<name>[A-Za-z_][\w.-]{1,40})=(?P<v>[^&;#\s
 _PORT_LIKE = re.compile(r"[\d.:\[\]]+(?:/(?:tcp|udp|sctp))?")
 # A password on a command line: `redis-cli -a S3cure!`, `mysql -pS3cret`, `--password=…`, `--token …`.
 _FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|secret|auth-?token)|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
+# Windows' spelling of the same flags: `xfreerdp /p:…`, `/password:…` (not msbuild's `/p:Name=Value`, a property).
+_WIN_FLAG = re.compile(r"""(?<!\S)/(?:p|pass|password|pwd):["']?(?P<v>[^\s"'=]{1,128})(?![^\s"'])""", re.IGNORECASE)
 
 
 # Markup: `<password>…</password>` (Maven settings.xml, .NET config, plists with `<key>`/`<string>` aside),
@@ -215,7 +219,7 @@ _TOOL_FLAGS: tuple[tuple[str, str], ...] = (
     (r"sshpass", r"-p"), (r"zip", r"-P"), (r"7za?", r"-p"), (r"unrar|rar", r"-p"),
     (r"smbclient|rpcclient|smbmap|crackmapexec|netexec|nxc", r"-U\s*[^\s%]+%"),  # `-U user%password`
     (r"htpasswd", r"-b\w*\s+\S+\s+\S+"),  # `htpasswd -b file user password`
-    (r"openssl", r"-pass(?:in|out)?\s+pass:"), (r"mongo(?:sh|dump|restore|export|import)?", r"-p"),
+    (r"openssl", r"(?:-pass(?:in|out)?\s+pass:|-k)"), (r"net\s+use", r"/user:\S+"),  # `net use \\srv /user:dom\u …` (r"mongo(?:sh|dump|restore|export|import)?", r"-p"),
     (r"az(?:\s+login)?", r"(?:-p|--password)"), (r"wget", r"--(?:http-|ftp-)?password="),
     (r"sqlcmd|bcp|isql", r"-P"), (r"vncpasswd|x11vnc", r"-passwd"), (r"keytool", r"-(?:store|key)pass"),
 )
@@ -226,6 +230,15 @@ _TOOL_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{t})\\b[^\\n|;&]*?(?<!\
 # A text about a test double: the password it gives is the fixture's, not a person's or a service's.
 _TEST_DOUBLE = re.compile(r"(?i)\b(?:fixtures?|mock(?:ed|s)?|fake|dummy|stub(?:bed|s)?|test\s+doubles?|conftest|"
                           r"unit\s+tests?|pytest|factory[_\s]boy)\b")
+
+
+_FLAG_AFTER = re.compile(r"[ \t]+--?[A-Za-z]")
+
+
+def runs_a_command(text: str, end: int, value: str) -> bool:
+    """Whether an unquoted `value` ending at `end` is a command's name: no digit in it, a flag right after it on its
+    line (`$pw = Read-Host -AsSecureString …`, `TOKEN=Get-Secret -Name …`)."""
+    return not any(c.isdigit() for c in value) and _FLAG_AFTER.match(text, end) is not None
 
 
 def about_test_double(text: str) -> bool:
@@ -240,7 +253,7 @@ def find(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if about_test_double(text):
         return out
-    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS, _CLIENT_ARGS, _QUERY_PARAM):
+    for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _WIN_FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS, _CLIENT_ARGS, _QUERY_PARAM):
         for m in pattern.finditer(text):
             if pattern is _FLAG and _PORT_LIKE.fullmatch(m.group("v").rstrip("`,.;:)")):
                 continue  # `docker run -p 5432:5432`, `ssh -p 2222`: a port or a mapping, not a password
@@ -257,7 +270,7 @@ def find(text: str) -> list[tuple[int, int, str]]:
             continue
         group = "v" if m.group("v") is not None or "v2" not in m.re.groupindex else "v2"
         value = m.group(group)
-        if not is_secret_value(value, quoted=group == "v"):
+        if not is_secret_value(value, quoted=group == "v") or (group == "v2" and runs_a_command(text, m.end(group), value)):
             continue
         parts = _parts(name)
         kind = "password" if any(p in _PASSWORD_PARTS for p in parts) else "api_key"

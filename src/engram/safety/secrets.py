@@ -225,7 +225,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False  # words between the label and the value and no word joining them: the window finder judges it
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
         return False
-    if not quoted and _code_after_label(m, m.group("v2"), m.end("v2")):
+    if not quoted and (_code_after_label(m, m.group("v2"), m.end("v2")) or
+                       assignments.runs_a_command(m.string, m.end("v2"), m.group("v2"))):
         return False
     if assignments.is_placeholder_or_hash(value):
         return False
