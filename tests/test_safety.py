@@ -1253,7 +1253,7 @@ def test_remember_refuses_a_pasted_credential_table(sqlite_memory):
     assert not saved.saved and "secret" in (saved.reason or "")
 
 
-@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (169, 0))])
+@pytest.mark.parametrize("name, floor", [("secrets_holdout19", (30, 0)), ("secrets_tune19", (168, 0))])
 def test_holdout19_and_tune19_floors(name, floor):
     """Regression floors at this round's figures (holdout19's first read was 21/30, 1/30; these flatter, see DATA_CARD)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -1285,7 +1285,7 @@ def test_one_pass_hint_search_finds_what_searching_each_hint_finds():
     ("$ gh auth token\ngho_Zx81kk0pQ2mN7rT4vW1yB6cD9eF3gH5jK8lM", "gho_Zx81kk0pQ2mN7rT4vW1yB6cD9eF3gH5jK8lM"),
     ("netlify api:token\n7c1e4b2a-9d3f-4e6a-8b5c-0f2d1a3e5c7b", "7c1e4b2a-9d3f-4e6a-8b5c-0f2d1a3e5c7b"),  # no prompt
     ("$ echo $DEPLOY_TOKEN\nq8Zr2LmX7vT1nK4pW9sB3yF6", "q8Zr2LmX7vT1nK4pW9sB3yF6"),
-    ("router login is root:Zx81!kk0pq", "Zx81!kk0pq"),  # a user and a password as one token
+    ("router login is root:Zx81!kk0pq", "Zx81!kk0pq"),  # a login label, a user and a password as one token
     ("FileVault recovery key: K7QD-2M9X-PL4T-8WZC-3NRB-6HFJ", "K7QD-2M9X-PL4T-8WZC-3NRB-6HFJ"),  # in groups
     ("Clé de récupération BitLocker : 418220-093511-627704-150326-884219-302617-559140-216683",
      "418220-093511-627704-150326-884219-302617-559140-216683"),
@@ -1362,4 +1362,12 @@ def test_windows_flags_and_more_tool_flags(text, secret):
     "$pw = Read-Host -AsSecureString 'Password'",
 ])
 def test_look_alikes_of_windows_flags_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "langgraph:br~5Back~5Det",  # an escaped store subject: a prefix, a colon, an id with capitals, digits and marks
+    "user:Ab3~2Fx9Q",
+])
+def test_prefixed_ids_are_no_user_password_tokens(text):
     assert find_secrets(text) == [], redact(text)

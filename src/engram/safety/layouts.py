@@ -15,7 +15,7 @@ as often, and each is read here by its layout, not by its wording:
 * **positions**: a credential-taking call (its name says connect, login, auth, credential, client, session, SMTP or
   FTP) passes a user and then a password as string literals (`mysqli_connect('db', 'wp', '…')`,
   `NetworkCredential("svc", "…")`, `getConnection(url, "hr", "…")`); a DSN gives `user:password@` with no
-  scheme before it (Go's `root:…@tcp(host)/db`); chat gives `user:password` as one token.
+  scheme before it (Go's `root:…@tcp(host)/db`).
 
 A value passes the same test as an assigned one (`assignments.is_secret_value`); a value found by its position alone,
 with no name, must also be shaped like a password (`password_shaped`: letters and two of a digit, a symbol and both
@@ -200,27 +200,6 @@ def _command_output(text: str) -> Iterator[_Span]:
             yield m.start("v"), m.end("v"), "password"
 
 
-# A login as one token in chat, a user name, a colon, then its password ("the admin panel is admin:" and the value). The
-# user a short lower-case name, not a scheme or a digest's name; the value shaped like a password (`password_shaped`),
-# not hex.
-_USER_COLON = re.compile(r"""(?<![^\s"'(])(?P<u>[a-z][a-z0-9._-]{1,31}):(?P<v>[^\s:/@"'<>\\]{8,64}?)(?=$|[\s"'),;!?\]]|[.,;!?](?:\s|$))""")
-_COLON_THEN_VALUE = re.compile(r"""[a-z0-9]:[^\s:/@"'<>\\]{8}""")  # the cheap part of it, searched for first
-_NOT_USERS = frozenset({"http", "https", "mailto", "urn", "data", "tel", "file", "ftp", "git", "ssh", "sha", "sha1", "sha256",
-                        "sha384", "sha512", "md5", "blake2b", "h1", "npm", "pypi", "docker", "image", "arn", "s3", "gs",
-                        "ipfs", "did", "ws", "wss", "jdbc", "note", "todo", "fixme", "re", "fwd", "ref", "tag", "id", "v",
-                        "version", "step", "error", "warning", "info", "debug", "key", "value", "type", "name"})
-_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
-
-
-def _user_colon(text: str) -> Iterator[_Span]:
-    if _COLON_THEN_VALUE.search(text) is None:
-        return
-    for m in _USER_COLON.finditer(text):
-        value = m.group("v")
-        if m.group("u") not in _NOT_USERS and not _HEX.fullmatch(value) and password_shaped(value):
-            yield m.start("v"), m.end("v"), "password"
-
-
 # ------------------------------------------------------------------ statements
 
 # SQL: `CREATE USER … IDENTIFIED BY '…'` (MySQL, Oracle: quoted or not), `IDENTIFIED WITH plugin BY '…'`,
@@ -299,12 +278,12 @@ _TABLE_HINTS = frozenset(h for h in _NAME_HINTS if len(h) > 2 and h.isalpha())
 _SQL_HINTS = frozenset({"identified", "password"})
 _CALL_HINTS = frozenset({"connect", "login", "logon", "signin", "sign_in", "auth", "credential", "client", "session", "smtp",
                          "ftp", "pdo", "mysqli"})
-HINTS = tuple(sorted(_TABLE_HINTS | _SQL_HINTS | _CALL_HINTS | {"@", ":"}))
+HINTS = tuple(sorted(_TABLE_HINTS | _SQL_HINTS | _CALL_HINTS | {"@"}))
 
 
 def find(text: str, present: set[str] | None = None) -> list[_Span]:
-    """Spans of secrets laid out in tables, fields, command output, SQL statements, credential calls' positions,
-    scheme-less DSNs and `user:password` tokens; none in a text about a test double (assignments.about_test_double).
+    """Spans of secrets laid out in tables, fields, command output, SQL statements, credential calls' positions and
+    scheme-less DSNs; none in a text about a test double (assignments.about_test_double).
     `present` is the set of `HINTS` the text holds, when the caller has it."""
     if about_test_double(text):
         return []
@@ -322,8 +301,6 @@ def find(text: str, present: set[str] | None = None) -> list[_Span]:
         out += _statements(text)
     if "(" in text and not hints.isdisjoint(_CALL_HINTS):
         out += _calls(text)
-    if ":" in text:
-        if "@" in text:
-            out += _dsns(text)
-        out += _user_colon(text)
+    if ":" in text and "@" in text:
+        out += _dsns(text)
     return out
