@@ -11,8 +11,9 @@ neighbours are mostly its own message's other passages, which the soft maximum a
 and a working conversation's request ends in a question while stating what it is about. The
 message's `explain` gives those terms as 0 and the soft maximum's part as "passages", so the
 terms still sum to its rank. A user's standing instruction ("Always use APA style when I ask
-about references", `standing`) gains STANDING ("standing"): it applies to every later request on
-its topic, which rarely repeats its words. Hits on other kinds pass through unchanged.
+about references") or stated preference ("I prefer step-by-step explanations with examples",
+`standing`) gains STANDING ("standing"): it applies to every later request on its topic, which
+rarely repeats its words. Hits on other kinds pass through unchanged.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ TURN_TERMS = ("question", "context", "session")
 #: What a user's standing instruction gains, in rank units.
 STANDING = 1.0
 _STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
+# A preference the user states anywhere in the message ("..., and I prefer concrete examples, so ...").
+_PREFERS = re.compile(r"\bI(?:\s+(?:really\s+|usually\s+|generally\s+|always\s+|strongly\s+)?(?:would\s+)?"
+                      r"(?:prefer|rather)|['’]d\s+(?:prefer|rather))\b", re.IGNORECASE)
 
 
 def wide(k: int) -> int:
@@ -77,8 +81,10 @@ def message_rank(ranks: Sequence[float], passages: int, spread: float = SPREAD) 
 
 def standing(message: Item) -> bool:
     """True for a user's message that starts as a standing instruction ("Always ...", "Never ...",
-    "From now on ...", English)."""
-    return message.metadata.get("role") == "user" and bool(_STANDING.match(message.text))
+    "From now on ...") or states a preference ("I prefer ...", "I'd rather ..."); English."""
+    if message.metadata.get("role") != "user":
+        return False
+    return bool(_STANDING.match(message.text) or _PREFERS.search(message.text))
 
 
 def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
