@@ -37,6 +37,9 @@ SPREAD = 2.0
 TURN_TERMS = ("question", "context", "session")
 #: What a user's standing instruction gains, in rank units.
 STANDING = 1.0
+#: How much of a user's message is read for a stated preference (it is said in the prose, not in
+#: the code or logs pasted after it; a bound keeps recall's cost flat on long messages).
+PREFERENCE_CHARS = 4000
 _STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
 # A preference the user states anywhere in the message ("..., and I prefer concrete examples, so ...").
 _PREFERS = re.compile(r"\bI(?:\s+(?:really\s+|usually\s+|generally\s+|always\s+|strongly\s+)?(?:would\s+)?"
@@ -84,7 +87,7 @@ def standing(message: Item) -> bool:
     "From now on ...") or states a preference ("I prefer ...", "I'd rather ..."); English."""
     if message.metadata.get("role") != "user":
         return False
-    return bool(_STANDING.match(message.text) or _PREFERS.search(message.text))
+    return bool(_STANDING.match(message.text) or _PREFERS.search(message.text, 0, PREFERENCE_CHARS))
 
 
 def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
