@@ -56,7 +56,9 @@ WRITTEN5 = ROOT / "benchmarks" / "safety_data" / "intent_written5.jsonl"
 # The eighth: minimal pairs by hand (intent_pairs6.py) in the phrasings an agent meets: fake standing consent and
 # "permanent rules" for the memory beside the user's own memory requests, conditional triggers beside the user's own
 # conditional preferences, steering planted in reviews and PDFs beside people's own recommendations, role-play and
-# step lists, 24 languages; security write-ups quoting attacks in 19 (DATA_CARD.md); its test split is not read.
+# step lists, 24 languages; security write-ups quoting attacks in 19; a second sitting (after holdout14's errors were
+# seen) with orders about the memory beside docs of memory systems, advice to an AI tool's operators beside orders
+# planted for the tool (DATA_CARD.md); its test split is not read.
 WRITTEN6 = ROOT / "benchmarks" / "safety_data" / "intent_written6.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"

@@ -110,6 +110,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
         # pl pt ar hi tr vi ja ko
         "wymaz", "wyczysc", "remova", "limpe", "ازل*", "محو", "silsin", "siliniz",
         "menghapus", "dihapus", "melupakan", "dilupakan", "membuang",  # id
+        "start over", "from scratch",  # wiping a store and beginning again
     ),
     "reveal": (
         "reveal", "print", "output", "display", "dump", "repeat your", "paste", "disclose", "show me your", "show the",
@@ -171,6 +172,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         # pl pt ar hi tr vi ja ko
         "desconsider", "nie stosuj", "pomijaj", "تجاوز", "नज़रअंदाज़", "bo qua",
         "mengabaikan", "diabaikan", "melewati", "menonaktifkan", "nonaktifkan",  # id
+        # never refusing: the refusal itself set aside
+        "never refuse", "don't refuse", "do not refuse", "no rechaces", "nunca rechaces", "ne refuse jamais",
+        "ne refuse rien", "lehne nie", "lehne nichts", "non rifiutare", "nao recuse", "nunca recuse", "не отказывай",
+        "nie odmawiaj", "asla reddetme", "jangan menolak", "đung tu choi", "dung tu choi",
     ),
     "conceal": (
         "don't tell", "do not tell", "without telling", "don't mention", "do not mention", "never mention", "secretly",
@@ -192,6 +197,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "sem comentar", "nao mencione", "nao informe", "sem que ele", "sem que ela", "nie informuj", "ukryj", "ukrywaj",
         "bez wiedzy", "لا تعلم", "دون إخبار", "بدون علم", "لا تبلغ", "न बता", "बिना बताए", "bildirme", "haber verme",
         "belirtme", "khong bao", "dung bao", "触れない", "知らせない", "言及しない", "숨겨", "언급하지",
+        # "without mentioning it", "say nothing" in the Romance languages
+        "sin mencionarlo", "sin mencionar", "sans le mentionner", "sans le dire", "ne dis rien", "ne rien dire",
+        "sans rien dire", "senza dirlo", "senza menzionar", "non dire nulla", "sem mencionar", "sem dizer nada",
+        "without mentioning", "say nothing", "tell no one",
     ),
     "noconfirm": (
         "without asking", "without confirmation", "without checking", "without review", "no confirmation",
