@@ -240,8 +240,8 @@ def report(beam: Path | None, locomo: Path | None) -> str:
          "read 35/72, 2/88)", ("train", "dev", "test")),
         ("intent_written6.jsonl", "intent_written6", "minimal pairs by hand in the phrasings an agent meets: fake standing "
          "consent and permanent rules for the memory, conditional triggers, planted steering, role-play, 24 languages; "
-         "write-ups quoting attacks, memory-system docs (the classifier's eighth set; first read 51/98, 5/155, second "
-         "sitting 9/18, 8/52)", ("train", "dev", "test")),
+         "write-ups quoting attacks, memory-system docs (the classifier's eighth set; first read 51/98, 5/155; second "
+         "sitting, after holdout14's errors were seen, 32/44, 10/92)", ("train", "dev", "test")),
         ("intent_composed.jsonl", "intent_composed", "composed contrastively: frames x readers x actions, 13 languages "
          "(the classifier's fourth set; split per frame)", ("train", "dev", "test")),
     )
