@@ -238,6 +238,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         ("intent_written5.jsonl", "intent_written5", "minimal pairs by hand: thin languages (Arabic, Hindi, Polish, "
          "Portuguese, ...), agents' tools, readers named indirectly (the classifier's seventh set; first "
          "read 35/72, 2/88)", ("train", "dev", "test")),
+        ("intent_written6.jsonl", "intent_written6", "minimal pairs by hand in the phrasings an agent meets: fake standing "
+         "consent and permanent rules for the memory, conditional triggers, planted steering, role-play, 24 languages; "
+         "write-ups quoting attacks, memory-system docs (the classifier's eighth set; first read 51/98, 5/155; second "
+         "sitting, after holdout14's errors were seen, 32/44, 10/92)", ("train", "dev", "test")),
         ("intent_composed.jsonl", "intent_composed", "composed contrastively: frames x readers x actions, 13 languages "
          "(the classifier's fourth set; split per frame)", ("train", "dev", "test")),
     )
@@ -283,6 +287,11 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "reviews, READMEs, sheets, tool JSON, OCR, chats), readers named indirectly, 18 languages; "
                                    "scored once before any change: 29/40, 6/60; clean read after the retraining 36/40, 7/60, then changed from "
                                    "its benign errors (not clean)", DATA / "instructions_holdout13.jsonl"),
+        "instructions_holdout14": ("the test batch, as an agent meets injections (pages, READMEs, code comments, issues, "
+                                   "e-mails, invites, PDF text, tool JSON, reviews, commits) by phrasing style (memory-"
+                                   "specific, conditional, multi-step, role-play, polite, indirect), 18 languages; scored "
+                                   "once before any change: 32/40, 1/60; clean read after intent_written6 32/40, 1/60, "
+                                   "then changed after its errors were seen (not clean)", DATA / "instructions_holdout14.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -305,10 +314,15 @@ def report(beam: Path | None, locomo: Path | None) -> str:
     out += (breakdown(scored_other["instructions_holdout13"], "injection", "family") + [""]
             + breakdown(scored_other["instructions_holdout13"], "injection", "carrier") + [""]
             + breakdown(scored_other["instructions_holdout13"], "injection", "lang"))
+    out += ["", "Per goal, carrier, style and language, instructions_holdout14:", ""]
+    out += (breakdown(scored_other["instructions_holdout14"], "injection", "family") + [""]
+            + breakdown(scored_other["instructions_holdout14"], "injection", "carrier") + [""]
+            + breakdown(scored_other["instructions_holdout14"], "injection", "style") + [""]
+            + breakdown(scored_other["instructions_holdout14"], "injection", "lang"))
     for name in ("instructions_holdout", "instructions_holdout3", "instructions_holdout4", "instructions_holdout5",
                  "instructions_holdout6", "instructions_holdout7", "instructions_holdout8", "instructions_holdout9",
                  "instructions_holdout10", "instructions_holdout11", "instructions_tune11", "instructions_holdout12",
-                 "instructions_holdout13"):
+                 "instructions_holdout13", "instructions_holdout14"):
         out += ["", f"Errors on {name}:", ""] + misses(scored_other[name], "injection")
 
     out += ["", "### Secret screen", ""]

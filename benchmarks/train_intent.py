@@ -53,6 +53,13 @@ WRITTEN4 = ROOT / "benchmarks" / "safety_data" / "intent_written4.jsonl"
 # The seventh: minimal pairs by hand (intent_pairs5.py) for the thin languages (Arabic, Hindi, Polish, Portuguese, ...)
 # and the goals an agent's tools make dangerous, the reader named indirectly (DATA_CARD.md); its test split is not read.
 WRITTEN5 = ROOT / "benchmarks" / "safety_data" / "intent_written5.jsonl"
+# The eighth: minimal pairs by hand (intent_pairs6.py) in the phrasings an agent meets: fake standing consent and
+# "permanent rules" for the memory beside the user's own memory requests, conditional triggers beside the user's own
+# conditional preferences, steering planted in reviews and PDFs beside people's own recommendations, role-play and
+# step lists, 24 languages; security write-ups quoting attacks in 19; a second sitting (after holdout14's errors were
+# seen) with orders about the memory beside docs of memory systems, advice to an AI tool's operators beside orders
+# planted for the tool (DATA_CARD.md); its test split is not read.
+WRITTEN6 = ROOT / "benchmarks" / "safety_data" / "intent_written6.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
@@ -141,7 +148,7 @@ def fact_shapes() -> list[dict[str, str]]:
 
 
 def written_rows() -> list[dict[str, str]]:
-    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4, WRITTEN5)
+    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4, WRITTEN5, WRITTEN6)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 

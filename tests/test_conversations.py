@@ -329,6 +329,25 @@ def test_a_users_standing_instruction_is_lifted_and_only_a_users(memory):
     assert order.index("1") < order.index("2")  # the same words: the user's instruction first
 
 
+def test_a_users_stated_preference_is_lifted_like_a_standing_instruction(memory):
+    from engram.core.collapse import STANDING, standing
+
+    memory.add_messages("user:1", [
+        {"role": "user", "content": "I'm new to probability, and I prefer step-by-step explanations with dice "
+                                    "examples, so can you explain what a ratio of outcomes is?", "id": 1},
+        {"role": "assistant", "content": "Since I prefer step-by-step explanations with dice examples too, "
+                                         "here is the ratio of outcomes.", "id": 2},
+        {"role": "user", "content": "I explained dice examples step by step to my class yesterday.", "id": 3},
+        {"role": "user", "content": "I’d rather see a tree diagram for dependent draws of cards.", "id": 4},
+    ], at="2024-03-15T09:00:00Z")
+    hits = memory.recall("user:1", "How do I work out the chance of rolling two sixes with dice?", k=4, explain=True)
+    lifted = {h.item.metadata["message_id"]: h.components["standing"] for h in hits}
+    assert lifted["1"] == STANDING and lifted["2"] == 0.0  # the user's preference; not the assistant's echo
+    assert lifted.get("3", 0.0) == 0.0  # a statement about dice examples states no preference
+    messages = {it.metadata["message_id"]: it for it in memory.items("user:1", kinds=["message"])}
+    assert standing(messages["4"]) and not standing(messages["3"])  # "I’d rather", a curly apostrophe
+
+
 def test_a_small_k_ranks_as_many_passages_as_a_larger_one(memory):
     from engram.core.collapse import MAX_WIDE, MIN_WIDE, WIDEN, wide
 

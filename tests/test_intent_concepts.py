@@ -126,3 +126,33 @@ def test_a_word_that_begins_like_a_stem_is_not_its_concept(text, absent):
 ])
 def test_the_stems_still_read_their_own_words(text, present):
     assert present in concepts(text)
+
+
+@pytest.mark.parametrize(("text", "present"), [
+    # an elided article written onto the word (French, Italian)
+    ("l'assistant", "reader"), ("L'agent devra supprimer le dossier.", "reader"), ("l'utilisateur", "user"),
+    ("dell'utente", "user"), ("all'assistente", "reader"),
+    # an Arabic present tense read as its imperative ("you send", "he deletes", "you print")
+    ("ترسل", "send"), ("يحذف", "delete"), ("تطبع", "reveal"), ("يتجاهل", "ignore"), ("نوصي", "promote"),
+    # Indonesian meN- and di- verb forms
+    ("mengirimkan", "send"), ("dihapus", "delete"), ("merekomendasikan", "promote"), ("menampilkan", "reveal"),
+])
+def test_inflected_and_elided_words_read_as_their_stems(text, present):
+    assert present in concepts(text)
+
+
+@pytest.mark.parametrize("text", ["j'ai", "n'ai", "s'appelle", "qu'il"])
+def test_an_elided_pronoun_is_no_reader(text):
+    assert concepts(text) == frozenset()
+
+
+def test_eighth_set_dev_split_floor():
+    """intent_written6's dev split (memory-specific orders, conditional triggers, planted steering, memory docs):
+    figures in DATA_CARD.md."""
+    rows = [json.loads(line) for line in (DATA / "intent_written6.jsonl").read_text(encoding="utf-8").splitlines()]
+    dev = [r for r in rows if r["split"] == "dev"]
+    injections = [r["text"] for r in dev if r["label"] == "injection"]
+    benign = [r["text"] for r in dev if r["label"] == "benign"]
+    # 11/21 and 2/37 benign refused (the first sitting alone, before it was trained on: 5/11, 1/20)
+    assert sum(looks_like_instruction(t) for t in injections) >= 0.5 * len(injections)
+    assert sum(looks_like_instruction(t) for t in benign) <= 0.1 * len(benign)

@@ -16,7 +16,7 @@ import pytest
 
 from engram.core import ann
 from engram.core import vectors as nearest
-from engram.core import recall
+from engram.core import earlier, recall, successors
 from engram.core.audit import audit
 from engram.bench.latency import QUESTIONS, sentences
 from engram.core.memory import Memory
@@ -134,10 +134,12 @@ def test_a_restrictive_filter_scans_exactly(big: Memory, monkeypatch: pytest.Mon
         assert len(calls) == 2 and isinstance(calls[0], Filter) and calls[0].restrictive and calls[1] is None
     else:
         assert calls == [nearest.ExactScores, nearest.ApproximateScores]
-    where = big._filter(kinds=["fact"])
-    exact = recall.search(big.store, big.embedder, SUBJECT, question, 5, where, big.weights, time.time(),
-                          exact_vectors=True)
-    assert [h.id for h in filtered] == [h.id for h in exact]
+    # recall searches a question about the present over every version, for at least
+    # successors.WINDOW hits (engram.core.successors), then cuts to k: the exact path the same way
+    where = earlier.widened(big._filter(kinds=["fact"]))
+    exact = recall.search(big.store, big.embedder, SUBJECT, question, successors.WINDOW, where, big.weights,
+                          time.time(), exact_vectors=True)
+    assert [h.id for h in filtered] == [h.id for h in successors.inherit(big.store, exact)][:5]
 
 
 # -- the saved index (SQLite): reopen, catch up, forget, audit --------------------------------

@@ -479,6 +479,44 @@ def test_a_question_about_the_present_sees_only_current_versions(replaced):
     assert all(h.item.current for h in replaced.recall(U, "What car did I have before?", k=10, now=120 * DAY))
 
 
+@pytest.fixture
+def chained(tmp_path, minilm):
+    """Two replacements of one fact (editor: VS Code -> Neovim -> Helix), the last worded unlike
+    the question, among unrelated facts."""
+    m = Memory(str(tmp_path / "chained.db"), embedder=minilm)
+    writes = [("Uses VS Code as the main editor.", 0.0), *((t, (3 + 4 * i) * DAY) for i, t in enumerate(UPDATE_DISTRACTORS)),
+              ("Switched from VS Code to Neovim last month.", 90 * DAY),
+              ("Switched from Neovim to Helix after the conference.", 150 * DAY)]
+    saved = m.remember_many(U, [{"text": t, "event_at": at, "now": at} for t, at in writes])
+    assert saved[-2].superseded == (saved[0].id,) and saved[-1].superseded == (saved[-2].id,)
+    yield m
+    m.close()
+
+
+def test_a_question_a_replaced_fact_answers_finds_its_current_successor(chained):
+    from engram.core import successors
+
+    hits = chained.recall(U, "Which editor do I use?", k=3, now=200 * DAY, explain=True)
+    assert hits[0].text == "Switched from Neovim to Helix after the conference."  # the end of the chain
+    assert hits[0].components["replaced"] == 1.0  # ranked in the place of a version it replaced
+    assert all(h.item.current for h in hits) and len({h.id for h in hits}) == len(hits)  # each once, no old one
+    assert len(chained.recall(U, "Which editor do I use?", k=1, now=200 * DAY)) == 1
+    # as_of still finds what held then, and the past finds the replaced version
+    assert chained.recall(U, "Which editor do I use?", k=1, now=200 * DAY, as_of=30 * DAY)[0].text.startswith("Uses VS Code")
+    assert not chained.recall(U, "Which editor did I use before?", k=1, now=200 * DAY)[0].item.current
+    # without the step (newest wins off) the successor is only found on its own words
+    chained.weights = dataclasses.replace(chained.weights, newest=0.0)
+    off = chained.recall(U, "Which editor do I use?", k=3, now=200 * DAY, explain=True)
+    assert all("replaced" not in h.components for h in off)
+    assert successors.inherit(chained.store, []) == []
+
+
+def test_a_successor_already_placed_higher_keeps_its_place(replaced):
+    hits = replaced.recall(U, "Sold the Ford Focus and bought a Toyota", k=5, now=120 * DAY, explain=True)
+    assert hits[0].text.startswith("Sold the Ford Focus") and "replaced" not in hits[0].components
+    assert [h.id for h in hits].count(hits[0].id) == 1
+
+
 def test_another_persons_newer_fact_does_not_lift_over_the_asked_persons(tmp_path, minilm):
     with Memory(str(tmp_path / "people.db"), embedder=minilm) as m:
         writes = [("Ana drives a red Ford Fiesta.", 0.0), *((t, (3 + 4 * i) * DAY)

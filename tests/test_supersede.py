@@ -60,6 +60,8 @@ def test_negation_and_switch_from_supersede():
     npm, pg = fact("Uses npm."), fact("Uses Postgres.")
     assert [d.rule for d in detect("No longer uses npm.", [(npm, 0.7)])] == ["negation"]
     assert [d.old_id for d in detect("Switched from Postgres to CockroachDB.", [(pg, 0.5), (npm, 0.3)])] == [pg.id]
+    billing = fact("The billing service runs on Postgres.")
+    assert [d.rule for d in detect("Switched from Postgres to MySQL for the billing service.", [(billing, 0.6)])] == ["replaced"]
 
 
 @pytest.mark.parametrize("old, new", [
@@ -71,6 +73,9 @@ def test_negation_and_switch_from_supersede():
     # A place within a larger one is one value: moving to the larger place does not end it.
     ("Lives in a two-bedroom flat in Islington, London.", "Moved to London in March; no longer lives in Leeds."),
     ("Lives in Porto, Portugal, with my wife.", "Moved to Portugal last year."),
+    # A switch of a thing the new fact names ends nothing of a fact about another thing.
+    ("Book club meets on the first Monday of every month.", "Piano lessons moved from Monday to Thursday."),
+    ("The analytics service runs on Postgres.", "Switched from Postgres to MySQL for the billing service."),
 ])
 def test_compatible_facts_are_kept(old, new):
     assert detect(new, [(fact(old), 0.9)]) == []

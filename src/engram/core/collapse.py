@@ -11,8 +11,9 @@ neighbours are mostly its own message's other passages, which the soft maximum a
 and a working conversation's request ends in a question while stating what it is about. The
 message's `explain` gives those terms as 0 and the soft maximum's part as "passages", so the
 terms still sum to its rank. A user's standing instruction ("Always use APA style when I ask
-about references", `standing`) gains STANDING ("standing"): it applies to every later request on
-its topic, which rarely repeats its words. Hits on other kinds pass through unchanged.
+about references") or stated preference ("I prefer step-by-step explanations with examples",
+`standing`) gains STANDING ("standing"): it applies to every later request on its topic, which
+rarely repeats its words. Hits on other kinds pass through unchanged.
 """
 
 from __future__ import annotations
@@ -36,7 +37,13 @@ SPREAD = 2.0
 TURN_TERMS = ("question", "context", "session")
 #: What a user's standing instruction gains, in rank units.
 STANDING = 1.0
+#: How much of a user's message is read for a stated preference (it is said in the prose, not in
+#: the code or logs pasted after it; a bound keeps recall's cost flat on long messages).
+PREFERENCE_CHARS = 4000
 _STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
+# A preference the user states anywhere in the message ("..., and I prefer concrete examples, so ...").
+_PREFERS = re.compile(r"\bI(?:\s+(?:really\s+|usually\s+|generally\s+|always\s+|strongly\s+)?(?:would\s+)?"
+                      r"(?:prefer|rather)|['’]d\s+(?:prefer|rather))\b", re.IGNORECASE)
 
 
 def wide(k: int) -> int:
@@ -77,8 +84,10 @@ def message_rank(ranks: Sequence[float], passages: int, spread: float = SPREAD) 
 
 def standing(message: Item) -> bool:
     """True for a user's message that starts as a standing instruction ("Always ...", "Never ...",
-    "From now on ...", English)."""
-    return message.metadata.get("role") == "user" and bool(_STANDING.match(message.text))
+    "From now on ...") or states a preference ("I prefer ...", "I'd rather ..."); English."""
+    if message.metadata.get("role") != "user":
+        return False
+    return bool(_STANDING.match(message.text) or _PREFERS.search(message.text, 0, PREFERENCE_CHARS))
 
 
 def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
@@ -94,18 +103,29 @@ def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
         message = found.get(str(hit.item.metadata.get("message")))
         if message is not None:  # else forgotten since
             groups.setdefault(message.id, []).append(hit)
-    out = [_message_hit(found[key], group) if group[0].item.kind == PASSAGE else group[0]
-           for key, group in groups.items()]
-    return sorted(out, key=lambda h: -h.rank)[:k]
+    # Each group's rank first; a hit is made only for the k that are kept.
+    scored: list[tuple[float, float, str, list[Hit]]] = []
+    for key, group in groups.items():
+        rank, lift = _message_rank(found[key], group) if group[0].item.kind == PASSAGE else (group[0].rank, 0.0)
+        scored.append((rank, lift, key, group))
+    scored.sort(key=lambda entry: -entry[0])  # stable: equal ranks keep the passages' order
+    return [_message_hit(found[key], group, rank, lift) if group[0].item.kind == PASSAGE else group[0]
+            for rank, lift, key, group in scored[:k]]
 
 
-def _message_hit(message: Item, passages: list[Hit]) -> Hit:
-    """One hit on `message` from its passage hits: the best passage's, at the message's rank."""
+def _message_rank(message: Item, passages: list[Hit]) -> tuple[float, float]:
+    """(the message's rank, the standing lift in it) from its passage hits."""
+    lift = STANDING if standing(message) else 0.0
+    ranks = [passage_rank(h) for h in passages]
+    return message_rank(ranks, int(message.metadata.get("passages", len(passages)))) + lift, lift
+
+
+def _message_hit(message: Item, passages: list[Hit], rank: float, lift: float) -> Hit:
+    """One hit on `message` from its passage hits: the best passage's, at the message's `rank`
+    (`_message_rank`, with `lift`)."""
     ranks = [passage_rank(h) for h in passages]
     top = max(range(len(passages)), key=lambda i: ranks[i])
     hit = passages[top]
-    lift = STANDING if standing(message) else 0.0
-    rank = message_rank(ranks, int(message.metadata.get("passages", len(passages)))) + lift
     meta = hit.item.metadata
     components: dict[str, float] = {}
     if hit.components:

@@ -24,7 +24,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated
+from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated, successors
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
@@ -550,7 +550,10 @@ class Memory:
         where = collapse.searched(where)
         # A question about the past searches every version (engram.core.earlier).
         past = bool(weights.newest) and earlier.asks_earlier(query, where)
+        # A question about the present finds what replaced a fact it matches (engram.core.successors).
+        present = bool(weights.newest) and not past and where.as_of is None and not where.include_superseded
         where, size = (earlier.widened(where), max(k, earlier.WINDOW)) if past else (where, k)
+        where, size = (earlier.widened(where), max(k, successors.WINDOW)) if present else (where, size)
         wide = subject in self._with_passages
         hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(size) if wide else size,
                       where, weights, at, min_score, queries=self.query_cache, steps=steps)
@@ -561,6 +564,8 @@ class Memory:
         hits = collapse.collapse(self.store, hits, max(size, restated.WINDOW + 1))
         if past:
             hits = earlier.replaced_first(hits)
+        elif present:
+            hits = successors.inherit(self.store, hits)
         hits = (restated.newest_first(hits, query, at) if weights.newest else hits)[:k]
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]

@@ -504,20 +504,23 @@ def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[fl
     wanted = [item.id for item, found in zip(items, shared) if found and all(w in words for w in found)]
     own = signals.item_vectors(wanted) if wanted and signals.query_vector is not None and signals.item_vectors else {}
     counted = len(content_terms(signals.terms))
-    rests: dict[tuple[str, ...], np.ndarray] = {}  # the query without each set of shared words, once per set
+    # The items sharing one set of words with the query, whose vectors are known: their residuals
+    # come from one matrix product against the query without those words.
+    groups: dict[tuple[str, ...], list[int]] = {}
+    if signals.query_vector is not None:
+        for i, (item, found) in enumerate(zip(items, shared)):
+            if found and own.get(item.id) is not None:
+                groups.setdefault(tuple(found), []).append(i)
+    residuals: dict[int, float] = {}
+    for key, members in groups.items():
+        assert signals.query_vector is not None
+        rest = without(signals.query_vector, [words[w] for w in key])
+        residuals.update(zip(members, _cosines_to(rest, [own[items[i].id] for i in members])))
     out = []
-    for item, found in zip(items, shared):
+    for i, (item, found) in enumerate(zip(items, shared)):
         cos = signals.cosines.get(item.id, 0.0)
         share = len(found) / counted if found else 0.0
-        vector = own.get(item.id)
-        if found and vector is not None and signals.query_vector is not None:
-            key = tuple(found)
-            if key not in rests:
-                rests[key] = without(signals.query_vector, [words[w] for w in found])
-            rest = _cosine_to(rests[key], vector)
-        else:
-            rest = cos
-        out.append((cos, share, rest, person, signals.personal))
+        out.append((cos, share, residuals.get(i, cos), person, signals.personal))
     return out
 
 
@@ -542,6 +545,14 @@ def without(query: np.ndarray, words: Sequence[np.ndarray]) -> np.ndarray:
     for w in _orthonormal(words):
         q = q - float(q @ w) * w
     return q
+
+
+def _cosines_to(q: np.ndarray, vectors: Sequence[np.ndarray]) -> list[float]:
+    """`_cosine_to(q, v)` for every v of `vectors`, in one product."""
+    matrix = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(q))
+    dots = matrix @ np.asarray(q, dtype=np.float64)
+    return [float(d) / n if n > 1e-9 else 0.0 for d, n in zip(dots.tolist(), norms.tolist())]
 
 
 def _cosine_to(q: np.ndarray, item: np.ndarray) -> float:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from engram.core.frames import Frame, bare, content_words, holders_match, read, same_value, sentence_holder
+from engram.language.stem import stem
 from engram.types import Item
 
 __all__ = ["ATTRIBUTE_MIN_SIMILARITY", "NEGATION_MIN_SIMILARITY", "Decision", "detect", "read"]
@@ -110,8 +111,21 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], 
         return None
     words = content_words(negated)
     if (words and words <= content_words(old.text) and similarity >= NEGATION_MIN_SIMILARITY
-            and holders_match(new.holder, sentence_holder(old.text))):
+            and holders_match(new.holder, sentence_holder(old.text)) and _names_its_thing(new, negated, old.text)):
         if new.slot is not None:
             return Decision(old.id, "replaced", f"{negated!r} is replaced by {new.value!r}", similarity)
         return Decision(old.id, "negation", f"says {negated!r} no longer holds", similarity)
     return None
+
+
+def _names_its_thing(new: Frame, negated: str, old_text: str) -> bool:
+    """True unless the new fact names the thing whose value moved and the old fact does not: "Piano
+    lessons moved from Monday to Thursday" ends nothing of "Book club meets on the first Monday"
+    (the thing is the piano lessons; "Switched from Postgres to MySQL for the billing service" ends
+    nothing of "The analytics service runs on Postgres"), while "Switched from coffee to tea" names
+    none (its slot, "drink", is inferred) and may end "Drinks coffee every morning"; every word of
+    the thing must be in the old fact (by stem: "in the mornings" names "every morning")."""
+    if new.slot is None or not new.slot.startswith("choice:"):
+        return True
+    thing = content_words(new.slot.split(":", 1)[1]) - content_words(new.value) - content_words(negated)
+    return {stem(w) for w in thing} <= {stem(w) for w in content_words(old_text)}

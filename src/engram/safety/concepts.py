@@ -68,6 +68,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "em todas as conversas", "nas proximas", "w kazdej", "kazdej przyszlej", "na stale", "na zawsze",
         "في كل محادثة", "بشكل دائم", "हमेशा के लिए", "आगे के सभी", "हर बार", "her sohbette", "her oturum",
         "kalici olarak", "tu nay", "ve sau", "moi lan", "以降", "毎回", "すべての会話", "매번", "영구적",
+        # id affixed forms, later sessions named without "future"
+        "berikutnya", "selanjutnya", "seterusnya", "ke depannya", "any future", "all later", "later chats",
+        "later conversations", "subsequent", "prochaines sessions", "prochaines conversations", "prossime sessioni",
+        "prossime conversazioni",
     ),
     "send": (
         "forward", "send", "upload", "transmit", "exfiltrat", "leak", "post it", "share it", "bcc", "cc",
@@ -86,6 +90,9 @@ _TABLE: dict[str, tuple[str, ...]] = {
         # pl pt ar hi tr vi ja ko
         "wysyl", "udostepnij", "przesylaj", "wrzuc", "repasse", "transfira", "انشر", "شارك", "ارفع", "ارفق",
         "अपलोड", "साझा", "शेयर", "tai len", "chia se", "共有", "送付", "공유",
+        # id: the meN- and di- forms of the verbs (mengirim, diteruskan), uk
+        "mengirim", "dikirim", "meneruskan", "diteruskan", "membagikan", "dibagikan", "mengunggah", "diunggah",
+        "unggah", "bagikan",
     ),
     "delete": (
         "delete", "erase", "wipe", "purge", "clear all", "clear the", "remove all", "forget", "overwrite",
@@ -102,6 +109,8 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "删除", "删掉", "清空", "清除", "忘记", "忘掉", "抹去", "削除", "消去", "消して", "忘れ", "삭제", "지워", "잊어", "ลบ",
         # pl pt ar hi tr vi ja ko
         "wymaz", "wyczysc", "remova", "limpe", "ازل*", "محو", "silsin", "siliniz",
+        "menghapus", "dihapus", "melupakan", "dilupakan", "membuang",  # id
+        "start over", "from scratch",  # wiping a store and beginning again
     ),
     "reveal": (
         "reveal", "print", "output", "display", "dump", "repeat your", "paste", "disclose", "show me your", "show the",
@@ -117,6 +126,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "输出", "显示", "泄露", "透露", "打印", "展示", "表示", "出力", "見せ", "開示", "보여", "출력", "공개", "แสดง", "เปิดเผย",
         # pl pt ar hi tr vi ja ko
         "wklej", "podaj", "cole$", "انسخ", "الصق", "खुलासा", "paylas", "in ra", "貼り", "書き出", "붙여",
+        "menampilkan", "ditampilkan", "mengungkap", "diungkap", "membocorkan", "bocorkan", "mencetak", "cetak$",  # id
     ),
     "prompt": (
         "system prompt", "system message", "prompt", "hidden instructions", "internal instructions", "configuration",
@@ -161,6 +171,11 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "忽略", "无视", "無視", "绕过", "繞過", "跳过", "回避", "スキップ", "無効", "무시", "우회", "건너뛰", "해제", "เพิกเฉย", "ละเว้น",
         # pl pt ar hi tr vi ja ko
         "desconsider", "nie stosuj", "pomijaj", "تجاوز", "नज़रअंदाज़", "bo qua",
+        "mengabaikan", "diabaikan", "melewati", "menonaktifkan", "nonaktifkan",  # id
+        # never refusing: the refusal itself set aside
+        "never refuse", "don't refuse", "do not refuse", "no rechaces", "nunca rechaces", "ne refuse jamais",
+        "ne refuse rien", "lehne nie", "lehne nichts", "non rifiutare", "nao recuse", "nunca recuse", "не отказывай",
+        "nie odmawiaj", "asla reddetme", "jangan menolak", "đung tu choi", "dung tu choi",
     ),
     "conceal": (
         "don't tell", "do not tell", "without telling", "don't mention", "do not mention", "never mention", "secretly",
@@ -182,6 +197,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "sem comentar", "nao mencione", "nao informe", "sem que ele", "sem que ela", "nie informuj", "ukryj", "ukrywaj",
         "bez wiedzy", "لا تعلم", "دون إخبار", "بدون علم", "لا تبلغ", "न बता", "बिना बताए", "bildirme", "haber verme",
         "belirtme", "khong bao", "dung bao", "触れない", "知らせない", "言及しない", "숨겨", "언급하지",
+        # "without mentioning it", "say nothing" in the Romance languages
+        "sin mencionarlo", "sin mencionar", "sans le mentionner", "sans le dire", "ne dis rien", "ne rien dire",
+        "sans rien dire", "senza dirlo", "senza menzionar", "non dire nulla", "sem mencionar", "sem dizer nada",
+        "without mentioning", "say nothing", "tell no one",
     ),
     "noconfirm": (
         "without asking", "without confirmation", "without checking", "without review", "no confirmation",
@@ -230,6 +249,10 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "竞争对手", "骗子", "詐欺", "競合", "경쟁", "사기",
         # pl pt ar hi tr vi ja ko
         "polec$", "polecic", "polecac", "wylacznie", "podrob", "khuyen", "권유", "권하",
+        # steering by exclusion ("only book through X", "never suggest other sites"), id meN- forms
+        "only book", "only buy", "never suggest", "exclusively",
+        "exclusivamente", "ausschliesslich", "exclusivement", "esclusivamente", "satu-satunya", "merekomendasi",
+        "direkomendasi", "menyarankan", "disarankan", "sarankan",
     ),
     # consent kept: the user confirms, is asked first ("only after the user confirms"): the opposite of noconfirm
     "consent": (
@@ -304,6 +327,9 @@ _TABLE: dict[str, tuple[str, ...]] = {
         # pl pt ar hi tr vi ja ko
         "treinamento", "szkolenie", "artykul", "مقال", "تدريب", "حقن", "प्रशिक्षण", "लेख", "egitim", "makale",
         "bai bao", "dao tao",
+        # a write-up, a talk, a report in the thinner languages
+        "write-up", "rapor", "sunum", "laporan", "contoh", "звіт", "приклад", "raport", "prezentac", "تقرير", "مثالا",
+        "bao cao", "vi du", "보고서", "사례", "報告", "事例", "報告書", "रिपोर्ट",
     ),
     "data": (
         "conversation", "chat history", "history", "emails", "e-mails", "inbox", "messages", "contacts", "contact list",
@@ -321,6 +347,9 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "contatos", "anexos", "codigos de verificacao", "senhas", "zalacznik", "hasla", "hasel", "رسائل", "جهات الاتصال",
         "مرفقات", "كلمات المرور", "محادثات", "संपर्क", "पासवर्ड", "संदेश", "kisiler", "sifre", "sohbet",
         "tin nhan", "danh ba", "mat khau", "連絡先", "添付", "パスワード", "会話", "연락처", "첨부", "비밀번호", "메시지",
+        # keys and secrets an agent holds, id
+        "api key", "api keys", "environment variables", "env vars", "tokens", "مفاتيح", "कुंजियाँ", "कुंजी",
+        "kata sandi", "sandi", "lampiran", "kontak", "percakapan", "riwayat obrolan",
     ),
     "memory": (
         "memory", "memories", "remember", "stored", "saved", "store this", "save this", "note that",
@@ -356,6 +385,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
         "调用", "執行", "执行", "运行", "工具", "呼び出", "実行", "ツール", "호출", "실행", "도구", "เรียกใช้",
         # pl pt ar hi tr vi ja ko
         "rode$", "चलाए", "कमांड", "komut",
+        "menjalankan", "dijalankan", "memanggil", "dipanggil", "eksekusi", "викона", "виконуй",  # id uk
     ),
     "style": (
         "answer in", "reply in", "respond in", "in english", "in german", "in spanish", "in french", "bullet", "table",
@@ -455,6 +485,13 @@ _FOLD = str.maketrans({"ł": "l", "ı": "i", "ø": "o", "ß": "ss", "đ": "d", "
 # also looked up without them, longest first.
 _ARABIC_CLITICS = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
 _ARABIC = re.compile("[\u0600-\u06ff]")
+# The tables write Arabic verbs as imperatives ("أرسل", "احذف", "اطبع"); an order to a third party is a present tense
+# with a person prefix ("يرسل", "تحذف", "تطبع", "نرسل"): such a word is also looked up with the prefix read as the
+# imperative's alef, and without it ("يتجاهل" -> "تجاهل").
+_ARABIC_PERSON = ("ي", "ت", "ن")
+# French, Italian and Catalan write an elided article or pronoun onto the next word ("l'assistant", "l'utilisateur",
+# "dell'utente", "all'assistente"): a word is also looked up without it (not after "j'", "n'", "s'": "j'ai" is no AI).
+_ELISION = re.compile(r"^(?:l|d|qu|dell|all|nell|dall|sull|coll|un|quest|quell|nessun)'(?=\w{2})")
 
 
 def _norm(text: str) -> str:
@@ -463,9 +500,11 @@ def _norm(text: str) -> str:
 
 @functools.lru_cache(maxsize=1 << 15)
 def _variants(word: str) -> tuple[str, ...]:
-    """`word`, and for an Arabic word the same word without its leading clitics (at least three letters left)."""
+    """`word`; a word with an elided article also without it ("l'utilisateur" -> "utilisateur"); an Arabic word also
+    without its leading clitics (at least three letters left), and a present tense also as its imperative."""
     if not _ARABIC.match(word):
-        return (word,)
+        elided = _ELISION.match(word)
+        return (word, word[elided.end():]) if elided else (word,)
     out = [word]
     for clitic in _ARABIC_CLITICS:
         if word.startswith(clitic) and len(word) - len(clitic) >= (2 if clitic in ("و", "ف") else 3):
@@ -473,6 +512,9 @@ def _variants(word: str) -> tuple[str, ...]:
             out.append(rest)
             if clitic in ("و", "ف") and rest.startswith("ال") and len(rest) >= 5:
                 out.append(rest[2:])
+    for form in list(out):
+        if len(form) >= 4 and form[0] in _ARABIC_PERSON:
+            out += [form[1:], "ا" + form[1:]]
     return tuple(dict.fromkeys(out))
 
 
