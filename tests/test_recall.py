@@ -511,6 +511,14 @@ def test_a_question_a_replaced_fact_answers_finds_its_current_successor(chained)
     assert successors.inherit(chained.store, []) == []
 
 
+def test_a_forgotten_successor_brings_back_nothing(chained):
+    helix = chained.recall(U, "Which editor do I use?", k=1, now=200 * DAY)[0]
+    chained.forget_ids(U, [helix.id])
+    hits = chained.recall(U, "Which editor do I use?", k=10, now=200 * DAY, explain=True)
+    assert all(h.item.current for h in hits)  # the replaced versions stay out
+    assert all("Helix" not in h.text and "replaced" not in h.components for h in hits)
+
+
 def test_a_successor_already_placed_higher_keeps_its_place(replaced):
     hits = replaced.recall(U, "Sold the Ford Focus and bought a Toyota", k=5, now=120 * DAY, explain=True)
     assert hits[0].text.startswith("Sold the Ford Focus") and "replaced" not in hits[0].components
