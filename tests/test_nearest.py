@@ -135,9 +135,9 @@ def test_a_restrictive_filter_scans_exactly(big: Memory, monkeypatch: pytest.Mon
     else:
         assert calls == [nearest.ExactScores, nearest.ApproximateScores]
     # recall searches a question about the present over every version, for at least
-    # successors.WINDOW hits (engram.core.successors), then cuts to k: the exact path the same way
+    # earlier.WINDOW hits (engram.core.successors), then cuts to k: the exact path the same way
     where = earlier.widened(big._filter(kinds=["fact"]))
-    exact = recall.search(big.store, big.embedder, SUBJECT, question, successors.WINDOW, where, big.weights,
+    exact = recall.search(big.store, big.embedder, SUBJECT, question, earlier.WINDOW, where, big.weights,
                           time.time(), exact_vectors=True)
     assert [h.id for h in filtered] == [h.id for h in successors.inherit(big.store, exact)][:5]
 

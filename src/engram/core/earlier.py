@@ -17,8 +17,9 @@ from engram.core import ranking
 from engram.store.base import Filter
 from engram.types import Hit
 
-#: A question about the past is searched for at least this many hits, so that the replaced
-#: version of a current hit is among them when k is small; the list is then cut to k.
+#: A question searched over every version (about the past here; about the present in
+#: engram.core.successors) is searched for at least this many hits, so that a replaced version
+#: and its current one are both among them when k is small; the list is then cut to k.
 WINDOW = 10
 #: How far above the best hit the replaced version is placed (rank units), as in newest_lifts.
 STEP = 1e-3

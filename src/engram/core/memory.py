@@ -552,8 +552,7 @@ class Memory:
         past = bool(weights.newest) and earlier.asks_earlier(query, where)
         # A question about the present finds what replaced a fact it matches (engram.core.successors).
         present = bool(weights.newest) and not past and where.as_of is None and not where.include_superseded
-        where, size = (earlier.widened(where), max(k, earlier.WINDOW)) if past else (where, k)
-        where, size = (earlier.widened(where), max(k, successors.WINDOW)) if present else (where, size)
+        where, size = (earlier.widened(where), max(k, earlier.WINDOW)) if past or present else (where, k)
         wide = subject in self._with_passages
         hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(size) if wide else size,
                       where, weights, at, min_score, queries=self.query_cache, steps=steps)

@@ -536,7 +536,7 @@ def residual(query: np.ndarray, item: np.ndarray, words: Sequence[np.ndarray]) -
     With MiniLM, "What is the capital of Peru?" and "I booked a holiday in Peru ..." share Peru and
     little else (cosine 0.49, residual 0.06); "What car do I drive?" and "Drives a 2019 Toyota
     Corolla hybrid." also share the car (cosine 0.43, residual 0.28)."""
-    return _cosine_to(without(query, words), item)
+    return _cosines_to(without(query, words), [item])[0]
 
 
 def without(query: np.ndarray, words: Sequence[np.ndarray]) -> np.ndarray:
@@ -548,17 +548,11 @@ def without(query: np.ndarray, words: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _cosines_to(q: np.ndarray, vectors: Sequence[np.ndarray]) -> list[float]:
-    """`_cosine_to(q, v)` for every v of `vectors`, in one product."""
+    """The cosine of `q` to every one of `vectors`, in one product (0 where a norm is ~0)."""
     matrix = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(q))
     dots = matrix @ np.asarray(q, dtype=np.float64)
     return [float(d) / n if n > 1e-9 else 0.0 for d, n in zip(dots.tolist(), norms.tolist())]
-
-
-def _cosine_to(q: np.ndarray, item: np.ndarray) -> float:
-    t = np.asarray(item, dtype=np.float64)
-    norm = float(np.linalg.norm(q) * np.linalg.norm(t))
-    return float(q @ t) / norm if norm > 1e-9 else 0.0
 
 
 def _orthonormal(vectors: Sequence[np.ndarray]) -> list[np.ndarray]:

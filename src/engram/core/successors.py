@@ -4,7 +4,7 @@ When a write supersedes a fact ("Uses VS Code as the main editor." -> "Switched 
 Neovim last month."), recall keeps the old version out, and the new one must then be found on
 its own words, which often read little like the question ("Which editor do I use?"). A question
 about the present, asked without `as_of`, is therefore searched over every version
-(`engram.core.earlier.widened`), and `inherit` puts each replaced version's current successor
+(`engram.core.earlier.widened`, for at least `earlier.WINDOW` hits), and `inherit` puts each replaced version's current successor
 (following `superseded_by` to the end) in the replaced one's place, unless the successor already
 ranks higher; the replaced version itself stays out, as always. The successor carries the
 replaced version's rank and relevance (it answers what that one answered) and its `explain` says
@@ -22,9 +22,6 @@ from engram.types import Hit, Item
 
 #: How many replacements are followed from a replaced version to its current successor.
 MAX_CHAIN = 8
-#: A question about the present is searched for at least this many hits (then cut to k), so that
-#: a successor placed in a replaced version's stead still leaves k.
-WINDOW = 10
 
 
 def inherit(store: Store, hits: Sequence[Hit]) -> list[Hit]:
@@ -56,28 +53,20 @@ def inherit(store: Store, hits: Sequence[Hit]) -> list[Hit]:
 
 
 def _successors(store: Store, replaced: Sequence[Item]) -> dict[str, Item]:
-    """The current successor of each replaced item (by id), where its chain ends in one."""
-    step: dict[str, str] = {it.id: it.superseded_by for it in replaced if it.superseded_by}
-    found: dict[str, Item] = {}
-    frontier: set[str] = set(step.values())
-    for _ in range(MAX_CHAIN):
-        if not frontier:
-            break
-        got = {it.id: it for it in store.get(sorted(frontier))}
-        found.update(got)
-        frontier = {it.superseded_by for it in got.values()
-                    if not it.current and it.superseded_by and it.superseded_by not in found}
+    """The current successor of each replaced item (by id), where its chain ends in one within
+    MAX_CHAIN steps (a chain that ends in a forgotten item has none)."""
+    pointer = {it.id: it.superseded_by for it in replaced if it.superseded_by}  # start -> the next version
     out: dict[str, Item] = {}
-    for start, first in step.items():
-        nxt: str | None = first
-        seen = {start}
-        while nxt is not None and nxt not in seen:
-            seen.add(nxt)
-            item = found.get(nxt)
-            if item is None:
-                break
-            if item.current:
+    for _ in range(MAX_CHAIN):
+        if not pointer:
+            break
+        got = {it.id: it for it in store.get(sorted(set(pointer.values())))}
+        later: dict[str, str] = {}
+        for start, at in pointer.items():
+            item = got.get(at)
+            if item is not None and item.current:
                 out[start] = item
-                break
-            nxt = item.superseded_by
+            elif item is not None and item.superseded_by:
+                later[start] = item.superseded_by
+        pointer = later
     return out

@@ -128,4 +128,6 @@ def _names_its_thing(new: Frame, negated: str, old_text: str) -> bool:
     if new.slot is None or not new.slot.startswith("choice:"):
         return True
     thing = content_words(new.slot.split(":", 1)[1]) - content_words(new.value) - content_words(negated)
+    # content words are stemmed once, and the stemmer is not idempotent ("mornings" -> "morning",
+    # "morning" -> "morn"): stemming both sides again lets the plural and the singular meet
     return {stem(w) for w in thing} <= {stem(w) for w in content_words(old_text)}
