@@ -330,7 +330,8 @@ def test_a_users_standing_instruction_is_lifted_and_only_a_users(memory):
 
 
 def test_a_users_stated_preference_is_lifted_like_a_standing_instruction(memory):
-    from engram.core.collapse import STANDING, standing
+    from engram.core.collapse import STANDING
+    from engram.core.standing import standing
 
     memory.add_messages("user:1", [
         {"role": "user", "content": "I'm new to probability, and I prefer step-by-step explanations with dice "

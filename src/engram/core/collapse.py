@@ -12,17 +12,17 @@ and a working conversation's request ends in a question while stating what it is
 message's `explain` gives those terms as 0 and the soft maximum's part as "passages", so the
 terms still sum to its rank. A user's standing instruction ("Always use APA style when I ask
 about references") or stated preference ("I prefer step-by-step explanations with examples",
-`standing`) gains STANDING ("standing"): it applies to every later request on its topic, which
-rarely repeats its words. Hits on other kinds pass through unchanged.
+`engram.core.standing.standing`) gains STANDING ("standing"): it applies to every later request
+on its topic, which rarely repeats its words. Hits on other kinds pass through unchanged.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Sequence
 
+from engram.core.standing import standing
 from engram.store import Filter, Store
 from engram.types import MESSAGE, PASSAGE, Hit, Item
 
@@ -35,15 +35,8 @@ MIN_WIDE = 200
 SPREAD = 2.0
 #: Terms of a passage's rank that its message is ranked without (see the module's docstring).
 TURN_TERMS = ("question", "context", "session")
-#: What a user's standing instruction gains, in rank units.
+#: What a user's standing instruction or stated preference gains, in rank units.
 STANDING = 1.0
-#: How much of a user's message is read for a stated preference (it is said in the prose, not in
-#: the code or logs pasted after it; a bound keeps recall's cost flat on long messages).
-PREFERENCE_CHARS = 4000
-_STANDING = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
-# A preference the user states anywhere in the message ("..., and I prefer concrete examples, so ...").
-_PREFERS = re.compile(r"\bI(?:\s+(?:really\s+|usually\s+|generally\s+|always\s+|strongly\s+)?(?:would\s+)?"
-                      r"(?:prefer|rather)|['’]d\s+(?:prefer|rather))\b", re.IGNORECASE)
 
 
 def wide(k: int) -> int:
@@ -80,14 +73,6 @@ def message_rank(ranks: Sequence[float], passages: int, spread: float = SPREAD) 
     best = max(ranks)
     share = sum(math.exp((r - best) / spread) for r in ranks) / max(passages, len(ranks))
     return best + spread * math.log(share)
-
-
-def standing(message: Item) -> bool:
-    """True for a user's message that starts as a standing instruction ("Always ...", "Never ...",
-    "From now on ...") or states a preference ("I prefer ...", "I'd rather ..."); English."""
-    if message.metadata.get("role") != "user":
-        return False
-    return bool(_STANDING.match(message.text) or _PREFERS.search(message.text, 0, PREFERENCE_CHARS))
 
 
 def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:

@@ -16,7 +16,8 @@ redacted in place), with metadata "role", "name", "message_id", "turn" (its plac
 messages of one time), and one item of kind "passage"
 per passage (engram.core.passages) that recall searches. Nothing is refused for its length up to
 MAX_MESSAGE_CHARS, nor for a secret or an instruction: a tool result (role "tool") is kept but
-marked untrusted ("trust": "untrusted"), and when the instruction filter reads it as an instruction
+marked untrusted ("trust": "untrusted"); a user's standing instruction ("Always ...") is marked
+"standing" (engram.core.standing), and when the instruction filter reads it as an instruction
 to the assistant it is marked ("screen": "instruction") and gets no passages, so recall never
 brings it back.
 """
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram import validate
-from engram.core import passages
+from engram.core import passages, standing
 from engram.errors import InvalidInput
 from engram.types import MESSAGE, PASSAGE, Item
 
@@ -212,6 +213,8 @@ def plan(subject: str, messages: Sequence[Message], *, session: str | None, at: 
             meta["message_id"] = message.message_id
         if message.role in UNTRUSTED:
             meta["trust"] = "untrusted"
+        if message.role == "user" and standing.instructs(content):
+            meta[standing.MARK] = True  # recall places the one a question falls under (engram.core.standing)
         spans = passages.split(content)
         if screen and message.role in UNTRUSTED and any(check_instruction(p.text(content), origin="tool")
                                                               for p in spans):
@@ -222,7 +225,7 @@ def plan(subject: str, messages: Sequence[Message], *, session: str | None, at: 
         item = Item(id=uuid.uuid4().hex, subject=subject, text=content, kind=MESSAGE, source=source, agent=agent,
                     session=session, created_at=now, event_at=happened, valid_from=now,
                     content_hash=validate.content_hash(content[:100_000]), metadata={**meta, "passages": len(spans)})
-        shared = {k: v for k, v in meta.items() if k in ("role", "name", "message_id", "trust")}
+        shared = {k: v for k, v in meta.items() if k in ("role", "name", "message_id", "trust", standing.MARK)}
         parts = tuple(
             Item(id=uuid.uuid4().hex, subject=subject, text=text, kind=PASSAGE, source=source, agent=agent,
                  session=session, created_at=now, event_at=happened, valid_from=now,

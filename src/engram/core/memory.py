@@ -24,7 +24,7 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated, successors
+from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated, standing, successors
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
@@ -565,7 +565,10 @@ class Memory:
             hits = earlier.replaced_first(hits)
         elif present:
             hits = successors.inherit(self.store, hits)
-        hits = (restated.newest_first(hits, query, at) if weights.newest else hits)[:k]
+        hits = restated.newest_first(hits, query, at) if weights.newest else hits
+        # The user's standing instruction the question falls under comes with it (engram.core.standing).
+        hits = standing.place(self.store, self.embedder, subject, query, hits, k, where, self.query_cache, min_score) \
+            if subject in self._with_passages else hits[:k]
         if not explain:
             hits = [dataclasses.replace(h, components={}) for h in hits]
         if hits and not self.read_only and self.settings.access_counts:  # read-only: no access counts

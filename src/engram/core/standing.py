@@ -1,0 +1,104 @@
+"""A user's standing instructions in a conversation, and the one a question falls under.
+
+A user who says "Always use APA 7th edition citation style when I ask about formatting
+references" means it for every later request on that topic, and those requests rarely repeat its
+words ("How should I list the sources I used in my paper?"); among a long chat's many messages
+on the topic, the instruction itself ranks far down. So the conversation verb marks a user's
+message that starts as a standing instruction ("Always ...", "Never ...", "From now on ...":
+`instructs`) with metadata `standing` (on the message and its passages), and recall (`place`)
+compares the question with the subject's marked passages alone: when the closest one is at least
+PLACE_COSINE alike and stands PLACE_GAP above the next closest instruction (it is *the* one
+that applies, not one of several equally vague ones), its message is placed at PLACE (third)
+unless it already ranks there or higher. Explain names it (`standing_place`). Recall with
+`k` below PLACE never shows it: a single best answer stays the best answer.
+
+`standing` (a standing instruction or a stated preference, "I prefer ...") is what the ranking
+lifts (engram.core.collapse.STANDING) among the hits it already has.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from engram.core import ranking
+from engram.core.queries import QueryCache
+from engram.embed.base import Embedder
+from engram.store import Filter, Store
+from engram.types import PASSAGE, Hit, Item
+
+#: The metadata key the conversation verb marks a standing instruction's message and passages with.
+MARK = "standing"
+#: The place (1-based) an applicable standing instruction is given among the hits.
+PLACE = 3
+#: The least cosine between the question and the instruction that is placed.
+PLACE_COSINE = 0.3
+#: How far the placed instruction's cosine stands above the next closest instruction's.
+PLACE_GAP = 0.1
+#: How much of a user's message is read for a stated preference (it is said in the prose, not in
+#: the code or logs pasted after it; a bound keeps recall's cost flat on long messages).
+PREFERENCE_CHARS = 4000
+_INSTRUCTS = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.IGNORECASE)
+# A preference the user states anywhere in the message ("..., and I prefer concrete examples, so ...").
+_PREFERS = re.compile(r"\bI(?:\s+(?:really\s+|usually\s+|generally\s+|always\s+|strongly\s+)?(?:would\s+)?"
+                      r"(?:prefer|rather)|['’]d\s+(?:prefer|rather))\b", re.IGNORECASE)
+
+
+def instructs(text: str) -> bool:
+    """True for a text that starts as a standing instruction ("Always ...", "Never ...", "From now
+    on ..."); English."""
+    return bool(_INSTRUCTS.match(text))
+
+
+def standing(message: Item) -> bool:
+    """True for a user's message that starts as a standing instruction (`instructs`) or states a
+    preference ("I prefer ...", "I'd rather ..."); English."""
+    if message.metadata.get("role") != "user":
+        return False
+    return instructs(message.text) or bool(_PREFERS.search(message.text, 0, PREFERENCE_CHARS))
+
+
+def place(store: Store, embedder: Embedder | None, subject: str, query: str, hits: Sequence[Hit], k: int,
+          where: Filter, queries: QueryCache | None = None, min_score: float | None = None) -> list[Hit]:
+    """`hits` (best first) with the standing instruction the question falls under at PLACE, if the
+    subject has one that applies (see the module's docstring) and `where` lets messages through;
+    else `hits` as they were. At most `k` hits."""
+    out = list(hits)
+    if k < PLACE or embedder is None or not _finds_passages(where):
+        return out[:k]
+    marked = store.find(subject, dataclasses.replace(where, kinds=(PASSAGE,), metadata={**where.metadata, MARK: True}))
+    found = store.item_vectors(subject, embedder.identity, [it.id for it in marked]) if marked else {}
+    marked = [it for it in marked if it.id in found]
+    if not marked:
+        return out[:k]
+    query_vector = queries.embed(embedder, query) if queries is not None else embedder.embed([query])[0]
+    cosines = [ranking.cosine(np.asarray(query_vector), found[it.id]) for it in marked]
+    order = sorted(range(len(marked)), key=lambda n: -cosines[n])
+    best = cosines[order[0]]
+    runner_up = cosines[order[1]] if len(order) > 1 else 0.0
+    if best < PLACE_COSINE or best - runner_up < PLACE_GAP:
+        return out[:k]
+    passage = marked[order[0]]
+    message_id = str(passage.metadata.get("message"))
+    position = next((n for n, h in enumerate(out) if h.id == message_id), None)
+    if position is not None and position < PLACE:
+        return out[:k]
+    messages = store.get([message_id])  # its passage passed `where`: so does it
+    score = ranking.relevance(best, ranking.overlap(ranking.keyword_terms(query), passage.text), best, False)
+    if not messages or (min_score is not None and score < min_score):
+        return out[:k]
+    rest = [h for h in out if h.id != message_id]
+    before = rest[: PLACE - 1]
+    rank = before[-1].rank if before else 0.0
+    hit = Hit(item=messages[0], score=score, rank=rank,
+              components={"standing_place": rank, "cosine": best} if out and out[0].components else {},
+              passage=passage.text, passage_id=passage.id)
+    return [*before, hit, *rest[PLACE - 1:]][:k]
+
+
+def _finds_passages(where: Filter) -> bool:
+    """True when recall under `where` searches passages (so a message may be returned)."""
+    return (where.kinds is None or PASSAGE in where.kinds) and PASSAGE not in where.exclude_kinds
