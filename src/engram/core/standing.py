@@ -10,7 +10,9 @@ compares the question with the subject's marked passages alone: when the closest
 PLACE_COSINE alike and stands PLACE_GAP above the next closest instruction (it is *the* one
 that applies, not one of several equally vague ones), its message is placed at PLACE (third)
 unless it already ranks there or higher. Explain names it (`standing_place`). Recall with
-`k` below PLACE never shows it: a single best answer stays the best answer.
+`k` below PLACE never shows it: a single best answer stays the best answer. The ids of a
+subject's marked passages are kept in step with its vector ids (`marked_ids`: only new items are
+read), so a recall reads just those few items and vectors.
 
 `standing` (a standing instruction or a stated preference, "I prefer ...") is what the ranking
 lifts (engram.core.collapse.STANDING) among the hits it already has.
@@ -18,16 +20,20 @@ lifts (engram.core.collapse.STANDING) among the hits it already has.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+import threading
+import weakref
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 
 from engram.core import ranking
 from engram.core.queries import QueryCache
 from engram.embed.base import Embedder
 from engram.store import Filter, Store
+from engram.store.base import SearchesVectors
 from engram.types import PASSAGE, Hit, Item
 
 #: The metadata key the conversation verb marks a standing instruction's message and passages with.
@@ -69,7 +75,8 @@ def place(store: Store, embedder: Embedder | None, subject: str, query: str, hit
     out = list(hits)
     if k < PLACE or embedder is None or not _finds_passages(where):
         return out[:k]
-    marked = store.find(subject, dataclasses.replace(where, kinds=(PASSAGE,), metadata={**where.metadata, MARK: True}))
+    ids = marked_ids(store, subject, embedder.identity)
+    marked = [it for it in store.get(list(ids)) if where.accepts(it)] if ids else []
     found = store.item_vectors(subject, embedder.identity, [it.id for it in marked]) if marked else {}
     marked = [it for it in marked if it.id in found]
     if not marked:
@@ -97,6 +104,37 @@ def place(store: Store, embedder: Embedder | None, subject: str, query: str, hit
               components={"standing_place": rank, "cosine": best} if out and out[0].components else {},
               passage=passage.text, passage_id=passage.id)
     return [*before, hit, *rest[PLACE - 1:]][:k]
+
+
+#: Subjects whose marked passages one store's recalls remember (the least recently asked are dropped first).
+MAX_SUBJECTS = 1024
+_MARKED: weakref.WeakKeyDictionary[Any, LRUCache[tuple[str, str], tuple[int, str | None, tuple[str, ...]]]] = \
+    weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def marked_ids(store: Store, subject: str, model: str) -> tuple[str, ...]:
+    """The ids of the subject's passages marked as standing instructions, kept in step with the
+    subject's vector ids (the store's list, in write order): while it only grows, only the new
+    items are read; when it changes otherwise (something was forgotten), the marked ones are
+    looked up again. Ids only: the items themselves are read fresh by each recall."""
+    ids = store.vector_ids(subject, model) if isinstance(store, SearchesVectors) else store.vectors(subject, model)[0]
+    with _LOCK:
+        cache = _MARKED.get(store)
+        if cache is None:
+            cache = _MARKED[store] = LRUCache(maxsize=MAX_SUBJECTS)
+        seen, last, marked = cache.get((subject, model), (0, None, ()))
+    if seen and len(ids) >= seen and ids[seen - 1] == last:  # ids are unique and new ones come last
+        added = list(ids[seen:len(ids)])
+        marked += tuple(it.id for start in range(0, len(added), 500) for it in store.get(added[start:start + 500])
+                        if it.kind == PASSAGE and it.metadata.get(MARK))
+    elif len(ids):
+        marked = tuple(it.id for it in store.find(subject, Filter(kinds=(PASSAGE,), metadata={MARK: True})))
+    else:
+        marked = ()
+    with _LOCK:
+        cache[(subject, model)] = (len(ids), ids[len(ids) - 1] if len(ids) else None, marked)
+    return marked
 
 
 def _finds_passages(where: Filter) -> bool:

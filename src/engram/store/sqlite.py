@@ -413,8 +413,10 @@ class SQLiteStore(RelationalStore):
         for start in range(0, len(ids), 500):
             chunk = list(ids[start : start + 500])
             marks = ", ".join("?" * len(chunk))
+            # "+": read by id, then each vector by its key; on the (subject, model) index SQLite would
+            # scan every vector of the subject (7 ms instead of 0.07 for 28 of 14,000).
             rows = self._read("SELECT i.id, v.vec FROM items i JOIN vectors v ON v.item_rowid = i.rowid"
-                              f" WHERE i.id IN ({marks}) AND v.subject = ? AND v.model = ?", (*chunk, subject, model))
+                              f" WHERE i.id IN ({marks}) AND +v.subject = ? AND +v.model = ?", (*chunk, subject, model))
             found.update((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
         return found
 
