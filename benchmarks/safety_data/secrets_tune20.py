@@ -1,0 +1,195 @@
+"""Build secrets_tune20.jsonl (seeded; rewrites the file): a tuning grid for the secret screen, not a test.
+
+Secrets: a secret-holding name (abbreviated, compound or in another language) in a carrier (.env, JSON, YAML, TOML,
+INI, XML, a CLI flag, a header, a query string, code), a credential passed by position to a call, prose in many
+languages with other constructions than earlier batches. Benign: the same names and carriers holding a reference, a
+placeholder, a policy number, a hash or an id, and talk about passwords in the same languages.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+R = random.Random(2021)
+OUT = Path(__file__).with_name("secrets_tune20.jsonl")
+SYM = "!@#%^&*-_+"
+
+
+def pw() -> str:
+    n = R.randint(10, 15)
+    while True:
+        v = "".join(R.choice(string.ascii_letters + string.digits + SYM) for _ in range(n))
+        if any(c.isdigit() for c in v) and any(c.isupper() for c in v) and v[0] not in "-_":
+            return v
+
+
+def tok(n: int = 32) -> str:
+    return "".join(R.choice(string.ascii_letters + string.digits) for _ in range(n))
+
+
+def hexs(n: int = 32) -> str:
+    return "".join(R.choice("0123456789abcdef") for _ in range(n))
+
+
+def human() -> str:
+    return R.choice(["Golondrina", "Sommerwiese", "Papillon", "Ласточка", "Kartoffel", "Marmelade", "Tulipano", "Kirschbaum",
+                     "Seahorse", "Jacaranda"]) + R.choice(["!", "#", "_", "@", ""]) + str(R.randint(1970, 2029))
+
+
+# (name, value maker) for config keys
+NAMES = ["clave", "contraseña", "mot_de_passe", "motDePasse", "passwort", "wachtwoord", "senha", "parola", "haslo",
+         "salasana", "sifre", "parol", "lozinka", "pswd", "passw", "db_pw", "userPass", "root_pass", "smtp_pwd",
+         "jwt_secret", "cookie_secret", "hmac_key", "signing_secret", "webhook_secret", "master_key", "encryption_key",
+         "auth_token", "access_token", "private_token", "client_key", "app_secret", "api_secret", "session_key",
+         "login_password", "vpn_psk", "bind_password", "ldap_pw", "storage_key", "mail_pass", "ftp_passwd"]
+CARRIERS = [
+    ("env", lambda n, v: f"{n.upper()}={v}"),
+    ("json", lambda n, v: json.dumps({"host": "db.internal", n: v}, ensure_ascii=False)),
+    ("yaml", lambda n, v: f"database:\n  host: db.internal\n  {n}: \"{v}\""),
+    ("toml", lambda n, v: f"[server]\nport = 8443\n{n} = \"{v}\""),
+    ("ini", lambda n, v: f"[mail]\nhost = smtp.example.org\n{n} = {v}"),
+    ("xml", lambda n, v: f"<config>\n  <host>db.internal</host>\n  <{n}>{v}</{n}>\n</config>"),
+    ("cli", lambda n, v: f"./deploy.sh --env prod --{n.replace('_', '-').lower()} '{v}'"),
+    ("header", lambda n, v: f"X-{n.replace('_', '-').title()}: {v}"),
+    ("query", lambda n, v: f"GET https://api.example.net/v2/items?limit=50&{n}={v}"),
+    ("code", lambda n, v: f"settings = dict(host='db.internal', {n}='{v}')" if n.isidentifier() else f"cfg['{n}'] = '{v}'"),
+    ("js", lambda n, v: f"const cfg = {{ host: 'db.internal', {n}: '{v}' }};" if n.isidentifier() else f"cfg['{n}'] = '{v}';"),
+]
+REFS = [lambda n: "${" + n.upper() + "}", lambda n: f"<{n}>", lambda n: "changeme", lambda n: "your-" + n.replace("_", "-") + "-here",
+        lambda n: "{{ vault_" + n.lower() + " }}", lambda n: "********", lambda n: "", lambda n: "%(" + n + ")s"]
+POLICY = [("min_{n}_length", "12"), ("{n}_max_age_days", "90"), ("{n}_min_len", "10"), ("{n}_ttl", "3600"),
+          ("{n}_hash", hexs(64)), ("{n}_id", "7d9c1a2e-5b4f-4c3d-9e8a-1f2b3c4d5e6f"), ("{n}_file", "/run/secrets/{n}"),
+          ("{n}_rotation_days", "30")]
+
+rows: list[dict[str, str]] = []
+
+
+def add(text: str, label: str, family: str, lang: str = "en") -> None:
+    rows.append({"text": text, "label": label, "family": family, "lang": lang})
+
+
+for i, name in enumerate(NAMES):
+    fam, make = CARRIERS[i % len(CARRIERS)]
+    value = R.choice([pw, pw, human, lambda: tok(R.randint(20, 40)), lambda: hexs(R.choice([32, 40]))])()
+    add(make(name, value), "secret", f"name_{fam}")
+    fam2, make2 = CARRIERS[(i + 5) % len(CARRIERS)]
+    if i % 2:
+        add(make2(name, REFS[i % len(REFS)](name)), "benign", f"name_{fam2}")
+    else:
+        key, val = POLICY[i % len(POLICY)]
+        add(make2(key.format(n=name), val.format(n=name)), "benign", f"name_{fam2}")
+
+CALLS = [
+    ("server = ldap3.Server('ldaps://ad.corp.example')\nconn = ldap3.Connection(server, 'CORP\\\\svc-sync', '{v}', auto_bind=True)",
+     "conn = ldap3.Connection(server, user, password, auto_bind=True)"),
+    ("imap = imaplib.IMAP4_SSL('imap.fastmail.com')\nimap.login('ana@fastmail.com', '{v}')", "imap.login(cfg.user, cfg.password)"),
+    ("ftp = FTP('files.example.org')\nftp.login('upload', '{v}')", "ftp.login(os.environ['FTP_USER'], os.environ['FTP_PASS'])"),
+    ("keyring.set_password('backup-tool', 'marta', '{v}')", "keyring.set_password('backup-tool', 'marta', getpass())"),
+    ("with zipfile.ZipFile('export.zip') as z:\n    z.extractall(pwd=b'{v}')", "z.extractall(pwd=args.password.encode())"),
+    ("reader = PdfReader('payslip.pdf')\nreader.decrypt('{v}')", "reader.decrypt(password_from_prompt)"),
+    ("client = paramiko.SSHClient()\nclient.connect('10.2.0.8', 22, 'pi', '{v}')", "client.connect(host, 22, user, key_filename='~/.ssh/id_ed25519')"),
+    ("r = redis.Redis('cache.internal', 6379, 0, '{v}')", "r = redis.Redis('cache.internal', 6379, 0)"),
+    ("$cred = New-Object PSCredential('CORP\\\\backup', (ConvertTo-SecureString '{v}' -AsPlainText -Force))",
+     "$cred = Get-Credential -UserName 'CORP\\\\backup' -Message 'Backup account'"),
+    ("mongo = MongoClient('db.internal', username='app', password='{v}', authSource='admin')",
+     "mongo = MongoClient('db.internal', username='app', password=os.getenv('MONGO_PW'))"),
+    ("smtp.starttls()\nsmtp.login('noreply@shop.example', '{v}')", "smtp.starttls()\nsmtp.login(SMTP_USER, SMTP_PASSWORD)"),
+    ("const conn = await mysql.createConnection({ host: 'db', user: 'shop', password: '{v}' });",
+     "const conn = await mysql.createConnection({ host: 'db', user: 'shop', password: process.env.DB_PASS });"),
+]
+for sec, ben in CALLS:
+    add(sec.replace("{v}", pw()), "secret", "call")
+    add(ben, "benign", "call")
+
+PROSE = [  # (secret template, benign twin, lang)
+    ("我把NAS的管理员密码改成了 {v}，你记一下", "NAS的管理员密码我已经改了，新密码在密码管理器里", "zh"),
+    ("路由器的密码设为 {v} 了", "路由器的密码至少要12位", "zh"),
+    ("数据库口令：{v}", "数据库口令每90天必须更换一次", "zh"),
+    ("金庫の暗証番号は 4829 です", "金庫の暗証番号は誕生日にしないでください", "ja"),
+    ("VPNのパスフレーズを {v} に変更しました", "VPNのパスフレーズは20文字以上にしてください", "ja"),
+    ("Wi-Fiのパスワード、{v} だよ", "Wi-Fiのパスワードはルーターの裏に書いてあるよ", "ja"),
+    ("공유기 비번 {v} 로 바꿨어", "공유기 비번 까먹었어 초기화해야 하나", "ko"),
+    ("서버 암호는 {v} 입니다", "서버 암호는 매달 바뀝니다", "ko"),
+    ("Мой пароль от госуслуг — {v}", "Пароль от госуслуг я восстановил через СМС", "ru"),
+    ("Новый пароль для Wi-Fi: {v}", "Новый пароль для Wi-Fi должен быть длиннее 10 символов", "ru"),
+    ("Пароль до банку змінив на {v}", "Пароль до банку треба змінювати щопівроку", "uk"),
+    ("كلمة مرور الراوتر هي {v}", "كلمة مرور الراوتر مكتوبة على الملصق", "ar"),
+    ("رمز عبور ایمیل کاری من {v} است", "رمز عبور ایمیل کاری باید هر سه ماه عوض شود", "fa"),
+    ("הסיסמה של הוויפי בבית: {v}", "הסיסמה של הוויפי כתובה על הנתב", "he"),
+    ("सर्वर का पासवर्ड {v} रख दिया है", "सर्वर का पासवर्ड कम से कम 12 अक्षर का होना चाहिए", "hi"),
+    ("รหัสผ่านไวไฟที่ร้านคือ {v}", "รหัสผ่านไวไฟที่ร้านเปลี่ยนทุกเดือน", "th"),
+    ("Ο κωδικός του email μου είναι {v}", "Ο κωδικός του email πρέπει να αλλάζει κάθε τρεις μήνες", "el"),
+    ("Das neue Kennwort für den Drucker lautet {v}", "Das Kennwort für den Drucker steht im Wiki", "de"),
+    ("Für den Router hab ich {v} als Passwort genommen", "Für den Router hab ich ein neues Passwort genommen", "de"),
+    ("Le mot de passe de la box, je l'ai changé en {v}", "Le mot de passe de la box est collé sous l'appareil", "fr"),
+    ("La clave del portal de proveedores quedó así: {v}", "La clave del portal de proveedores caduca cada 60 días", "es"),
+    ("Usa {v} para entrar en el panel de administración", "Usa tu correo para entrar en el panel de administración", "es"),
+    ("A senha do Wi-Fi da casa da praia agora é {v}", "A senha do Wi-Fi da casa da praia está na geladeira", "pt"),
+    ("La password del NAS è diventata {v}", "La password del NAS va cambiata ogni anno", "it"),
+    ("Het wachtwoord van de gedeelde schijf is nu {v}", "Het wachtwoord van de gedeelde schijf staat in de kluis", "nl"),
+    ("Hasło do konta firmowego to {v}", "Hasło do konta firmowego musi mieć 12 znaków", "pl"),
+    ("Şifreyi {v} olarak değiştirdim", "Şifreyi dün değiştirdim, yenisi e-postada", "tr"),
+    ("Mật khẩu wifi văn phòng là {v}", "Mật khẩu wifi văn phòng được dán ở quầy lễ tân", "vi"),
+    ("Kata sandi email kantor sekarang {v}", "Kata sandi email kantor harus diganti tiap bulan", "id"),
+    ("Heslo k routeru je {v}", "Heslo k routeru je napsané na krabici", "cs"),
+    ("use {v} to log in to the staging admin", "use your SSO account to log in to the staging admin", "en"),
+    ("I set the laptop's disk encryption passphrase to {v}", "I set the laptop's disk encryption passphrase to something long", "en"),
+    ("creds for the printer admin page: admin / {v}", "creds for the printer admin page are on the sticker", "en"),
+    ("FYI the shared mailbox pw is {v}", "FYI the shared mailbox pw expires on Friday", "en"),
+]
+for sec, ben, lang in PROSE:
+    add(sec.replace("{v}", R.choice([pw, human])()), "secret", "prose", lang)
+    add(ben, "benign", "prose", lang)
+
+TOOLS = [
+    ("$ env | grep -i mysql\nMYSQL_HOST=db\nMYSQL_PWD={v}", "$ env | grep -i mysql\nMYSQL_HOST=db\nMYSQL_PWD_FILE=/run/secrets/mysql"),
+    ("kubectl create secret generic api --from-literal=signing-key={t}", "kubectl create secret generic api --from-file=signing-key=./signing.key"),
+    ("docker run -d -e REDIS_ARGS=\"--requirepass {v}\" redis/redis-stack", "docker run -d -e REDIS_ARGS=\"--requirepass $REDIS_PW\" redis/redis-stack"),
+    ("terraform output -json\n{\"db_master_pw\": {\"sensitive\": true, \"value\": \"{v}\"}}",
+     "terraform output\ndb_master_pw = <sensitive>"),
+    ("ERROR 1045 (28000): Access denied for user 'report'@'10.0.0.5' (using password: YES)\nmysql -ureport -p{v} -h 10.0.0.9",
+     "ERROR 1045 (28000): Access denied for user 'report'@'10.0.0.5' (using password: YES)"),
+    ("- name: add user\n  ansible.builtin.user:\n    name: backup\n    password: \"{{ '{v}' | password_hash('sha512') }}\"",
+     "- name: add user\n  ansible.builtin.user:\n    name: backup\n    password: \"{{ backup_pw | password_hash('sha512') }}\""),
+    ("jupyter: In [4]: os.environ['WANDB_API_KEY'] = '{h}'", "jupyter: In [4]: os.environ['WANDB_PROJECT'] = 'churn-2026'"),
+    ("[2026-11-04 10:22:01] DEBUG requests: GET https://svc.example/api?user=bot&password={v}",
+     "[2026-11-04 10:22:01] DEBUG requests: GET https://svc.example/api?user=bot&page=3"),
+    ("git clone https://deploy:{v}@git.example.org/team/app.git", "git clone https://deploy@git.example.org/team/app.git"),
+    ("postgresql://reporting:{v}@pg.internal:5432/analytics", "postgresql://reporting@pg.internal:5432/analytics?sslmode=require"),
+    ("amqps://svc:{v}@mq.example.net/vhost", "amqps://mq.example.net/vhost (credentials from the vault)"),
+    ("Authorization: Basic {b}", "Authorization: Basic <base64 of user:password>"),
+    ("ssh-keygen -p -f ~/.ssh/id_ed25519 -N '{v}' -P ''", "ssh-keygen -t ed25519 -C 'ana@laptop' -N ''"),
+    ("sshpass -p '{v}' ssh root@10.0.4.12", "sshpass -f ~/.ssh/pass.txt ssh root@10.0.4.12"),
+]
+import base64  # noqa: E402
+
+for sec, ben in TOOLS:
+    v = pw()
+    b = base64.b64encode(f"admin:{v}".encode()).decode()
+    add(sec.replace("{v}", v).replace("{t}", tok(40)).replace("{h}", hexs(40)).replace("{b}", b), "secret", "tool")
+    add(ben, "benign", "tool")
+
+BENIGN_MORE = [
+    "commit 9c4e1f2a7b3d5e6f8a9b0c1d2e3f4a5b6c7d8e9f\nMerge: 1a2b3c4 5d6e7f8",
+    "sha256sum release.tar.gz\n3b7f0c9e2d4a6b8c1e3f5a7b9d0c2e4f6a8b0d2f4e6a8c0e2f4a6b8d0c2e4f6a  release.tar.gz",
+    "request_id=4c1e9a7f-2b3d-4f5e-8a9b-0c1d2e3f4a5b trace_id=7a9c3e5f1b2d4f6a8c0e2a4c6e8f0a1b",
+    "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "password = bcrypt.hashpw(password.encode(), bcrypt.gensalt(12))",
+    "ALTER TABLE users ADD COLUMN password_hash VARCHAR(255) NOT NULL;",
+    "The password must contain at least one digit, one symbol like ! or #, and 12 characters, e.g. not Summer2024!",
+    "Image digest: sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "integrity sha512-Vx1qOtNq7kRKhZ2vZ3Nw0o8WqK3fXyB2C9mP4sT6uLrD5eF7gH8iJ0kA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1v==",
+    "In the docs the example token is ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx, replace it with yours",
+    "export DATABASE_URL=\"postgres://${PGUSER}:${PGPASSWORD}@${PGHOST}:5432/app\"",
+    "The secret lives in AWS Secrets Manager under prod/payments/stripe, rotated every 30 days",
+]
+for t in BENIGN_MORE:
+    add(t, "benign", "lookalike")
+
+with OUT.open("w", encoding="utf-8") as f:
+    for r in rows:
+        f.write(json.dumps(r, ensure_ascii=False) + "\n")
+print(len(rows), sum(r["label"] == "secret" for r in rows))
