@@ -300,11 +300,17 @@ def _value_first_ok(m: re.Match[str]) -> bool:
     return _pair_password_ok(m)
 
 
+_NAME_RUN = re.compile(r"[A-Za-z][\w.-]*")
+
+
 def _random_value_ok(m: re.Match[str]) -> bool:
     """An assigned key/token value counts when it looks machine-made, not like a word or name."""
     value = m.group("v")
     if _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
         return False
+    names = _NAME_RUN.findall(m.string, m.start(), m.start("v"))
+    if names and assignments.names_something_else(names[0]):
+        return False  # `PRIVATE_TOKEN_HASH=…`, `session_id_ttl: …`: the name says what else it holds
     if m.string.startswith("(", m.end("v")) and "." in value:
         return False  # a call (`session = boto3.Session(…)`): code, not a key
     has_digit = any(c.isdigit() for c in value)
