@@ -98,9 +98,11 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
     return {s.lower()[:4] if not _UNSPACED_RE.search(s) else s for s, _ in stems}
 
 
+_LOGIN = _label_pattern(pw.LOGIN_STEMS)
+_LOGIN_HINTS = _hints(pw.LOGIN_STEMS)
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
                set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))))  # in the order of _KINDS
-HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS)))
+HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
 _OPENING = frozenset("「『〈《＂＇")  # CJK opening quotes, each a token of its own ("パスワードは「…」です")
@@ -409,6 +411,23 @@ def _value_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
+def _used_to_sign_in(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """A value used to sign in, before sign-in label `m`: a "use" word, the value, maybe a "to" word ("use X to log
+    in", "usa X para entrar", "mit X einloggen", "用 X 登录"). Only a strict secret shape: no word names a password."""
+    toks = _tokens(text, max(0, m.start() - 100), m.start())[-3:]
+    words = [t.group(0) for t in toks]
+    for i in range(len(toks) - 1, 0, -1):
+        between = [w.lower() for w in words[i + 1:]]
+        if len(between) > 1 or (between and between[0] not in pw.TO_WORDS and between[0] not in ("um", "zum", "pour", "per",
+                                                                                              "om", "для", "để")):
+            continue
+        value = _clean(words[i])
+        if words[i - 1].lower() in pw.USE_WORDS and value and secret_like(value, strict=True) and _strong(value):
+            offset = toks[i].start() + words[i].find(value)
+            return offset, offset + len(value)
+    return None
+
+
 _FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code"}  # the kind each label's finding is named
 
 # A one-time code named by the service that sent it: a name (a capital and a lower-case letter: "Uber", "WhatsApp",
@@ -470,6 +489,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 span = _otp_before(text, m)
             if span is not None:
                 yield span[0], span[1], _FOUND[kind]
+    if any(h in lowered for h in _LOGIN_HINTS):
+        for m in _LOGIN.finditer(text):
+            span = None if _in_code(text, m.start()) else _used_to_sign_in(text, m)
+            if span is not None:
+                yield span[0], span[1], "password"
     if any(h in lowered for h in _KIND_HINTS[2]):
         for start, end in _brand_codes(text):
             yield start, end, "one_time_code"
