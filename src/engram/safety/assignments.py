@@ -25,8 +25,8 @@ from collections import Counter
 from engram.safety.prose_words import AMBIGUOUS, PASSWORD_STEMS
 from engram.safety.views import strip_accents
 
-__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "names_something_else", "is_state",
-           "runs_a_command"]
+__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
+           "names_something_else", "runs_a_command"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(

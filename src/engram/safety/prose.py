@@ -67,9 +67,10 @@ def _trie(words: Iterable[tuple[str, str]]) -> str:
     return emit(tree)
 
 
-def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
+def _label_pattern(stems: Iterable[tuple[str, int]], heads: Iterable[tuple[str, int]] = ()) -> re.Pattern[str]:
     """One pattern for the labels `stems` ((stem, letters an inflection may add)): words of scripts with spaces
-    bounded on both sides (Arabic ones maybe with a glued proclitic), words of scripts without spaces anywhere."""
+    bounded on both sides (Arabic ones maybe with a glued proclitic), words of scripts without spaces anywhere; and
+    compounds that end in one of `heads` ("Bankpasswort", "WLAN-Kennwort")."""
     spaced: list[tuple[str, str]] = []
     arabic: list[tuple[str, str]] = []
     unspaced: list[tuple[str, str]] = []
@@ -78,6 +79,9 @@ def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
         group = unspaced if _UNSPACED_RE.search(stem) else arabic if _ARABIC.match(stem) else spaced
         group.append((stem.lower(), tail))
     parts = [rf"(?<![\w.$@/]){_trie(spaced)}(?!\w)"]
+    compounds = [(h.lower(), rf"[^\W\d_]{{0,{extra}}}" if extra else "") for h, extra in heads]
+    if compounds:
+        parts.append(rf"(?<=[^\W\d_]){_trie(compounds)}(?!\w)")  # the head, glued to the word before it
     if arabic:  # Arabic proclitics glued to the label: "ككلمة مرور" (as a password), "لبطاقة" (for the card)
         parts.append(rf"(?<![\w.$@/])(?:[وفبكل]{{1,2}})?{_trie(arabic)}(?!\w)")
     if unspaced:
@@ -85,7 +89,7 @@ def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-_PASSWORD = _label_pattern(pw.PASSWORD_STEMS)
+_PASSWORD = _label_pattern(pw.PASSWORD_STEMS, pw.COMPOUND_HEADS)
 _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
 _OTP = _label_pattern(pw.OTP_STEMS)
@@ -459,12 +463,15 @@ def _in_code(text: str, start: int) -> bool:
     return len(_FENCE.findall(text, 0, start)) % 2 == 1
 
 
-def find(text: str) -> list[tuple[int, int, str]]:
-    """Every secret this finder reads in `text`, as (start, end, kind); nothing in a text about a test double."""
-    lowered = text.lower()
-    if not any(h in lowered for h in HINTS) or about_test_double(text):
+def find(text: str, present: set[str] | None = None) -> list[tuple[int, int, str]]:
+    """Every secret this finder reads in `text`, as (start, end, kind); nothing in a text about a test double.
+    `present` is the set of `HINTS` the text holds, when the caller has it."""
+    if present is None:
+        lowered = text.lower()
+        present = {h for h in HINTS if h in lowered}
+    if not present or about_test_double(text):
         return []
-    return sorted(set(_find(text)))
+    return sorted(set(_find(text, present)))
 
 
 def _in_placeholder(text: str, at: int) -> bool:
@@ -474,10 +481,9 @@ def _in_placeholder(text: str, at: int) -> bool:
     return start >= 0 and text.find("]", start) >= at
 
 
-def _find(text: str) -> Iterator[tuple[int, int, str]]:
-    lowered = text.lower()
+def _find(text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
     for (kind, pattern, lock), hints in zip(_KINDS, _KIND_HINTS, strict=True):
-        if not any(h in lowered for h in hints):
+        if present.isdisjoint(hints):
             continue
         for m in pattern.finditer(text):
             if _in_code(text, m.start()) or _in_placeholder(text, m.start()):
@@ -489,11 +495,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 span = _otp_before(text, m)
             if span is not None:
                 yield span[0], span[1], _FOUND[kind]
-    if any(h in lowered for h in _LOGIN_HINTS):
+    if not present.isdisjoint(_LOGIN_HINTS):
         for m in _LOGIN.finditer(text):
             span = None if _in_code(text, m.start()) else _used_to_sign_in(text, m)
             if span is not None:
                 yield span[0], span[1], "password"
-    if any(h in lowered for h in _KIND_HINTS[2]):
+    if not present.isdisjoint(_KIND_HINTS[2]):
         for start, end in _brand_codes(text):
             yield start, end, "one_time_code"

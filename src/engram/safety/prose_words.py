@@ -10,8 +10,11 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "LOGIN_STEMS", "USE_WORDS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS",
-           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "code_hints"]
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS",
+           "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
+           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
+           "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
+           "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
@@ -23,10 +26,17 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("slaptažod", 3), ("lykilorð", 3), ("lykilord", 3), ("şifre", 5), ("sifre", 5), ("mật khẩu", 0), ("mat khau", 0), ("kata sandi", 0), ("sandi", 0),
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
-    ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
+    ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
     ("passphrase", 1), ("pass phrase", 1), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
     ("รหัสผ่าน", 0), ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
+)
+
+# Password words that end a compound in languages that glue their nouns (German, Dutch, the Nordic languages,
+# Hungarian, Finnish): "Bankpasswort", "routerwachtwoord", "wifilösenord", "Mailkennwort" are labels too.
+COMPOUND_HEADS: tuple[tuple[str, int], ...] = (
+    ("passwort", 1), ("kennwort", 1), ("wachtwoord", 1), ("lösenord", 2), ("losenord", 2), ("passord", 2),
+    ("adgangskode", 1), ("kodeord", 2), ("salasana", 1), ("jelszó", 3), ("jelszava", 0), ("password", 1),
 )
 
 # Words for a PIN or a lock's code: a number of 4-8 digits after one of them is a secret (and any password shape).
@@ -120,7 +130,7 @@ CONNECTORS: frozenset[str] = frozenset({
     "devient", "vaut", "zněl", "wynosi", "it's", "it’s", "that's", "that’s", "here's", "here’s", "been",
     # "became": a copula of change ("è diventata …", "est devenu …", "стал …")
     "became", "become", "becomes", "diventata", "diventato", "divenuta", "divenuto", "devenu", "devenue", "geworden",
-    "wurde", "werd", "virou", "tornou-se", "stał", "stała", "stało", "стал", "стала", "стало", "став", "стала", "oldu",
+    "wurde", "werd", "virou", "tornou-se", "stał", "stała", "stało", "стал", "стала", "стало", "став", "oldu",
     # an enumeration comma of scripts without spaces ("Wi-Fiのパスワード、…")
     "、", "，",
 })
@@ -163,7 +173,7 @@ LOGIN_STEMS: tuple[tuple[str, int], ...] = (
     ("kirjautua", 0), ("ログイン", 0), ("登录", 0), ("登錄", 0), ("登入", 0), ("로그인", 0),
 )
 # "use" words before a value used to sign in.
-USE_WORDS: frozenset[str] = frozenset({"use", "used", "using", "usa", "usá", "usar", "use", "utilise", "utilisez", "utiliser",
+USE_WORDS: frozenset[str] = frozenset({"use", "used", "using", "usa", "usá", "usar", "utilise", "utilisez", "utiliser",
                                        "benutze", "benutzt", "verwende", "nimm", "mit", "with", "con", "com", "avec", "usando",
                                        "gebruik", "met", "użyj", "używaj", "используй", "используйте", "введи", "введите",
                                        "з", "с", "використовуй", "použij", "kullan", "ile", "pakai", "gunakan", "dengan",
