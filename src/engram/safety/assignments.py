@@ -44,7 +44,7 @@ _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "s
 # (`primary_key`, `sort_key`, `cache_key`, `public_key`) is an index, a lookup or a key meant to be shared.
 _KEY_QUALIFIERS = frozenset({"api", "private", "access", "secret", "signing", "sign", "encryption", "decryption", "preshared",
                              "shared", "master", "account", "client", "consumer", "hmac", "mac", "aes", "crypto", "cipher",
-                             "session", "storage", "app", "application", "auth", "webhook", "jwt", "cookie", "license",
+                             "session", "app", "application", "auth", "webhook", "jwt", "cookie", "license",
                              "licence", "service", "admin", "root", "deploy", "subscription", "integration", "server",
                              "instance", "write", "ingest", "management", "unseal", "recovery", "wallet", "vault", "kms"})
 _SECRET_PAIRS = frozenset({*((q, "key") for q in _KEY_QUALIFIERS), ("client", "secret"),
