@@ -165,6 +165,11 @@ _CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$"
 _PATH = re.compile(r"^(?:~|\.{1,2})?/(?:[\w.-]+/)*\.?[A-Za-z][\w.-]*/?$|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$")
 
 
+# A reference to where a secret is kept: a URI with no user info (`op://…`, `vault://…`, `https://vault.example/…`,
+# `awssm://…`) or an AWS ARN.
+_REFERENCE = re.compile(r"^(?:[a-z][a-z0-9+.-]{1,20}://[^\s@]+|arn:aws[\w-]*:[\w-]+:[\w-]*:\d*:\S+)$")
+
+
 def _entropy(s: str) -> float:
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
@@ -177,10 +182,10 @@ def _machine_made(value: str) -> bool:
 
 
 def is_placeholder_or_hash(value: str) -> bool:
-    """A template (`${PW}`, `{{ pw }}`, `<password>`, `!vault`), a hash output (`pbkdf2:…`), or a word
-    made of placeholder words (`testpassword`, `your-token-here`)."""
+    """A template (`${PW}`, `{{ pw }}`, `<password>`, `!vault`), a hash output (`pbkdf2:…`), a reference to where the
+    secret is kept (`op://…`, an ARN), or a word made of placeholder words (`testpassword`, `your-token-here`)."""
     value = value.strip()
-    if _TEMPLATE.match(value) or _HASH_OUTPUT.match(value):
+    if _TEMPLATE.match(value) or _HASH_OUTPUT.match(value) or _REFERENCE.match(value):
         return True
     letters_only = re.sub(r"[^A-Za-z]", "", value)
     if not _PLACEHOLDER_WORDS.search(value):

@@ -27,7 +27,8 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
-    ("passphrase", 1), ("pass phrase", 1), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
+    ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
+    ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
     ("รหัสผ่าน", 0), ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
 )
@@ -211,7 +212,7 @@ TECH_WORDS: frozenset[str] = frozenset({
 # Labels that also mean something else: Greek κωδικός is any code, Spanish clave a key idea, Italian parola a word,
 # Turkish şifre a cipher, Indonesian sandi a code. After them a value must hold a lower-case letter and a digit or a
 # symbol ("AX-77123", an order code, is not a password).
-AMBIGUOUS: tuple[str, ...] = ("κωδικ", "clave", "parol", "şifre", "sifre", "sandi", "код", "kod", "kód", "cod", "code",
+AMBIGUOUS: tuple[str, ...] = ("κωδικ", "clave", "ww", "losen", "lösen", "parol", "şifre", "sifre", "sandi", "код", "kod", "kód", "cod", "code",
                               "código", "codice", "mã", "رمز", "कोड", "暗号", "암호")
 # Names with a digit or a symbol that follow a password's label and are not passwords: password managers and the
 # like ("Password managers: 1Password at work", "**Unique Passwords**: 1Password can generate …").
