@@ -1413,6 +1413,7 @@ def test_secrets_under_names_flags_and_calls_read_by_method(text, secret):
     "PRIVATE_TOKEN_HASH=c871ef2a89f2551391e36e8abc377eef37ef948007657cdb818225e74dc8d5d4",  # the name says hash
     "[auth] login ok user=ops session=9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",  # a session UUID in a log
     "kennwort_min_laenge: 12\nkennwort_ablauf_tage: 90",
+    "politica_contrasena:\n  longitud_minima: 12\n  caducidad_dias: 90",  # a mapping under a label: child keys, no value
 ])
 def test_look_alikes_of_names_flags_and_calls_are_kept(text):
     assert find_secrets(text) == [], redact(text)

@@ -165,9 +165,10 @@ _CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$"
 _PATH = re.compile(r"^(?:~|\.{1,2})?/(?:[\w.-]+/)*\.?[A-Za-z][\w.-]*/?$|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$")
 
 
-# A reference to where a secret is kept: a URI with no user info (`op://…`, `vault://…`, `https://vault.example/…`,
-# `awssm://…`) or an AWS ARN.
-_REFERENCE = re.compile(r"^(?:[a-z][a-z0-9+.-]{1,20}://[^\s@]+|arn:aws[\w-]*:[\w-]+:[\w-]*:\d*:\S+)$")
+# A reference to where a secret is kept: a secret store's URI (1Password `op://…`, `vault://…`, AWS and GCP secret
+# managers, Azure Key Vault, Doppler, Infisical, SOPS, Bitwarden) or an AWS ARN.
+_REFERENCE = re.compile(r"^(?:(?:op|vault|awssm|aws-sm|ssm|gcpsm|gcp-sm|azkv|akv|keyvault|doppler|infisical|sops|bw|"
+                        r"secrets?|kv)://[^\s@]+|arn:aws[\w-]*:[\w-]+:[\w-]*:\d*:\S+)$")
 
 
 def _entropy(s: str) -> float:

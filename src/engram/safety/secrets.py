@@ -203,6 +203,7 @@ def _code_after_label(m: re.Match[str], value: str, value_end: int) -> bool:
 
 
 _MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that ends its line: the value was a key
+_CHILD_KEY = re.compile(r":(?:[ \t]|$)", re.MULTILINE)  # on the line after a label, a colon after the value: a child key
 
 
 def _password_value_ok(m: re.Match[str]) -> bool:
@@ -216,8 +217,10 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
-    if not quoted and _MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")):
-        return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line: a key of a mapping (YAML), not a value
+    if not quoted and (_MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")) or
+                       ("\n" in between and _CHILD_KEY.match(m.string, m.end("v2")))):
+        return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line, or `passwort_richtlinie:` then
+        # `  min_laenge: 12`: a key of a mapping (YAML), not a value
     if "\n" in between and m.start() > 0 and m.string[m.start() - 1] in ",;\t|":
         return False  # the last column of a table's header (`user,password`), then a row: engram.safety.layouts reads it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
