@@ -1428,6 +1428,8 @@ def test_look_alikes_of_names_flags_and_calls_are_kept(text):
     ("路由器的密码设为 Xk29#aLq22 了", "Xk29#aLq22"),  # a Chinese verb of setting
     ("Wi-Fiのパスワード、SCLdj1-mMG だよ", "SCLdj1-mMG"),  # the enumeration comma
     ("管理画面のログインは admin / Sakura#2027 です", "Sakura#2027"),  # a pair after a CJK label and particle
+    ("Qv7#kLm2Zp ist das neue WLAN-Passwort", "Qv7#kLm2Zp"),  # a value first, then a copula and the label
+    ("« Qv7#kLm2Zp », c'est le nouveau mot de passe", "Qv7#kLm2Zp"),
 ])
 def test_prose_read_by_method(text, secret):
     assert secret not in redact(text), redact(text)
@@ -1438,14 +1440,17 @@ def test_prose_read_by_method(text, secret):
     "I used Python3 to log in via the API",
     "Das Bankpasswort steht im Passwortmanager",
     "La password del NAS è diventata troppo vecchia",
+    "Bitwarden2024 is my password manager",  # an attribute after the label
+    "Python3 ist das neue Default",
 ])
 def test_look_alikes_of_prose_read_by_method_are_kept(text):
     assert find_secrets(text) == [], redact(text)
 
 
-@pytest.mark.parametrize("name, floor", [("secrets_tune20", (138, 0))])
-def test_tune20_floor(name, floor):
-    """A regression floor at this round's tuning figure (its first read was 78/100, 2/112; see DATA_CARD)."""
+@pytest.mark.parametrize("name, floor", [("secrets_tune20", (197, 0)), ("secrets_holdout20", (28, 0))])
+def test_tune20_and_holdout20_floors(name, floor):
+    """Regression floors at this round's figures (tune20's first read was 78/100, 2/112, holdout20's 26/30, 1/30; these
+    flatter, see DATA_CARD)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]

@@ -350,8 +350,57 @@ SITTING3 = [
 ]
 for label, family, lang, text in SITTING2:
     add(text, label, family + "_2", lang)
+# Fourth sitting, by hand, after the third sitting's changes: Markdown, value-first sentences, tool JSON, agents'
+# notes, prose in 11 more languages, technical look-alikes (label, family, lang, text).
+SITTING4 = [
+ ("secret","md","en","**Password:** `Qv7#kLm2Zp`"),
+ ("secret","md","en","- DB user: `app`\n- DB pass: `Qv7#kLm2Zp`"),
+ ("secret","chat","en","pwd for the nas is Qv7#kLm2Zp 👍"),
+ ("secret","chat","en","Qv7#kLm2Zp is the new wifi password"),
+ ("secret","chat","es","Qv7#kLm2Zp es la nueva contraseña del wifi"),
+ ("secret","chat","de","Qv7#kLm2Zp ist das neue WLAN-Passwort"),
+ ("secret","chat","fr","« Qv7#kLm2Zp », c'est le nouveau mot de passe"),
+ ("secret","tool","en","{\"stdout\": \"DB_HOST=db\\nDB_PASS=Qv7#kLm2Zp\\n\", \"exit_code\": 0}"),
+ ("secret","tool","en","Output:\n  AdminPassword  Qv7#kLm2Zp\n  AdminUser      azureuser"),
+ ("secret","log","en","level=info msg=\"connecting\" dsn=\"postgres://app:Qv7kLm2Zp9x@db:5432/app\""),
+ ("secret","config","en","[database]\nconnection = mysql+pymysql://nova:Qv7kLm2Zp9x@controller/nova"),
+ ("secret","config","en","datasource.password=Qv7kLm2Zp9x"),
+ ("secret","config","en","Environment=\"API_SECRET=Qv7kLm2Zp9xR4tY8\""),
+ ("secret","config","en","ENV GITHUB_TOKEN=ghp_Qv7kLm2Zp9xR4tY8bN3cJ6wZ1aF5hD0sG8eU"),
+ ("secret","agent","en","Note to self: user's Netflix account — email lena@example.com, password Qv7kLm2Zp9x"),
+ ("secret","agent","en","User asked me to remember their locker combination: 14-32-07"),
+ ("secret","agent","en","The user's bank PIN is 4921."),
+ ("secret","prose","pl","Moje hasło do banku to Qv7kLm2Zp9x, nie mów nikomu"),
+ ("secret","prose","cs","heslo na wifi: Qv7kLm2Zp9x"),
+ ("secret","prose","hu","A wifi jelszó: Qv7kLm2Zp9x"),
+ ("secret","prose","ro","Parola de la router este Qv7kLm2Zp9x"),
+ ("secret","prose","fi","Wlan-salasana on Qv7kLm2Zp9x"),
+ ("secret","prose","da","Koden til wifi er Qv7kLm2Zp9x"),
+ ("secret","prose","uk","мій пароль до пошти Qv7kLm2Zp9x"),
+ ("secret","prose","bn","আমার ওয়াইফাই পাসওয়ার্ড Qv7kLm2Zp9x"),
+ ("secret","prose","ur","میرا وائی فائی پاس ورڈ Qv7kLm2Zp9x ہے"),
+ ("secret","prose","sw","Nenosiri la wifi ni Qv7kLm2Zp9x"),
+ ("secret","prose","tl","Ang password ng wifi ay Qv7kLm2Zp9x"),
+ ("benign","md","en","**Password:** use the SSO button"),
+ ("benign","chat","en","pwd prints the working directory, e.g. /home/lena/projects"),
+ ("benign","chat","en","Python3 is the new default interpreter"),
+ ("benign","tool","en","{\"stdout\": \"DB_HOST=db\\nDB_PASS_FILE=/run/secrets/db\\n\", \"exit_code\": 0}"),
+ ("benign","log","en","level=info msg=\"connecting\" dsn=\"postgres://app@db:5432/app\""),
+ ("benign","config","en","datasource.password=${SPRING_DATASOURCE_PASSWORD}"),
+ ("benign","agent","en","User prefers to keep passwords in Bitwarden and asked me never to store them."),
+ ("benign","agent","en","The user's bank is ING, branch 4921."),
+ ("benign","prose","pl","Hasło do banku zmieniam co 3 miesiące"),
+ ("benign","prose","ro","Parola de la router este scrisă pe spate"),
+ ("benign","prose","sw","Nenosiri la wifi limebadilishwa jana"),
+ ("benign","tech","en","The password reset token expires after 15 minutes (PASSWORD_RESET_TIMEOUT=900)."),
+ ("benign","tech","en","hashlib.sha256(b'password').hexdigest() == '5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8'"),
+ ("benign","tech","en","Use `openssl rand -base64 32` to generate a SECRET_KEY, e.g. 3q2+7w== style output."),
+ ("benign","tech","en","Password: ******** (hidden)"),
+]
 for label, family, lang, text in SITTING3:
     add(text, label, family + "_3", lang)
+for label, family, lang, text in SITTING4:
+    add(text, label, family + "_4", lang)
 
 with OUT.open("w", encoding="utf-8") as f:
     for r in rows:

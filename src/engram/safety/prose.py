@@ -399,17 +399,36 @@ def unjoined(between: str) -> bool:
                 any(c in last for c in ":=：→") or any(_changes(_clean(w)) for w in gap))
 
 
+_COPULA_WORDS = frozenset(c for c in _CONNECTORS if c[:1].isalpha())
+
+
+def _copula_first(between: list[str]) -> bool:
+    """Whether the words between a value and the label after it start with a copula and hold at most three more words (or a compound's first part)
+    ("X ist das neue WLAN-Passwort", "« X », c'est le nouveau mot de passe"); punctuation alone is no word."""
+    rest = [w for w in between if _clean(w)]
+    return 1 <= len(rest) <= 4 and rest[0].lower() in _COPULA_WORDS
+
+
+def _attribute_after(text: str, end: int) -> bool:
+    """Whether the word after a label says the phrase is about an attribute of passwords ("… password manager")."""
+    nxt = _TOKEN.search(text, end, end + 40)
+    return nxt is not None and _clean(nxt.group(0)).lower().lstrip("-") in ATTRIBUTE_WORDS
+
+
 def _value_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    """A value before label `m` and an "as" word ("use X como senha", "X というパスワード", "X ككلمة مرور")."""
-    toks = _tokens(text, max(0, m.start() - 100), m.start())[-_BEFORE:]
+    """A value before label `m` and an "as" word ("use X como senha", "X というパスワード", "X ككلمة مرور"), or before a
+    copula and the label (`_copula_first`; then only a strong value)."""
+    toks = _tokens(text, max(0, m.start() - 100), m.start())[-_BEFORE - 4:]
     glued = _ARABIC.match(m.group(0)) is not None and m.group(0)[:1] == "ك"
     words = [t.group(0) for t in toks]
     for i in range(len(toks) - 1, -1, -1):
         between = words[i + 1:]
         marker = (glued and not between) or (0 < len(between) <= 2 and any(w.lower() in pw.AS_MARKERS for w in between))
-        if marker:
+        by_copula = not marker and _copula_first(between) and not _attribute_after(text, m.end())
+        if marker or by_copula:
             value = _clean(words[i])
-            if value and secret_like(value, strict=ambiguous_label(m.group(0))):
+            if value and (not by_copula or _strong(value)) and \
+                    secret_like(value, strict=by_copula or ambiguous_label(m.group(0))):
                 offset = toks[i].start() + words[i].find(value)
                 return offset, offset + len(value)
     return None
