@@ -46,7 +46,8 @@ _KEY_QUALIFIERS = frozenset({"api", "private", "access", "secret", "signing", "s
                              "shared", "master", "account", "client", "consumer", "hmac", "mac", "aes", "crypto", "cipher",
                              "session", "app", "application", "auth", "webhook", "jwt", "cookie", "license",
                              "licence", "service", "admin", "root", "deploy", "subscription", "integration", "server",
-                             "instance", "write", "ingest", "management", "unseal", "recovery", "wallet", "vault", "kms"})
+                             "instance", "write", "ingest", "management", "unseal", "recovery", "wallet", "vault", "kms",
+                             "fernet"})
 _SECRET_PAIRS = frozenset({*((q, "key") for q in _KEY_QUALIFIERS), ("client", "secret"),
                            ("de", "passe")})  # `mot_de_passe`, `motDePasse`
 # Parts that say the name holds something other than the secret itself.
