@@ -1371,3 +1371,86 @@ def test_look_alikes_of_windows_flags_are_kept(text):
 ])
 def test_prefixed_ids_are_no_user_password_tokens(text):
     assert find_secrets(text) == [], redact(text)
+
+
+# --------------------------------------------------------------------------- names, flags, calls and labels read by method
+
+
+@pytest.mark.parametrize("name, secret", [
+    ("pswd", True), ("passw", True), ("smtp_pwrd", True), ("ldapPword", True),  # "password" shortened
+    ("hmac_key", True), ("X-Client-Key", True), ("webhook_key", True),  # "<qualifier> key"
+    ("salasana", True), ("lozinka", True), ("wachtwoord_db", True), ("пароль", True), ("パスワード", True),  # other languages
+    ("pwr_state", False), ("powder", False), ("passport", False), ("compass", False),  # words that only look shortened
+    ("primary_key", False), ("sort_key", False), ("public_key", False), ("cache_key", False),
+    ("pswd_file", False), ("password_min_len", False), ("kennwort_min_laenge", False),
+])
+def test_secret_names_are_read_by_method(name, secret):
+    from engram.safety.assignments import is_secret_name
+    assert is_secret_name(name) is secret
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("mail.smtp.pswd=Vx7#kq2Lm9", "Vx7#kq2Lm9"),
+    ('{"db": {"lozinka": "Vx7#kq2Lm9"}}', "Vx7#kq2Lm9"),
+    ("./deploy.sh --vault-token 'Qz8mN3pL7vX2wR5tY9bK4cJ6'", "Qz8mN3pL7vX2wR5tY9bK4cJ6"),  # any long flag named for a secret
+    ('docker run -e REDIS_ARGS="--requirepass Vx7#kq2Lm9" redis', "Vx7#kq2Lm9"),
+    ("keyring.set_password('backup', 'jo', 'Vx7#kq2Lm9')", "Vx7#kq2Lm9"),  # a call named for the secret takes it alone
+    ("pdf.decrypt('Vx7#kq2Lm9')", "Vx7#kq2Lm9"),
+    ("ConvertTo-SecureString 'Vx7#kq2Lm9' -AsPlainText -Force", "Vx7#kq2Lm9"),
+    ("conn = ldap3.Connection(srv, 'CORP\\\\svc', 'Vx7#kq2Lm9')", "Vx7#kq2Lm9"),  # an escaped user literal
+    ("z.extractall(pwd=b'Vx7#kq2Lm9')", "Vx7#kq2Lm9"),  # a bytes literal
+    ('{"db_master_pw": {"sensitive": true, "value": "Vx7#kq2Lm9"}}', "Vx7#kq2Lm9"),  # terraform output -json
+])
+def test_secrets_under_names_flags_and_calls_read_by_method(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "./deploy.sh --limit 50 --region eu-west-1 --name Vx7-release",  # flags that name no secret
+    "docker login --password-stdin -u ci registry.example",
+    "keyring.set_password('backup', 'jo', getpass())",
+    "pdf.decrypt(password_from_prompt)",
+    "PRIVATE_TOKEN_HASH=c871ef2a89f2551391e36e8abc377eef37ef948007657cdb818225e74dc8d5d4",  # the name says hash
+    "[auth] login ok user=ops session=9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",  # a session UUID in a log
+    "kennwort_min_laenge: 12\nkennwort_ablauf_tage: 90",
+    "politica_contrasena:\n  longitud_minima: 12\n  caducidad_dias: 90",  # a mapping under a label: child keys, no value
+])
+def test_look_alikes_of_names_flags_and_calls_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("use Golondrina!1985 to log in to the staging admin", "Golondrina!1985"),  # a value used to sign in
+    ("Usa Tulipano1983 para entrar en el panel", "Tulipano1983"),
+    ("用 Xk29#aLq22 登录", "Xk29#aLq22"),
+    ("Mein neues Bankpasswort: Elbe#Sand2027, bitte nirgends speichern", "Elbe#Sand2027"),  # a compound's head
+    ("La password del NAS è diventata Sommerwiese2025", "Sommerwiese2025"),  # a copula of change
+    ("路由器的密码设为 Xk29#aLq22 了", "Xk29#aLq22"),  # a Chinese verb of setting
+    ("Wi-Fiのパスワード、SCLdj1-mMG だよ", "SCLdj1-mMG"),  # the enumeration comma
+    ("管理画面のログインは admin / Sakura#2027 です", "Sakura#2027"),  # a pair after a CJK label and particle
+    ("Qv7#kLm2Zp ist das neue WLAN-Passwort", "Qv7#kLm2Zp"),  # a value first, then a copula and the label
+    ("« Qv7#kLm2Zp », c'est le nouveau mot de passe", "Qv7#kLm2Zp"),
+])
+def test_prose_read_by_method(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "use your SSO account to log in to the staging admin",
+    "I used Python3 to log in via the API",
+    "Das Bankpasswort steht im Passwortmanager",
+    "La password del NAS è diventata troppo vecchia",
+    "Bitwarden2024 is my password manager",  # an attribute after the label
+    "Python3 ist das neue Default",
+])
+def test_look_alikes_of_prose_read_by_method_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("name, floor", [("secrets_tune20", (197, 0)), ("secrets_holdout20", (28, 0))])
+def test_tune20_and_holdout20_floors(name, floor):
+    """Regression floors at this round's figures (tune20's first read was 78/100, 2/112, holdout20's 26/30, 1/30; these
+    flatter, see DATA_CARD)."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]

@@ -22,15 +22,16 @@ import math
 import re
 from collections import Counter
 
+from engram.safety.prose_words import AMBIGUOUS, PASSWORD_STEMS
 from engram.safety.views import strip_accents
 
 __all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
-           "runs_a_command"]
+           "names_something_else", "runs_a_command"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
 _ASSIGN = re.compile(
     r"""(?P<nq>["']?)(?P<name>[^\W\d][\w.-]{1,60})(?P=nq)\]?[ \t]*(?::=|=>|[:=])[ \t]*"""
-    r"""(?:(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
+    r"""(?:[bBrRuU]{0,2}(?P<q>["'`])(?P<v>[^"'`\n]{1,200})(?P=q)|(?P<v2>[^\s"'`,;)}\]]{1,200}))"""
 )
 _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "credential",
                            "psk", "presharedkey",
@@ -39,8 +40,15 @@ _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "s
                            "passwort", "kennwort", "contrasena", "contrasenya", "senha", "wachtwoord", "haslo", "heslo",
                            "parola", "sifre", "losenord", "passord", "adgangskode", "salasana", "jelszo", "geslo",
                            "lozinka", "parool", "motdepasse", "parol", "hasło"})  # ł keeps its stroke without accents
-_SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("secret", "key"), ("client", "secret"),
-                           ("signing", "key"), ("encryption", "key"), ("preshared", "key"), ("master", "key"), ("account", "key"),
+# Words that make "<word> key" a secret key (`hmac_key`, `X-Client-Key`, `storage_key`); a key of other words
+# (`primary_key`, `sort_key`, `cache_key`, `public_key`) is an index, a lookup or a key meant to be shared.
+_KEY_QUALIFIERS = frozenset({"api", "private", "access", "secret", "signing", "sign", "encryption", "decryption", "preshared",
+                             "shared", "master", "account", "client", "consumer", "hmac", "mac", "aes", "crypto", "cipher",
+                             "session", "app", "application", "auth", "webhook", "jwt", "cookie", "license",
+                             "licence", "service", "admin", "root", "deploy", "subscription", "integration", "server",
+                             "instance", "write", "ingest", "management", "unseal", "recovery", "wallet", "vault", "kms",
+                             "fernet"})
+_SECRET_PAIRS = frozenset({*((q, "key") for q in _KEY_QUALIFIERS), ("client", "secret"),
                            ("de", "passe")})  # `mot_de_passe`, `motDePasse`
 # Parts that say the name holds something other than the secret itself.
 _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "digest", "salt", "length", "len", "min", "max",
@@ -51,7 +59,7 @@ _OTHER_PARTS = frozenset({"hash", "hashed", "hashes", "hasher", "hashers", "dige
                           "var", "limit", "limits", "size", "encoding", "format", "mode", "class", "hint", "help", "error",
                           "errors", "message", "confirm", "confirmation", "reset", "generator", "store", "storage",
                           "source", "provider", "scheme", "usage", "expiration", "at", "by", "dummy", "fake",
-                          "test", "example", "sample", "mock"})
+                          "test", "example", "sample", "mock", "stdin", "ask", "no", "from", "public", "pub"})
 # Words that make a phrase about a password's attributes, not the password: "password hashing in Django is
 # PBKDF2", "the password policy at work is NIST800-63". The prose rules of engram.safety.secrets read this too.
 ATTRIBUTE_WORDS = frozenset({"hash", "hashes", "hashed", "hashing", "hasher", "algorithm", "algorithms", "algo", "format",
@@ -69,29 +77,73 @@ _NOT_GLUED = frozenset({"bypass", "compass", "encompass", "overpass", "underpass
                         "subpass", "renderpass", "multipass", "firstpass", "onepass", "seasonpass", "boardingpass"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
+def _lexicon_stems() -> tuple[tuple[str, int], ...]:
+    """The password words of every language (engram.safety.prose_words), as a config key spells them: one word, no
+    accents, lower case (`salasana`, `lozinka`, `пароль`), with the letters an inflection may add."""
+    out = {(strip_accents(stem).lower(), extra) for stem, extra in PASSWORD_STEMS if " " not in stem and "-" not in stem}
+    return tuple(sorted((s, e) for s, e in out if (len(s) >= 4 or not s.isascii()) and not s.startswith(AMBIGUOUS)))
+
+
+_LEXICON = _lexicon_stems()
+_LEXICON_HEADS = tuple(s for s, _ in _LEXICON)
+
+
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
          "/p:", "/user:",
          "-w", "%", "client(", "connect(", "new ",
          # every secret part of a name is a hint too (`SENHA_BANCO=…`, `DB_PAROL=…` hold none of the above),
          # and those words as their languages write them (a name's parts are read without accents)
-         *sorted(_SECRET_PARTS), "contraseña", "şifre", "lösenord", "jelszó")
+         *sorted(_SECRET_PARTS), "contraseña", "şifre", "lösenord", "jelszó", "psw",
+         # the password words of every language, as written and without accents
+         *sorted({s.lower() for s, _ in PASSWORD_STEMS if " " not in s and "-" not in s}), *_LEXICON_HEADS)
 
 
 def _parts(name: str) -> list[str]:
     return [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", strip_accents(name)).lower()) if p]
 
 
+
+
+def _abbreviates_password(part: str) -> bool:
+    """`pswd`, `passw`, `pwrd`, `pword`: "password" written short by dropping letters (its first letter, a `w`, and the
+    rest in order); of three letters or fewer only `pw`, `pwd`, `psw`."""
+    if part in ("pw", "pwd", "psw"):
+        return True
+    if len(part) < 4 or not part.startswith("p") or "w" not in part:
+        return False  # `pwr` is power
+    letters = iter("assword")
+    return all(c in letters for c in part[1:])
+
+
+def _password_word(part: str) -> bool:
+    """A part that is a word for a password in some language, or "password" shortened."""
+    if _abbreviates_password(part):
+        return True
+    if not part.startswith(_LEXICON_HEADS):
+        return False
+    return any(part.startswith(s) and len(part) - len(s) <= extra for s, extra in _LEXICON)
+
+
+def names_something_else(name: str) -> bool:
+    """Whether a part of `name` says it holds something other than a secret: a hash, a length, a file, an id
+    (`password_hash`, `token_ttl`, `PRIVATE_TOKEN_HASH`)."""
+    return any(p in _OTHER_PARTS for p in _parts(name))
+
+
+def _secret_part(part: str) -> bool:
+    return part in _SECRET_PARTS or (part.endswith(_GLUED) and part not in _NOT_GLUED) or _password_word(part)
+
+
 def is_secret_name(name: str, *, head: bool = False) -> bool:
-    """`DB_PASSWORD`, `apiKey`, `client_secret` hold a secret; `password_hash`, `token_type` do not. With `head`, the
-    secret word must end the name (a table's column "login password", not "secret caught")."""
+    """`DB_PASSWORD`, `apiKey`, `client_secret`, `smtp_pswd`, `hmac_key`, `salasana` hold a secret; `password_hash`,
+    `token_type`, `primary_key` do not. With `head`, the secret word must end the name (a table's column "login
+    password", not "secret caught")."""
     parts = _parts(name)
     if not parts or any(p in _OTHER_PARTS for p in parts):
         return False
     if head:
-        last = parts[-1]
-        return last in _SECRET_PARTS or (last.endswith(_GLUED) and last not in _NOT_GLUED) or \
-            (len(parts) > 1 and (parts[-2], last) in _SECRET_PAIRS)
-    if any(p in _SECRET_PARTS or (p.endswith(_GLUED) and p not in _NOT_GLUED) for p in parts):  # `PGPASSWORD`, `rootpassword`, `ghtoken`
+        return _secret_part(parts[-1]) or (len(parts) > 1 and (parts[-2], parts[-1]) in _SECRET_PAIRS)
+    if any(_secret_part(p) for p in parts):  # `PGPASSWORD`, `rootpassword`, `ghtoken`, `pswd`
         return True
     return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:]))
 
@@ -114,6 +166,12 @@ _CODE = re.compile(r"^[A-Za-z_][\w.]*(?:\(.*\)?|\[.*\]?)?$|^\w+\(|^[({\[]|.*\)$"
 _PATH = re.compile(r"^(?:~|\.{1,2})?/(?:[\w.-]+/)*\.?[A-Za-z][\w.-]*/?$|^[A-Za-z]:\\(?:[\w. -]+\\)*[\w. -]+$")
 
 
+# A reference to where a secret is kept: a secret store's URI (1Password `op://…`, `vault://…`, AWS and GCP secret
+# managers, Azure Key Vault, Doppler, Infisical, SOPS, Bitwarden) or an AWS ARN.
+_REFERENCE = re.compile(r"^(?:(?:op|vault|awssm|aws-sm|ssm|gcpsm|gcp-sm|azkv|akv|keyvault|doppler|infisical|sops|bw|"
+                        r"secrets?|kv)://[^\s@]+|arn:aws[\w-]*:[\w-]+:[\w-]*:\d*:\S+)$")
+
+
 def _entropy(s: str) -> float:
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
@@ -126,10 +184,10 @@ def _machine_made(value: str) -> bool:
 
 
 def is_placeholder_or_hash(value: str) -> bool:
-    """A template (`${PW}`, `{{ pw }}`, `<password>`, `!vault`), a hash output (`pbkdf2:…`), or a word
-    made of placeholder words (`testpassword`, `your-token-here`)."""
+    """A template (`${PW}`, `{{ pw }}`, `<password>`, `!vault`), a hash output (`pbkdf2:…`), a reference to where the
+    secret is kept (`op://…`, an ARN), or a word made of placeholder words (`testpassword`, `your-token-here`)."""
     value = value.strip()
-    if _TEMPLATE.match(value) or _HASH_OUTPUT.match(value):
+    if _TEMPLATE.match(value) or _HASH_OUTPUT.match(value) or _REFERENCE.match(value):
         return True
     letters_only = re.sub(r"[^A-Za-z]", "", value)
     if not _PLACEHOLDER_WORDS.search(value):
@@ -201,7 +259,9 @@ _QUERY_PARAM = re.compile(r"""[?&;](?P<name>[A-Za-z_][\w.-]{1,40})=(?P<v>[^&;#\s
 # A port, a port mapping or an address: what `-p` means to docker, ssh, nc and web servers.
 _PORT_LIKE = re.compile(r"[\d.:\[\]]+(?:/(?:tcp|udp|sctp))?")
 # A password on a command line: `redis-cli -a S3cure!`, `mysql -pS3cret`, `--password=…`, `--token …`.
-_FLAG = re.compile(r"""(?<!\S)(?:--(?:password|passwd|pass|pwd|token|api-?key|secret|auth-?token)|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
+# Any long flag whose name holds a secret (`--db-pswd`, `--private-token`, `--requirepass`, `--hmac-key`), read by
+# `is_secret_name` like any other name; `-p` and `-a` as the short forms.
+_FLAG = re.compile(r"""(?<![^\s"'=])(?:--(?P<name>[A-Za-z][\w-]{1,40})|-[pa])(?:=|\s+|(?<=-p)(?=\S))["']?(?P<v>[^\s"']{1,128})""")
 # Windows' spelling of the same flags: `xfreerdp /p:…`, `/password:…` (not msbuild's `/p:Name=Value`, a property).
 _WIN_FLAG = re.compile(r"""(?<!\S)/(?:p|pass|password|pwd):["']?(?P<v>[^\s"'=]{1,128})(?![^\s"'])""", re.IGNORECASE)
 
@@ -221,7 +281,7 @@ _TOOL_FLAGS: tuple[tuple[str, str], ...] = (
     (r"htpasswd", r"-b\w*\s+\S+\s+\S+"),  # `htpasswd -b file user password`
     (r"openssl", r"(?:-pass(?:in|out)?\s+pass:|-k)"), (r"net\s+use", r"/user:\S+"),  # `net use \\srv /user:dom\u …` (r"mongo(?:sh|dump|restore|export|import)?", r"-p"),
     (r"az(?:\s+login)?", r"(?:-p|--password)"), (r"wget", r"--(?:http-|ftp-)?password="),
-    (r"sqlcmd|bcp|isql", r"-P"), (r"vncpasswd|x11vnc", r"-passwd"), (r"keytool", r"-(?:store|key)pass"),
+    (r"sqlcmd|bcp|isql", r"-P"), (r"ssh-keygen", r"-[NP]"), (r"vncpasswd|x11vnc", r"-passwd"), (r"keytool", r"-(?:store|key)pass"),
 )
 _TOOL_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{t})\\b[^\\n|;&]*?(?<!\\S){f}" for t, f in _TOOL_FLAGS) + r")"
                         r"""(?:=|\s+|(?<=%)|(?<=:))?["']?(?P<v>[^\s"']{1,128})""")
@@ -255,8 +315,9 @@ def find(text: str) -> list[tuple[int, int, str]]:
         return out
     for pattern in (_PAIR_ARG, _CURL_USER, _FLAG, _WIN_FLAG, _TOOL_FLAG, _NAME_VALUE_ARGS, _CLIENT_ARGS, _QUERY_PARAM):
         for m in pattern.finditer(text):
-            if pattern is _FLAG and _PORT_LIKE.fullmatch(m.group("v").rstrip("`,.;:)")):
-                continue  # `docker run -p 5432:5432`, `ssh -p 2222`: a port or a mapping, not a password
+            if pattern is _FLAG and (_PORT_LIKE.fullmatch(m.group("v").rstrip("`,.;:)")) or
+                                     (m.group("name") is not None and not is_secret_name(m.group("name")))):
+                continue  # `docker run -p 5432:5432`, `ssh -p 2222`: a port or a mapping, not a password; `--limit 5`
             if pattern is _CLIENT_ARGS and not _machine_made(m.group("v")):
                 continue  # `new Date(y, "2024-01-01T00:00")`: a client's credential is a long random token
             if pattern in (_NAME_VALUE_ARGS, _QUERY_PARAM) and not is_secret_name(m.group("name")):
@@ -273,6 +334,6 @@ def find(text: str) -> list[tuple[int, int, str]]:
         if not is_secret_value(value, quoted=group == "v") or (group == "v2" and runs_a_command(text, m.end(group), value)):
             continue
         parts = _parts(name)
-        kind = "password" if any(p in _PASSWORD_PARTS for p in parts) else "api_key"
+        kind = "password" if any(p in _PASSWORD_PARTS or _password_word(p) for p in parts) else "api_key"
         out.append((m.start(group), m.end(group), kind))
     return out

@@ -149,9 +149,10 @@ def _pair_lines(text: str) -> Iterator[_Span]:
 
 
 # A name and its value given as two fields of one object: Kubernetes' and ECS's `- name: DB_PASSWORD` / `value: …`,
-# CloudFormation's `ParameterKey` / `ParameterValue`, `{"key": "API_TOKEN", "value": "…"}`.
+# CloudFormation's `ParameterKey` / `ParameterValue`, `{"key": "API_TOKEN", "value": "…"}`; or the name as the key of
+# an object that holds the value field (`terraform output -json`: `"db_pw": {"sensitive": true, "value": "…"}`).
 _NAME_FIELD = re.compile(r"""\b(?:name|key|Name|Key|ParameterKey|variable)["']?[ \t]*[:=][ \t]*["']?"""
-                         r"""(?P<name>[A-Za-z_][\w.-]{1,60})["']?""")
+                         r"""(?P<name>[A-Za-z_][\w.-]{1,60})["']?|["'](?P<obj>[A-Za-z_][\w.-]{1,60})["'][ \t]*:[ \t]*\{""")
 _VALUE_FIELD = re.compile(r"""\b(?:value|Value|ParameterValue)["']?[ \t]*[:=][ \t]*"""
                           r"""(?:(?P<q>["'])(?P<v>[^"'\n]{1,200})(?P=q)|(?P<v2>[^\s,;}\]"']{1,200}))""")
 _FIELD_REACH = 160  # characters after a name field its value field may start
@@ -160,7 +161,7 @@ _FIELD_REACH = 160  # characters after a name field its value field may start
 def _name_value_fields(text: str) -> Iterator[_Span]:
     names = list(_NAME_FIELD.finditer(text))
     for k, m in enumerate(names):
-        if not is_secret_name(m.group("name")):
+        if not is_secret_name(m.group("name") or m.group("obj")):
             continue
         stop = min(m.end() + _FIELD_REACH, names[k + 1].start() if k + 1 < len(names) else len(text))
         v = _VALUE_FIELD.search(text, m.end(), stop)
@@ -229,10 +230,13 @@ def _statements(text: str) -> Iterator[_Span]:
 # A call whose name holds a credential word (found first: most calls are not), then its arguments.
 # (Matched on the text with its ASCII capitals lowered, which keeps every offset: a case-insensitive alternation tried
 # at every position of a long text was most of this reader's cost.)
-_CALL = re.compile(r"(?:connect|login|logon|sign_?in|auth|credential|client|session|smtp|ftp|pdo|mysqli)[\w.:]*\s*\("
-                   r"(?P<args>[^()\n]{3,400})\)")
+# A call named for the secret itself (`set_password`, `decrypt`, `unlock`, `ConvertTo-SecureString`) takes it alone;
+# a call named for a sign-in takes it after a user.
+_CALL = re.compile(r"(?:(?P<own>password|passwd|passphrase|secret|decrypt|unlock|securestring)|connect|login|logon|sign_?in|"
+                   r"auth|credential|client|session|smtp|ftp|pdo|mysqli|bind)[\w.:]*(?:\s*\(|(?<=securestring)\s)"
+                   r"(?P<args>[^()\n]{3,400})(?:\)|\s-)")
 
-_LITERAL = re.compile(r"""(?P<q>["'])(?P<v>[^"'\\\n]{1,128})(?P=q)""")
+_LITERAL = re.compile(r"""(?P<q>["'])(?P<v>(?:[^"'\\\n]|\\.){1,128})(?P=q)""")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NOT_IN_PASSWORD = re.compile(r"[\s/:=;,(){}\[\]<>]")
 _USER = re.compile(r"[^\s=;,(){}\[\]<>]{1,64}")
@@ -256,6 +260,9 @@ def password_shaped(value: str) -> bool:
 def _calls(text: str) -> Iterator[_Span]:
     for m in _CALL.finditer(text.translate(_ASCII_LOWER)):
         literals = list(_LITERAL.finditer(text, m.start("args"), m.end("args")))
+        if m.group("own"):
+            yield from ((x.start("v"), x.end("v"), "password") for x in literals if password_shaped(x.group("v")))
+            continue
         for user, secret in zip(literals, literals[1:]):
             if _USER.fullmatch(user.group("v")) and password_shaped(secret.group("v")):
                 yield secret.start("v"), secret.end("v"), "password"
@@ -274,10 +281,11 @@ def _dsns(text: str) -> Iterator[_Span]:
 
 # ------------------------------------------------------------------ entry point
 
-_TABLE_HINTS = frozenset(h for h in _NAME_HINTS if len(h) > 2 and h.isalpha())
+_TABLE_HINTS = frozenset(h for h in _NAME_HINTS if (len(h) > 2 or h == "pw") and h.isalpha())
 _SQL_HINTS = frozenset({"identified", "password"})
 _CALL_HINTS = frozenset({"connect", "login", "logon", "signin", "sign_in", "auth", "credential", "client", "session", "smtp",
-                         "ftp", "pdo", "mysqli"})
+                         "ftp", "pdo", "mysqli", "bind", "password", "passwd", "passphrase", "secret", "decrypt", "unlock",
+                         "securestring"})
 HINTS = tuple(sorted(_TABLE_HINTS | _SQL_HINTS | _CALL_HINTS | {"@"}))
 
 
@@ -299,7 +307,7 @@ def find(text: str, present: set[str] | None = None) -> list[_Span]:
         out += _pair_lines(text)
     if not hints.isdisjoint(_SQL_HINTS):
         out += _statements(text)
-    if "(" in text and not hints.isdisjoint(_CALL_HINTS):
+    if not hints.isdisjoint(_CALL_HINTS):
         out += _calls(text)
     if ":" in text and "@" in text:
         out += _dsns(text)

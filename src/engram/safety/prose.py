@@ -67,9 +67,10 @@ def _trie(words: Iterable[tuple[str, str]]) -> str:
     return emit(tree)
 
 
-def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
+def _label_pattern(stems: Iterable[tuple[str, int]], heads: Iterable[tuple[str, int]] = ()) -> re.Pattern[str]:
     """One pattern for the labels `stems` ((stem, letters an inflection may add)): words of scripts with spaces
-    bounded on both sides (Arabic ones maybe with a glued proclitic), words of scripts without spaces anywhere."""
+    bounded on both sides (Arabic ones maybe with a glued proclitic), words of scripts without spaces anywhere; and
+    compounds that end in one of `heads` ("Bankpasswort", "WLAN-Kennwort")."""
     spaced: list[tuple[str, str]] = []
     arabic: list[tuple[str, str]] = []
     unspaced: list[tuple[str, str]] = []
@@ -78,6 +79,9 @@ def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
         group = unspaced if _UNSPACED_RE.search(stem) else arabic if _ARABIC.match(stem) else spaced
         group.append((stem.lower(), tail))
     parts = [rf"(?<![\w.$@/]){_trie(spaced)}(?!\w)"]
+    compounds = [(h.lower(), rf"[^\W\d_]{{0,{extra}}}" if extra else "") for h, extra in heads]
+    if compounds:
+        parts.append(rf"(?<=[^\W\d_]){_trie(compounds)}(?!\w)")  # the head, glued to the word before it
     if arabic:  # Arabic proclitics glued to the label: "ككلمة مرور" (as a password), "لبطاقة" (for the card)
         parts.append(rf"(?<![\w.$@/])(?:[وفبكل]{{1,2}})?{_trie(arabic)}(?!\w)")
     if unspaced:
@@ -85,7 +89,7 @@ def _label_pattern(stems: Iterable[tuple[str, int]]) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-_PASSWORD = _label_pattern(pw.PASSWORD_STEMS)
+_PASSWORD = _label_pattern(pw.PASSWORD_STEMS, pw.COMPOUND_HEADS)
 _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
 _OTP = _label_pattern(pw.OTP_STEMS)
@@ -98,9 +102,11 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
     return {s.lower()[:4] if not _UNSPACED_RE.search(s) else s for s, _ in stems}
 
 
+_LOGIN = _label_pattern(pw.LOGIN_STEMS)
+_LOGIN_HINTS = _hints(pw.LOGIN_STEMS)
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
                set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))))  # in the order of _KINDS
-HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS)))
+HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
 _OPENING = frozenset("「『〈《＂＇")  # CJK opening quotes, each a token of its own ("パスワードは「…」です")
@@ -393,19 +399,55 @@ def unjoined(between: str) -> bool:
                 any(c in last for c in ":=：→") or any(_changes(_clean(w)) for w in gap))
 
 
+_COPULA_WORDS = frozenset(c for c in _CONNECTORS if c[:1].isalpha())
+
+
+def _copula_first(between: list[str]) -> bool:
+    """Whether the words between a value and the label after it start with a copula and hold at most three more words (or a compound's first part)
+    ("X ist das neue WLAN-Passwort", "« X », c'est le nouveau mot de passe"); punctuation alone is no word."""
+    rest = [w for w in between if _clean(w)]
+    return 1 <= len(rest) <= 4 and rest[0].lower() in _COPULA_WORDS
+
+
+def _attribute_after(text: str, end: int) -> bool:
+    """Whether the word after a label says the phrase is about an attribute of passwords ("… password manager")."""
+    nxt = _TOKEN.search(text, end, end + 40)
+    return nxt is not None and _clean(nxt.group(0)).lower().lstrip("-") in ATTRIBUTE_WORDS
+
+
 def _value_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    """A value before label `m` and an "as" word ("use X como senha", "X というパスワード", "X ككلمة مرور")."""
-    toks = _tokens(text, max(0, m.start() - 100), m.start())[-_BEFORE:]
+    """A value before label `m` and an "as" word ("use X como senha", "X というパスワード", "X ككلمة مرور"), or before a
+    copula and the label (`_copula_first`; then only a strong value)."""
+    toks = _tokens(text, max(0, m.start() - 100), m.start())[-_BEFORE - 4:]
     glued = _ARABIC.match(m.group(0)) is not None and m.group(0)[:1] == "ك"
     words = [t.group(0) for t in toks]
     for i in range(len(toks) - 1, -1, -1):
         between = words[i + 1:]
         marker = (glued and not between) or (0 < len(between) <= 2 and any(w.lower() in pw.AS_MARKERS for w in between))
-        if marker:
+        by_copula = not marker and _copula_first(between) and not _attribute_after(text, m.end())
+        if marker or by_copula:
             value = _clean(words[i])
-            if value and secret_like(value, strict=ambiguous_label(m.group(0))):
+            if value and (not by_copula or _strong(value)) and \
+                    secret_like(value, strict=by_copula or ambiguous_label(m.group(0))):
                 offset = toks[i].start() + words[i].find(value)
                 return offset, offset + len(value)
+    return None
+
+
+def _used_to_sign_in(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """A value used to sign in, before sign-in label `m`: a "use" word, the value, maybe a "to" word ("use X to log
+    in", "usa X para entrar", "mit X einloggen", "用 X 登录"). Only a strict secret shape: no word names a password."""
+    toks = _tokens(text, max(0, m.start() - 100), m.start())[-3:]
+    words = [t.group(0) for t in toks]
+    for i in range(len(toks) - 1, 0, -1):
+        between = [w.lower() for w in words[i + 1:]]
+        if len(between) > 1 or (between and between[0] not in pw.TO_WORDS and between[0] not in ("um", "zum", "pour", "per",
+                                                                                              "om", "для", "để")):
+            continue
+        value = _clean(words[i])
+        if words[i - 1].lower() in pw.USE_WORDS and value and secret_like(value, strict=True) and _strong(value):
+            offset = toks[i].start() + words[i].find(value)
+            return offset, offset + len(value)
     return None
 
 
@@ -440,12 +482,15 @@ def _in_code(text: str, start: int) -> bool:
     return len(_FENCE.findall(text, 0, start)) % 2 == 1
 
 
-def find(text: str) -> list[tuple[int, int, str]]:
-    """Every secret this finder reads in `text`, as (start, end, kind); nothing in a text about a test double."""
-    lowered = text.lower()
-    if not any(h in lowered for h in HINTS) or about_test_double(text):
+def find(text: str, present: set[str] | None = None) -> list[tuple[int, int, str]]:
+    """Every secret this finder reads in `text`, as (start, end, kind); nothing in a text about a test double.
+    `present` is the set of `HINTS` the text holds, when the caller has it."""
+    if present is None:
+        lowered = text.lower()
+        present = {h for h in HINTS if h in lowered}
+    if not present or about_test_double(text):
         return []
-    return sorted(set(_find(text)))
+    return sorted(set(_find(text, present)))
 
 
 def _in_placeholder(text: str, at: int) -> bool:
@@ -455,10 +500,9 @@ def _in_placeholder(text: str, at: int) -> bool:
     return start >= 0 and text.find("]", start) >= at
 
 
-def _find(text: str) -> Iterator[tuple[int, int, str]]:
-    lowered = text.lower()
+def _find(text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
     for (kind, pattern, lock), hints in zip(_KINDS, _KIND_HINTS, strict=True):
-        if not any(h in lowered for h in hints):
+        if present.isdisjoint(hints):
             continue
         for m in pattern.finditer(text):
             if _in_code(text, m.start()) or _in_placeholder(text, m.start()):
@@ -470,6 +514,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 span = _otp_before(text, m)
             if span is not None:
                 yield span[0], span[1], _FOUND[kind]
-    if any(h in lowered for h in _KIND_HINTS[2]):
+    if not present.isdisjoint(_LOGIN_HINTS):
+        for m in _LOGIN.finditer(text):
+            span = None if _in_code(text, m.start()) else _used_to_sign_in(text, m)
+            if span is not None:
+                yield span[0], span[1], "password"
+    if not present.isdisjoint(_KIND_HINTS[2]):
         for start, end in _brand_codes(text):
             yield start, end, "one_time_code"

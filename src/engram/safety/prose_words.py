@@ -10,23 +10,34 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS",
-           "OTP_STEMS", "PARTICLES", "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "code_hints"]
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS",
+           "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
+           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
+           "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
+           "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("password", 1), ("passwort", 3), ("passwörter", 2), ("passwd", 0), ("passcode", 1), ("kennwort", 3), ("kennwörter", 1),
-    ("mot de passe", 0), ("mots de passe", 0), ("mdp", 0), ("contraseña", 1), ("contrasena", 1), ("contrasenya", 1),
+    ("mot de passe", 0), ("mots de passe", 0), ("mdp", 0), ("contraseña", 1), ("contrasena", 1), ("contrasenya", 1), ("clave", 1),
     ("senha", 1), ("palavra-passe", 1), ("wachtwoord", 2), ("wagwoord", 1), ("hasł", 3), ("hasel", 0), ("haseł", 0),
     ("haslo", 1), ("hesl", 3), ("hesel", 0), ("geslo", 1), ("lozink", 1), ("parol", 3), ("jelsz", 5), ("lösenord", 3),
     ("losenord", 3), ("passord", 3), ("adgangskode", 2), ("kodeord", 3), ("salasan", 5), ("salasõna", 1),
     ("slaptažod", 3), ("lykilorð", 3), ("lykilord", 3), ("şifre", 5), ("sifre", 5), ("mật khẩu", 0), ("mat khau", 0), ("kata sandi", 0), ("sandi", 0),
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
-    ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
-    ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
+    ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
+    ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
+    ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
     ("รหัสผ่าน", 0), ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
+)
+
+# Password words that end a compound in languages that glue their nouns (German, Dutch, the Nordic languages,
+# Hungarian, Finnish): "Bankpasswort", "routerwachtwoord", "wifilösenord", "Mailkennwort" are labels too.
+COMPOUND_HEADS: tuple[tuple[str, int], ...] = (
+    ("passwort", 1), ("kennwort", 1), ("wachtwoord", 1), ("lösenord", 2), ("losenord", 2), ("passord", 2),
+    ("adgangskode", 1), ("kodeord", 2), ("salasana", 1), ("jelszó", 3), ("jelszava", 0), ("password", 1),
 )
 
 # Words for a PIN or a lock's code: a number of 4-8 digits after one of them is a secret (and any password shape).
@@ -118,6 +129,11 @@ CONNECTORS: frozenset[str] = frozenset({
     "jadi", "menjadi", "είναι", "ήταν", "—", "–", "-", "->", "→", "=>", ":", "=", "：", "це", "є", "это", "будет", "هي",
     "هو", "है", "था", "ist:", "on", "oli", "ir", "yra", "van", "glasi", "е", "היא", "הוא", "quedó", "queda", "diventa",
     "devient", "vaut", "zněl", "wynosi", "it's", "it’s", "that's", "that’s", "here's", "here’s", "been",
+    # "became": a copula of change ("è diventata …", "est devenu …", "стал …")
+    "became", "become", "becomes", "diventata", "diventato", "divenuta", "divenuto", "devenu", "devenue", "geworden",
+    "wurde", "werd", "virou", "tornou-se", "stał", "stała", "stało", "стал", "стала", "стало", "став", "oldu",
+    # an enumeration comma of scripts without spaces ("Wi-Fiのパスワード、…")
+    "、", "，",
 })
 # "now", "today", "from now on" between a copula and the value ("ahora es …", "अब … है", "teraz to …").
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
@@ -140,11 +156,29 @@ CHANGE_STEMS: tuple[str, ...] = (
     "změnil", "změni", "nastavil", "schimbat", "schimb", "setat", "değiştir", "degistir", "yaptım", "đổi", "ganti",
     "diganti", "kuganti", "ubah", "mengubah", "変更", "変え", "바꿨", "바꾸", "변경", "غيرت", "غيّرت", "تغيير", "बदल",
     "άλλαξ", "αλλάξ", "змінив", "змінила", "змін", "изменил", "помен", "смени", "ingesteld", "gezet", "vaihdo", "megváltoztat", "改成",
-    "改为", "改為",
+    "改为", "改為", "设为", "設為", "设成", "設成", "设置为", "設置為", "设置成", "换成", "換成", "换为", "更改为", "更改為", "修改为",
+    "修改為", "修改成", "更新为", "重置为",
 )
 TO_WORDS: frozenset[str] = frozenset({"to", "auf", "zu", "in", "en", "para", "pra", "a", "à", "naar", "till", "til",
                                       "na", "în", "thành", "jadi", "menjadi", "ke", "σε", "στο", "στον", "на", "إلى", "الى",
                                       "ل", "olarak", "→", "->", "ni", "kuwa", "za", "do", "als", "as"})
+# Verbs and nouns of signing in: a value used "to sign in" is a password with no word for one ("use X to log in",
+# "usa X para entrar", "mit X einloggen", "用 X 登录"); (stem, letters an inflection may add).
+LOGIN_STEMS: tuple[tuple[str, int], ...] = (
+    ("log in", 0), ("log on", 0), ("login", 0), ("sign in", 0), ("signin", 0), ("log into", 0), ("sign into", 0),
+    ("entrar", 0), ("acceder", 0), ("acessar", 0), ("iniciar sesión", 0), ("iniciar sesion", 0), ("fazer login", 0),
+    ("logar", 0), ("einloggen", 0), ("einzuloggen", 0), ("anmelden", 0), ("anzumelden", 0), ("se connecter", 0),
+    ("te connecter", 0), ("vous connecter", 0), ("accedere", 0), ("entrare", 0), ("inloggen", 0), ("aanmelden", 0),
+    ("zalogować", 0), ("zalogowania", 0), ("logowania", 0), ("войти", 0), ("входа", 0), ("увійти", 0), ("входу", 0),
+    ("přihlášení", 0), ("přihlásit", 0), ("giriş", 3), ("masuk", 0), ("đăng nhập", 0), ("logga in", 0), ("logge inn", 0),
+    ("kirjautua", 0), ("ログイン", 0), ("登录", 0), ("登錄", 0), ("登入", 0), ("로그인", 0),
+)
+# "use" words before a value used to sign in.
+USE_WORDS: frozenset[str] = frozenset({"use", "used", "using", "usa", "usá", "usar", "utilise", "utilisez", "utiliser",
+                                       "benutze", "benutzt", "verwende", "nimm", "mit", "with", "con", "com", "avec", "usando",
+                                       "gebruik", "met", "użyj", "używaj", "используй", "используйте", "введи", "введите",
+                                       "з", "с", "використовуй", "použij", "kullan", "ile", "pakai", "gunakan", "dengan",
+                                       "dùng", "bằng", "använd", "bruk", "käytä", "用", "使用", "を使って", "で"})
 # Words that put a value before the label: "use X as the password", "X как пароль", "X というパスワード", "ككلمة مرور".
 AS_MARKERS: frozenset[str] = frozenset({"as", "als", "comme", "como", "come", "jako", "ca", "som", "olarak", "sebagai",
                                         "làm", "là", "ως", "як", "как", "というパスワード", "という", "って", "로", "으로",
@@ -178,7 +212,7 @@ TECH_WORDS: frozenset[str] = frozenset({
 # Labels that also mean something else: Greek κωδικός is any code, Spanish clave a key idea, Italian parola a word,
 # Turkish şifre a cipher, Indonesian sandi a code. After them a value must hold a lower-case letter and a digit or a
 # symbol ("AX-77123", an order code, is not a password).
-AMBIGUOUS: tuple[str, ...] = ("κωδικ", "clave", "parol", "şifre", "sifre", "sandi", "код", "kod", "kód", "cod", "code",
+AMBIGUOUS: tuple[str, ...] = ("κωδικ", "clave", "ww", "losen", "lösen", "parol", "şifre", "sifre", "sandi", "код", "kod", "kód", "cod", "code",
                               "código", "codice", "mã", "رمز", "कोड", "暗号", "암호")
 # Names with a digit or a symbol that follow a password's label and are not passwords: password managers and the
 # like ("Password managers: 1Password at work", "**Unique Passwords**: 1Password can generate …").

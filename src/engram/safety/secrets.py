@@ -203,6 +203,7 @@ def _code_after_label(m: re.Match[str], value: str, value_end: int) -> bool:
 
 
 _MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that ends its line: the value was a key
+_CHILD_KEY = re.compile(r":(?:[ \t]|$)", re.MULTILINE)  # on the line after a label, a colon after the value: a child key
 
 
 def _password_value_ok(m: re.Match[str]) -> bool:
@@ -216,8 +217,10 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
-    if not quoted and _MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")):
-        return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line: a key of a mapping (YAML), not a value
+    if not quoted and (_MAPPING_KEY.match(m.string, m.end("v2") - m.group("v2").endswith(":")) or
+                       ("\n" in between and _CHILD_KEY.match(m.string, m.end("v2")))):
+        return False  # `- name: DB_PASSWORD` then `valueFrom:` on the next line, or `passwort_richtlinie:` then
+        # `  min_laenge: 12`: a key of a mapping (YAML), not a value
     if "\n" in between and m.start() > 0 and m.string[m.start() - 1] in ",;\t|":
         return False  # the last column of a table's header (`user,password`), then a row: engram.safety.layouts reads it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
@@ -300,11 +303,20 @@ def _value_first_ok(m: re.Match[str]) -> bool:
     return _pair_password_ok(m)
 
 
+_NAME_RUN = re.compile(r"[A-Za-z][\w.-]*")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
+
+
 def _random_value_ok(m: re.Match[str]) -> bool:
     """An assigned key/token value counts when it looks machine-made, not like a word or name."""
     value = m.group("v")
     if _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
         return False
+    names = _NAME_RUN.findall(m.string, m.start(), m.start("v"))
+    if names and assignments.names_something_else(names[0]):
+        return False  # `PRIVATE_TOKEN_HASH=…`, `session_id_ttl: …`: the name says what else it holds
+    if _UUID.fullmatch(value) and names and names[0].lower().startswith("sess") and not assignments.is_secret_name(names[0]):
+        return False  # `session=<uuid>` in a log: a correlation id; an `api_key` may be a UUID
     if m.string.startswith("(", m.end("v")) and "." in value:
         return False  # a call (`session = boto3.Session(…)`): code, not a key
     has_digit = any(c.isdigit() for c in value)
@@ -688,8 +700,8 @@ _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|acc
                 r"accesso|account|usuário|utilizador|credenciais|conta|inloggegevens|gebruiker|dane\s+logowania|"
                 r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
                 r"アカウント|ログイン|계정|아이디)")
-_PAIR = (r"(?i:(?<![^\W\d_])" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
-         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
+_PAIR = (r"(?i:(?:(?<![^\W\d_])|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：はが是는은]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
          r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
          r"senha|пароль)(?![\w-])\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
@@ -852,7 +864,7 @@ _GENERIC: list[_Rule] = [
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
     # "Twilio auth token 9f8e…": a key or token named as one, then its value with no connector (hex or mixed).
-    _rule("api_key", r"(?i:\b(?:auth|access|api|bearer|secret|session|refresh|private|app|bot)[\s_-]*(?:token|key|secret))\s+"
+    _rule("api_key", r"(?i:\b(?:(?:auth|access|api|bearer|secret|session|refresh|private|app|bot)[\s_-]*)?(?:token|key|secret))\s+"
           r"(?P<v>[0-9a-f]{32,64}|[A-Za-z0-9]{32,64})\b", ("token", "key", "secret"), "v", _random_value_ok, min_digits=4),
     # "network HomeNet, key 8f2Kq9LmZx7P": a key given without a connector must look machine-made (mixed case and digits).
     _rule("api_key", r"(?i:\bkey)\s+(?P<v>(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{10,64})\b",
@@ -985,7 +997,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
     if not present.isdisjoint(assignments.HINTS):
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     if not present.isdisjoint(prose.HINTS):
-        hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text)]
+        hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text, present)]
     if not present.isdisjoint(layouts.HINTS):
         hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text, present)]
     return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
