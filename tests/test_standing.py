@@ -87,3 +87,16 @@ def test_two_equally_close_instructions_place_neither(store_url: str, minilm):
         assert not any("standing_place" in h.components for h in hits)
     finally:
         mem.close()
+
+
+def test_the_marked_ids_follow_writes_and_forgetting(real):
+    model = real.embedder.identity
+    before = standing.marked_ids(real.store, "user:1", model)
+    assert len(before) == 2  # APA and the emojis, one passage each
+    real.add_messages("user:1", [{"role": "user", "content": "From now on, answer in bullet points.", "id": "bullets"}],
+                      session="s2")
+    after = standing.marked_ids(real.store, "user:1", model)  # read from the new items only
+    assert after[:2] == before and len(after) == 3
+    bullets = next(it for it in real.items("user:1", kinds=["message"]) if it.metadata["message_id"] == "bullets")
+    real.forget_ids("user:1", [bullets.id])
+    assert set(standing.marked_ids(real.store, "user:1", model)) == set(before)  # looked up again

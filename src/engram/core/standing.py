@@ -106,6 +106,9 @@ def place(store: Store, embedder: Embedder | None, subject: str, query: str, hit
     return [*before, hit, *rest[PLACE - 1:]][:k]
 
 
+#: Up to this many items written since the last recall are read to find new marks; more (a transcript
+#: added since), and the store is asked for the marked ones instead.
+FEW_NEW = 500
 #: Subjects whose marked passages one store's recalls remember (the least recently asked are dropped first).
 MAX_SUBJECTS = 1024
 _MARKED: weakref.WeakKeyDictionary[Any, LRUCache[tuple[str, str], tuple[int, str | None, tuple[str, ...]]]] = \
@@ -115,19 +118,18 @@ _LOCK = threading.Lock()
 
 def marked_ids(store: Store, subject: str, model: str) -> tuple[str, ...]:
     """The ids of the subject's passages marked as standing instructions, kept in step with the
-    subject's vector ids (the store's list, in write order): while it only grows, only the new
-    items are read; when it changes otherwise (something was forgotten), the marked ones are
-    looked up again. Ids only: the items themselves are read fresh by each recall."""
+    subject's vector ids (the store's list, in write order): while it only grows by a few, only the
+    new items are read; when it grew by more than FEW_NEW or changed otherwise (something was
+    forgotten), the marked ones are looked up again. Ids only: the items themselves are read fresh by each recall."""
     ids = store.vector_ids(subject, model) if isinstance(store, SearchesVectors) else store.vectors(subject, model)[0]
     with _LOCK:
         cache = _MARKED.get(store)
         if cache is None:
             cache = _MARKED[store] = LRUCache(maxsize=MAX_SUBJECTS)
         seen, last, marked = cache.get((subject, model), (0, None, ()))
-    if seen and len(ids) >= seen and ids[seen - 1] == last:  # ids are unique and new ones come last
-        added = list(ids[seen:len(ids)])
-        marked += tuple(it.id for start in range(0, len(added), 500) for it in store.get(added[start:start + 500])
-                        if it.kind == PASSAGE and it.metadata.get(MARK))
+    grown = seen and len(ids) >= seen and ids[seen - 1] == last  # ids are unique and new ones come last
+    if grown and len(ids) - seen <= FEW_NEW:
+        marked += tuple(it.id for it in store.get(list(ids[seen:len(ids)])) if it.kind == PASSAGE and it.metadata.get(MARK))
     elif len(ids):
         marked = tuple(it.id for it in store.find(subject, Filter(kinds=(PASSAGE,), metadata={MARK: True})))
     else:
