@@ -24,7 +24,8 @@ from engram.core import ranking
 from engram.safety.access import grants, scoped, set_grant
 from engram.config import Settings, load
 from engram.embed.base import Embedder
-from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated, standing, successors
+from engram.core import collapse, conversations, earlier, embedding, episodic, extraction, forgetting, notes, restated
+from engram.core import standing, successors
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
