@@ -64,6 +64,18 @@ def test_negation_and_switch_from_supersede():
     assert [d.rule for d in detect("Switched from Postgres to MySQL for the billing service.", [(billing, 0.6)])] == ["replaced"]
 
 
+def test_a_person_or_thing_that_ceased_ends_only_the_facts_whose_value_it_is():
+    boss = fact("My boss is Alan Reeves.")
+    [decision] = detect("Alan retired; Fatima Khan runs our group and I report to her.", [(boss, 0.32)])
+    assert decision.old_id == boss.id and decision.rule == "negation"
+    # A fact that only mentions it keeps (he still lives somewhere; the band's guitarist still plays):
+    for new, kept in (("Alan retired.", "Alan lives in Spain."), ("My dad retired.", "My dad lives in Leeds."),
+                      ("The band split up last month.", "I play guitar in a covers band.")):
+        assert detect(new, [(fact(kept), 0.6)]) == [], (new, kept)
+    # Said as the clause's last words only: "split up the work" ends nothing.
+    assert detect("The team split up the tasks.", [(fact("The team uses Jira."), 0.6)]) == []
+
+
 @pytest.mark.parametrize("old, new", [
     ("Lives in Berlin.", "Works in Berlin."),
     ("Uses Postgres.", "Uses Redis for caching."),

@@ -62,13 +62,16 @@ class Frame:
     """What a fact says: `holder`'s single-valued `slot` has `value`; `negates` no longer hold.
 
     `adds`: the value is stated as an addition or under a condition ("too", "sometimes", "when it
-    is sunny") with no sign of change, so it sits beside the old value instead of replacing it."""
+    is sunny") with no sign of change, so it sits beside the old value instead of replacing it.
+    `ceased`: what it negates ended in a role ("Alan retired"): it ends only a fact whose value it
+    is, not every fact that names it."""
 
     holder: str
     slot: str | None
     value: str
     negates: tuple[str, ...] = ()
     adds: bool = False
+    ceased: bool = False
 
 
 
@@ -83,6 +86,11 @@ _NEGATION = re.compile(
     r"no more|stopped|quit|gave up(?: on)?|left|sold|dropped|cancel+ed|uninstalled|got rid of|moved away from)\b"
 )
 _GONE = re.compile(r"^(?P<obj>.+?) (?:passed away|died|was sold|got sold|was cancel+ed|was shut down|shut down)\b")
+#: A person or thing that ceased in a role, said as the clause's last words ("Alan retired; ...", "The band
+#: split up, ...", "the shop closed down in May"; not "split up the work"): it ends a fact whose value it is
+#: ("My boss is Alan Reeves"), never one that merely mentions it ("Alan lives in Spain": `Frame.ceased`).
+_CEASED = re.compile(r"^(?P<obj>.+?) (?:retired|split up|closed down|went (?:bust|under|out of business)|disbanded)"
+                     r"(?=\s*(?:$|[.,;:!]|(?:in|on|at|last|this|after|before|because|when|and|so)\b))")
 #: A name: capitalised words, not starting with a determiner or pronoun ("Bruno Chen", "Alice").
 _NAME = re.compile(r"^(?!(?:The|A|An|My|Our|His|Her|Their|Its|This|That|These|Those|I|We|He|She|They|It)\b)"
                    r"[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3}$")
@@ -319,6 +327,9 @@ def _negation_frame(norm: str, default: str) -> Frame | None:
     gone = _GONE.match(norm)
     if gone:
         return Frame(default, None, "", negates=(gone.group("obj"),))
+    ceased = _CEASED.match(norm)
+    if ceased:
+        return Frame(default, None, "", negates=(ceased.group("obj"),), ceased=True)
     match = _NEGATION.search(norm)
     if not match:
         return None

@@ -106,7 +106,7 @@ def _negation(new: Frame, negated: str, old: Item, old_frames: Sequence[Frame], 
     # content word of what the new one ends ("Quit coffee", "Switched from coffee to tea"). A move
     # "from Nairobi" ends where someone lived, not that they grew up there: only a switched-from
     # choice ends an unframed fact.
-    if any(f.slot is None for f in old_frames) or (new.slot is not None and (
+    if new.ceased or any(f.slot is None for f in old_frames) or (new.slot is not None and (
             old_frames or not new.slot.startswith("choice:"))):
         return None
     words = content_words(negated)
