@@ -88,27 +88,24 @@ def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
         message = found.get(str(hit.item.metadata.get("message")))
         if message is not None:  # else forgotten since
             groups.setdefault(message.id, []).append(hit)
-    # Each group's rank first; a hit is made only for the k that are kept.
-    scored: list[tuple[float, float, str, list[Hit]]] = []
+    # Each group's rank first (from its passages' ranks); a hit is made only for the k that are kept.
+    scored: list[tuple[float, float, str, list[Hit], list[float]]] = []
     for key, group in groups.items():
-        rank, lift = _message_rank(found[key], group) if group[0].item.kind == PASSAGE else (group[0].rank, 0.0)
-        scored.append((rank, lift, key, group))
+        if group[0].item.kind != PASSAGE:
+            scored.append((group[0].rank, 0.0, key, group, []))
+            continue
+        ranks = [passage_rank(h) for h in group]
+        lift = STANDING if standing(found[key]) else 0.0
+        rank = message_rank(ranks, int(found[key].metadata.get("passages", len(group)))) + lift
+        scored.append((rank, lift, key, group, ranks))
     scored.sort(key=lambda entry: -entry[0])  # stable: equal ranks keep the passages' order
-    return [_message_hit(found[key], group, rank, lift) if group[0].item.kind == PASSAGE else group[0]
-            for rank, lift, key, group in scored[:k]]
+    return [_message_hit(found[key], group, ranks, rank, lift) if ranks else group[0]
+            for rank, lift, key, group, ranks in scored[:k]]
 
 
-def _message_rank(message: Item, passages: list[Hit]) -> tuple[float, float]:
-    """(the message's rank, the standing lift in it) from its passage hits."""
-    lift = STANDING if standing(message) else 0.0
-    ranks = [passage_rank(h) for h in passages]
-    return message_rank(ranks, int(message.metadata.get("passages", len(passages)))) + lift, lift
-
-
-def _message_hit(message: Item, passages: list[Hit], rank: float, lift: float) -> Hit:
-    """One hit on `message` from its passage hits: the best passage's, at the message's `rank`
-    (`_message_rank`, with `lift`)."""
-    ranks = [passage_rank(h) for h in passages]
+def _message_hit(message: Item, passages: list[Hit], ranks: list[float], rank: float, lift: float) -> Hit:
+    """One hit on `message` from its passage hits (`ranks`: their `passage_rank`s): the best passage's,
+    at the message's `rank` (with the standing `lift` in it)."""
     top = max(range(len(passages)), key=lambda i: ranks[i])
     hit = passages[top]
     meta = hit.item.metadata

@@ -77,6 +77,7 @@ _NOT_GLUED = frozenset({"bypass", "compass", "encompass", "overpass", "underpass
                         "subpass", "renderpass", "multipass", "firstpass", "onepass", "seasonpass", "boardingpass"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
+
 def _lexicon_stems() -> tuple[tuple[str, int], ...]:
     """The password words of every language (engram.safety.prose_words), as a config key spells them: one word, no
     accents, lower case (`salasana`, `lozinka`, `пароль`), with the letters an inflection may add."""
@@ -102,8 +103,6 @@ def _parts(name: str) -> list[str]:
     return [p for p in re.split(r"[_.\-]+", _CAMEL.sub("_", strip_accents(name)).lower()) if p]
 
 
-
-
 def _abbreviates_password(part: str) -> bool:
     """`pswd`, `passw`, `pwrd`, `pword`: "password" written short by dropping letters (its first letter, a `w`, and the
     rest in order); of three letters or fewer only `pw`, `pwd`, `psw`."""
@@ -127,7 +126,11 @@ def _password_word(part: str) -> bool:
 def names_something_else(name: str) -> bool:
     """Whether a part of `name` says it holds something other than a secret: a hash, a length, a file, an id
     (`password_hash`, `token_ttl`, `PRIVATE_TOKEN_HASH`)."""
-    return any(p in _OTHER_PARTS for p in _parts(name))
+    return _names_other(_parts(name))
+
+
+def _names_other(parts: list[str]) -> bool:
+    return any(p in _OTHER_PARTS for p in parts)
 
 
 def _secret_part(part: str) -> bool:
@@ -139,7 +142,7 @@ def is_secret_name(name: str, *, head: bool = False) -> bool:
     `token_type`, `primary_key` do not. With `head`, the secret word must end the name (a table's column "login
     password", not "secret caught")."""
     parts = _parts(name)
-    if not parts or any(p in _OTHER_PARTS for p in parts):
+    if not parts or _names_other(parts):
         return False
     if head:
         return _secret_part(parts[-1]) or (len(parts) > 1 and (parts[-2], parts[-1]) in _SECRET_PAIRS)
@@ -279,7 +282,8 @@ _TOOL_FLAGS: tuple[tuple[str, str], ...] = (
     (r"sshpass", r"-p"), (r"zip", r"-P"), (r"7za?", r"-p"), (r"unrar|rar", r"-p"),
     (r"smbclient|rpcclient|smbmap|crackmapexec|netexec|nxc", r"-U\s*[^\s%]+%"),  # `-U user%password`
     (r"htpasswd", r"-b\w*\s+\S+\s+\S+"),  # `htpasswd -b file user password`
-    (r"openssl", r"(?:-pass(?:in|out)?\s+pass:|-k)"), (r"net\s+use", r"/user:\S+"),  # `net use \\srv /user:dom\u …` (r"mongo(?:sh|dump|restore|export|import)?", r"-p"),
+    (r"openssl", r"(?:-pass(?:in|out)?\s+pass:|-k)"), (r"mongo(?:sh|dump|restore|export|import)?", r"-p"),
+    (r"net\s+use", r"/user:\S+"),  # `net use \\srv /user:dom\u <password>`
     (r"az(?:\s+login)?", r"(?:-p|--password)"), (r"wget", r"--(?:http-|ftp-)?password="),
     (r"sqlcmd|bcp|isql", r"-P"), (r"ssh-keygen", r"-[NP]"), (r"vncpasswd|x11vnc", r"-passwd"), (r"keytool", r"-(?:store|key)pass"),
 )

@@ -441,8 +441,7 @@ def _used_to_sign_in(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     words = [t.group(0) for t in toks]
     for i in range(len(toks) - 1, 0, -1):
         between = [w.lower() for w in words[i + 1:]]
-        if len(between) > 1 or (between and between[0] not in pw.TO_WORDS and between[0] not in ("um", "zum", "pour", "per",
-                                                                                              "om", "для", "để")):
+        if len(between) > 1 or (between and between[0] not in pw.TO_WORDS | pw.PURPOSE_WORDS):
             continue
         value = _clean(words[i])
         if words[i - 1].lower() in pw.USE_WORDS and value and secret_like(value, strict=True) and _strong(value):

@@ -13,7 +13,7 @@ from __future__ import annotations
 __all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
            "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
            "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
@@ -162,6 +162,8 @@ CHANGE_STEMS: tuple[str, ...] = (
 TO_WORDS: frozenset[str] = frozenset({"to", "auf", "zu", "in", "en", "para", "pra", "a", "à", "naar", "till", "til",
                                       "na", "în", "thành", "jadi", "menjadi", "ke", "σε", "στο", "στον", "на", "إلى", "الى",
                                       "ل", "olarak", "→", "->", "ni", "kuwa", "za", "do", "als", "as"})
+# Words for "in order to" before a sign-in verb ("um sich einzuloggen", "pour se connecter", "để đăng nhập").
+PURPOSE_WORDS: frozenset[str] = frozenset({"um", "zum", "pour", "per", "om", "для", "để"})
 # Verbs and nouns of signing in: a value used "to sign in" is a password with no word for one ("use X to log in",
 # "usa X para entrar", "mit X einloggen", "用 X 登录"); (stem, letters an inflection may add).
 LOGIN_STEMS: tuple[tuple[str, int], ...] = (
