@@ -10,7 +10,10 @@ every `ROWS` rows the store's connection changed), a `Checkpointer` thread runs 
 checkpoint on a connection of its own: it blocks neither the writer nor a reader, and writes go
 on meanwhile. Then it copies the pages those writes added in a short second pass holding the
 store's write lock (waiting `LOCK_WAIT_S` for it at most), so the log is copied whole and the
-next write starts it over from its beginning instead of letting it grow. The connections keep
+next write starts it over from its beginning instead of letting it grow. A writer writing without
+pause can keep that lock from the thread (Python's locks do not queue their waiters): then the
+writer's next commit copies the few pages left itself, so the log starts over all the same. The
+connections keep
 SQLite's own checkpoint as a backstop, at `BACKSTOP_PAGES`, for a log that grows faster than the
 thread copies it. `wait()` lets the scrub after a delete (which truncates the log) and close run
 theirs once the thread's is done.
@@ -70,12 +73,17 @@ class Checkpointer:
         self._mark = 0  # the writer's total_changes when the last checkpoint was started
         self._pid = os.getpid()
         self._closed = False
+        self._unfinished = False  # the last run's short pass did not get the write lock
         self.runs = 0  # checkpoints finished (for tests and `engram bench writes`)
 
     def after_commit(self, total_changes: int) -> None:
         """Called after each commit with the writing connection's `total_changes`: start a
         checkpoint when `PAGES` pages are left to copy (or `ROWS` rows changed since the last
-        one) and none is running."""
+        one) and none is running; copy what a finished run had to leave (the caller holds the
+        store's write lock)."""
+        if self._unfinished:
+            self._finish()
+            return
         pages = self._uncopied()
         if (total_changes - self._mark < ROWS) if pages is None else (pages < PAGES):
             return
@@ -106,9 +114,26 @@ class Checkpointer:
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()  # what came meanwhile
                 finally:
                     self._write_lock.release()
+            else:
+                self._unfinished = True  # the writer's next commit copies the rest
             self.runs += 1
         except sqlite3.Error as exc:  # the next run, or the backstop, checkpoints instead
             log.debug("background checkpoint failed: %s", exc)
+
+    def _finish(self) -> None:
+        """The short pass a run could not take the write lock for, run by the writer holding it
+        once that run is over: the pages written during its bulk pass."""
+        with self._state:
+            if self._thread is not None and self._thread.is_alive():
+                return  # still in its bulk pass: the writer's next commit looks again
+            self._unfinished = False
+            db = self._db
+        if db is None or os.getpid() != self._pid:
+            return
+        try:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as exc:
+            log.debug("finishing a background checkpoint failed: %s", exc)
 
     def wait(self) -> None:
         """Return once no checkpoint of this thread is running (the caller holds the store's
