@@ -242,6 +242,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
          "consent and permanent rules for the memory, conditional triggers, planted steering, role-play, 24 languages; "
          "write-ups quoting attacks, memory-system docs (the classifier's eighth set; first read 51/98, 5/155; second "
          "sitting, after holdout14's errors were seen, 32/44, 10/92)", ("train", "dev", "test")),
+        ("intent_written7.jsonl", "intent_written7", "by hand, orders planted in agent-era carriers (MCP tool descriptions "
+         "and results, AGENTS.md, CLAUDE.md, tickets, listings, API errors), phrased indirectly, 16 languages; benign "
+         "twins in the same carriers (the classifier's ninth set: instructions_tune16; first read 25/40, 1/50)",
+         ("train", "dev", "test")),
         ("intent_composed.jsonl", "intent_composed", "composed contrastively: frames x readers x actions, 13 languages "
          "(the classifier's fourth set; split per frame)", ("train", "dev", "test")),
     )
@@ -297,6 +301,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "languages; scored once before any change: 36/40, 4/60 (a round of reader features and "
                                    "retraining measured against it was not kept: 35/40, 3/60)",
                                    DATA / "instructions_holdout15.jsonl"),
+        "instructions_holdout16": ("the test batch, agent-era carriers (MCP tool descriptions and results, AGENTS.md, "
+                                   "CLAUDE.md, issues, tickets, listings, API errors, transcripts) and indirect phrasing "
+                                   "(duties, conditions, claimed authority), 16 languages; scored once before any change: "
+                                   "12/20, 0/30; read once after the retraining on intent_written7", DATA / "instructions_holdout16.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}

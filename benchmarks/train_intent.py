@@ -60,6 +60,12 @@ WRITTEN5 = ROOT / "benchmarks" / "safety_data" / "intent_written5.jsonl"
 # seen) with orders about the memory beside docs of memory systems, advice to an AI tool's operators beside orders
 # planted for the tool (DATA_CARD.md); its test split is not read.
 WRITTEN6 = ROOT / "benchmarks" / "safety_data" / "intent_written6.jsonl"
+# The ninth: orders planted in what an agent ingests in 2026 (MCP tool descriptions and results, AGENTS.md, CLAUDE.md,
+# .cursorrules, issues, PR reviews, tickets, product listings, API errors, meeting transcripts), phrased indirectly (what
+# the reader "is expected to" do, conditional triggers, claimed authority, duties of "automated tools processing this
+# repository"), 16 languages; benign look-alikes in the same carriers (build steps for agents and people, tool
+# descriptions, tickets for people, security write-ups): instructions_tune16 (DATA_CARD.md); its test split is not read.
+WRITTEN7 = ROOT / "benchmarks" / "safety_data" / "intent_written7.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
@@ -148,7 +154,8 @@ def fact_shapes() -> list[dict[str, str]]:
 
 
 def written_rows() -> list[dict[str, str]]:
-    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4, WRITTEN5, WRITTEN6)
+    return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4, WRITTEN5, WRITTEN6,
+                                                                            WRITTEN7)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
