@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from engram.language.normalise import UNSPACED_SCRIPTS
 
-__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
-           "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
+__all__ = ["CODE_DEVICE_WORDS", "CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
+           "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
 class Words(NamedTuple):
@@ -233,3 +233,47 @@ FUNCTION_WORDS = frozenset(_w(
     "i|w|z|na|do|nie|jest|się|że|"
     "и|в|на|с|не|это|для|или|по|что|как|от|до|из"
 ))
+
+# Words that name two-factor sign-in and its authenticator app, per language: a base32 key in a text that names one is
+# the app's setup key (a TOTP seed: "can't scan the code? enter this key", "chiave di configurazione", "Sekret TOTP").
+# Add a language here, not a new rule.
+TWO_FACTOR_WORDS = _w(
+    "2fa|mfa|totp|hotp|otpauth|two-factor|two factor|2-factor|two-step|2-step|authenticator|authy|setup key|"
+    "secret key|manual entry|enter manually|enter this key|can't scan|cannot scan|can’t scan|"
+    "double authentification|deux facteurs|2 facteurs|double facteur|clé de configuration|a2f|"
+    "dos factores|doble factor|dos pasos|clave de configuración|clave de configuracion|autenticador|"
+    "dois fatores|duas etapas|chave de configuração|chave de configuracao|"
+    "due fattori|due passaggi|chiave di configurazione|autenticatore|"
+    "zwei-faktor|zweifaktor|2-faktor|zwei faktor|zweistufig|einrichtungsschlüssel|einrichtungsschluessel|authentifikator|"
+    "tweestaps|twee-factor|tweefactor|2-staps|instelsleutel|"
+    "dwuskładnikow|dwuskladnikow|dwuetapow|klucz konfiguracji|klucz konfiguracyjny|"
+    "dvoufázov|dvoufaktorov|dvoufazov|klíč pro nastavení|"
+    "двухфакторн|двухэтапн|ключ настройки|аутентификатор|двофакторн|двоетапн|ключ налаштування|"
+    "iki faktörlü|iki adımlı|kurulum anahtarı|tvåfaktor|tvåstegs|tofaktor|totrinns|totrins|to-faktor|"
+    "kaksivaihei|määritysavain|kétlépcsős|kétfaktoros|doi factori|doi pași|δύο παραγόντων|δύο βημάτων|"
+    "dua langkah|dua faktor|hai yếu tố|2 bước|אימות דו|التحقق بخطوتين|"
+    "二段階認証|2段階認証|二要素認証|認証アプリ|セットアップキー|双重验证|两步验证|双因素|二次验证|身份验证器|"
+    "2단계 인증|이중 인증|2차 인증"
+)
+
+# What a code opens that stands for its code when named alone: a keypad, a lockbox or key safe, a combination lock, a
+# door-entry panel, an installer's or engineer's menu ("Garage keypad: …", "Lockbox at the flat is …", "Schlüsseltresor
+# …", "installateursmenu … intoetsen: …"), per language. A number joined to one is that code; the word also names what
+# a code opens (engram.safety.prose_words.LOCK_STEMS takes these as well). Add a language here, not a new rule.
+CODE_DEVICE_WORDS = _w(
+    "keypad|key pad|keypads|lockbox|lock box|lockboxes|key safe|keysafe|key box|keybox|key lockbox|combination lock|"
+    "combo lock|code lock|door panel|installer menu|installer code|engineer menu|engineer code|service menu|"
+    "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
+    "teclado numérico|caja de llaves|cajetín de llaves|cajetin de llaves|candado de combinación|cerradura de código|menú de instalador|"
+    "caixa de chaves|cofre de chaves|cadeado de segredo|fechadura de código|menu do instalador|"
+    "tastierino|cassetta portachiavi|cassetta delle chiavi|lucchetto a combinazione|serratura a codice|menu installatore|"
+    "tastenfeld|codeschloss|zahlenschloss|schlüsseltresor|schlüsselsafe|schlüsselkasten|schlüsselbox|installateurmenü|"
+    "installateursmenü|codepanel|"
+    "codepaneel|sleutelkluis|sleutelkastje|sleutelbox|cijferslot|codeslot|installateursmenu|installatiemenu|"
+    "panel z kodem|sejf na klucze|skrytka na klucze|kłódka szyfrowa|zamek szyfrowy|menu instalatora|"
+    "číselník|schránka na klíče|kódový zámek|číselný zámek|"
+    "кодовый замок|ключница|сейф для ключей|кейбокс|меню установщика|кодовий замок|"
+    "nyckelbox|nyckelskåp|kodlås|nøkkelboks|nøkkelskap|kodelås|nøgleboks|nøgleskab|avainsäilö|avainkaappi|koodilukko|"
+    "anahtar kutusu|şifreli kilit|kutu kunci|gembok kombinasi|hộp khóa|khóa số|"
+    "キーボックス|キーパッド|ダイヤル錠|暗証番号錠|钥匙盒|密码锁|密碼鎖|키박스|번호키|도어락"
+)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.safety import assignments, layouts, prose, stand_ins
+from engram.safety import assignments, formats, layouts, prose, stand_ins
 from engram.safety import secret_words as words
 from engram.safety.prose_words import code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
@@ -888,7 +888,8 @@ _RULES: list[_Rule] = _SPECIFIC + _GENERIC
 
 def _all_hints() -> list[str]:
     """Every rule's hints and the assignment finder's, once each: a text is searched for each one once."""
-    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS) | set(layouts.HINTS))
+    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS) | set(layouts.HINTS)
+                   | set(formats.HINTS))
 
 
 def _hint_index(hints: list[str]) -> tuple[re.Pattern[str], dict[str, tuple[str, ...]]]:
@@ -1000,6 +1001,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text, present)]
     if not present.isdisjoint(layouts.HINTS):
         hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text, present)]
+    if not present.isdisjoint(formats.HINTS):
+        hits += [(start, end, len(_RULES) + 3, kind) for start, end, kind in formats.find(text, present)]
     return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
 
 

@@ -1,0 +1,164 @@
+"""Secrets read by the format that carries them, not by a label before them.
+
+Some secrets come in a shape that says what they are, given a word in the text that names the shape's purpose:
+
+* **Wi-Fi QR payloads**: `WIFI:T:WPA;S:<network>;P:<password>;H:false;;` (the ZXing / MECARD-like format printed as a
+  QR code on guest cards); its fields in any order, `\\;` escaping a separator. The `P` field is the network's
+  password; an open network (`T:nopass`) or an empty `P` holds none.
+* **TOTP setup keys**: the base32 key an authenticator app is given by hand ("can't scan the code?"): 16-64 characters
+  of `A-Z2-7` in one case, maybe in groups of four, in a text that names two-factor sign-in in any language of
+  engram.safety.secret_words.TWO_FACTOR_WORDS.
+* **lists of recovery codes**: four or more codes of one shape (eight digits, `4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`),
+  listed one after another (commas, lines, numbering, a final "and"), in a text that names backup or recovery codes
+  (engram.safety.secret_words.RECOVERY_WORDS).
+
+`find(text, present)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from engram.safety import secret_words as words
+from engram.safety.assignments import about_test_double, is_placeholder_or_hash
+from engram.safety.prose_words import CONJUNCTIONS, code_hints
+
+__all__ = ["HINTS", "find"]
+
+_Span = tuple[int, int, str]
+
+# ------------------------------------------------------------------ Wi-Fi QR payloads
+
+_WIFI = re.compile(r"(?i)\bWIFI:((?:[TSPHRIEA]:(?:\\.|[^;\\\n])*;)+)")
+_FIELD = re.compile(r"([A-Za-z]):((?:\\.|[^;\\\n])*);")
+
+
+def _wifi_qr(text: str) -> Iterator[_Span]:
+    """The password field of each Wi-Fi QR payload, unless the network is open or the field is empty or a template."""
+    for m in _WIFI.finditer(text):
+        fields = {f.group(1).upper(): f for f in _FIELD.finditer(text, m.start(1), m.end(1))}
+        password = fields.get("P")
+        kind = fields["T"].group(2).lower() if "T" in fields else ""
+        if password is None or kind == "nopass":
+            continue
+        value = password.group(2)
+        if len(value) >= 5 and not is_placeholder_or_hash(value):
+            yield password.start(2), password.end(2), "password"
+
+
+# ------------------------------------------------------------------ TOTP setup keys
+
+_TWO_FACTOR = re.compile("|".join(re.escape(w.lower()) for w in words.TWO_FACTOR_WORDS))
+# Base32 in one case: a run of 16-64, or groups of four separated by single spaces (four groups or more).
+_BASE32 = re.compile(r"(?<![\w-])(?:[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?: [a-z2-7]{4}){3,15}|"
+                     r"[A-Z2-7]{16,64}|[a-z2-7]{16,64})(?![\w-])")
+
+
+def _entropy(s: str) -> float:
+    """Shannon entropy in bits per character."""
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
+
+
+def _random_base32(value: str) -> bool:
+    """A base32 key rather than a word or a shouted phrase: digits among its letters, varied characters."""
+    compact = value.replace(" ", "")
+    digits = sum(c.isdigit() for c in compact)
+    if not 16 <= len(compact) <= 64 or digits < (2 if " " in value or len(compact) < 24 else 1):
+        return False
+    return digits < len(compact) // 2 and _entropy(compact) >= 3.3 and not compact.lower().startswith(("bafy", "bafk"))
+
+
+def _totp_keys(text: str) -> Iterator[_Span]:
+    """Base32 keys in a text that names two-factor sign-in (the caller checked that it does)."""
+    for m in _BASE32.finditer(text):
+        if _random_base32(m.group(0)) and not text.startswith(".onion", m.end()):
+            yield m.start(), m.end(), "totp_seed"
+
+
+# ------------------------------------------------------------------ lists of recovery codes
+
+_RECOVERY = re.compile("(?i)(?<![^\\W\\d_])(?:" + words.alternation(words.RECOVERY_WORDS) + ")")
+_CONJ = "|".join(sorted((re.escape(c) for c in CONJUNCTIONS if c.isalpha()), key=len, reverse=True))
+_ITEM_MARK = r"(?:(?:\d{1,2}[.)]|[-*•·])[ \t]+)?"  # a list's numbering or bullet
+# Between two codes of a list: a comma, semicolon or line break (then maybe a number or a bullet), or a final "and".
+_LIST_SEP = rf"(?:[ \t]*[,;][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
+# One code: letters and digits, maybe in two groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`);
+# with bare spaces between codes a code has no space inside.
+_CODE_GROUPED = r"[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{3,10})?"
+_CODE_PLAIN = r"[A-Za-z0-9]{3,10}(?:-[A-Za-z0-9]{3,10})?"
+_LISTS = (re.compile(rf"(?<![\w-]){_CODE_GROUPED}(?:(?:{_LIST_SEP}){_CODE_GROUPED}(?![\w-])){{3,}}"),
+          re.compile(rf"(?<![\w-]){_CODE_PLAIN}(?:(?:{_LIST_SEP}|[ \t]+){_CODE_PLAIN}(?![\w-])){{3,}}"))
+_ONE = (re.compile(rf"(?<![\w-]){_CODE_GROUPED}(?![\w-])"), re.compile(rf"(?<![\w-]){_CODE_PLAIN}(?![\w-])"))
+_MIN_CODES = 4
+
+
+def _shape(code: str) -> tuple[str, ...]:
+    """A code's shape: its groups' lengths, the mark between them, and whether it holds letters."""
+    groups = re.split(r"([ -])", code)
+    letters = "a" if any(c.isalpha() for c in code) else "d"
+    return (letters, *(g if g in " -" else str(len(g)) for g in groups))
+
+
+def _code_list(codes: list[str]) -> bool:
+    """Whether `codes` (of one shape) are recovery codes: 6+ characters each, all different, letters in one case and
+    most of them holding a digit; not words (a list of words holds no digit) nor repeated digits."""
+    compact = [c.replace(" ", "").replace("-", "") for c in codes]
+    if len(set(compact)) < len(compact) or any(len(c) < 6 or len(set(c)) < 3 for c in compact):
+        return False
+    if any(c.isdigit() for c in compact):
+        return all(c.isdigit() for c in compact) and not any(c.startswith(("19", "20")) and len(c) == 4 for c in compact)
+    with_digit = sum(any(ch.isdigit() for ch in c) for c in compact)
+    one_case = all(c == c.lower() for c in compact) or all(c == c.upper() for c in compact)
+    return one_case and with_digit * 4 >= len(compact) * 3
+
+
+def _runs(codes: list[re.Match[str]]) -> Iterator[list[re.Match[str]]]:
+    """The maximal runs of consecutive codes of one shape."""
+    run: list[re.Match[str]] = []
+    for c in codes:
+        if run and _shape(c.group(0)) != _shape(run[-1].group(0)):
+            yield run
+            run = []
+        run.append(c)
+    if run:
+        yield run
+
+
+def _recovery_lists(text: str) -> Iterator[_Span]:
+    """Lists of four or more codes of one shape after a word for recovery codes (the caller checked for one)."""
+    label = _RECOVERY.search(text)
+    if label is None:
+        return
+    for listing, one in zip(_LISTS, _ONE, strict=True):
+        for m in listing.finditer(text, label.end()):
+            for run in _runs(list(one.finditer(text, m.start(), m.end()))):
+                if len(run) >= _MIN_CODES and _code_list([c.group(0) for c in run]):
+                    yield run[0].start(), run[-1].end(), "recovery_code"
+
+
+# ------------------------------------------------------------------ the finder
+
+_TWO_FACTOR_HINTS = frozenset(w.lower() for w in words.TWO_FACTOR_WORDS)
+_RECOVERY_HINTS = frozenset(code_hints(words.RECOVERY_WORDS))
+HINTS: tuple[str, ...] = tuple(sorted({"wifi:"} | _TWO_FACTOR_HINTS | _RECOVERY_HINTS))
+
+
+def find(text: str, present: set[str] | None = None) -> list[_Span]:
+    """Spans of Wi-Fi QR passwords, TOTP setup keys and recovery-code lists in `text`; none in a text about a test
+    double. `present` is the set of `HINTS` the text holds, when the caller has it."""
+    low = text.lower()
+    hints = present if present is not None else {h for h in HINTS if h in low}
+    if not hints or about_test_double(text):
+        return []
+    out: list[_Span] = []
+    if "wifi:" in hints:
+        out += _wifi_qr(text)
+    if not hints.isdisjoint(_TWO_FACTOR_HINTS) and _TWO_FACTOR.search(low):
+        out += _totp_keys(text)
+    if not hints.isdisjoint(_RECOVERY_HINTS):
+        out += _recovery_lists(text)
+    return sorted(set(out))
