@@ -8,6 +8,9 @@ Some secrets come in a shape that says what they are, given a word in the text t
 * **TOTP setup keys**: the base32 key an authenticator app is given by hand ("can't scan the code?"): 16-64 characters
   of `A-Z2-7` in one case, maybe in groups of four, in a text that names two-factor sign-in in any language of
   engram.safety.secret_words.TWO_FACTOR_WORDS.
+* **signed URLs**: a query parameter that signs a link (CloudFront's and OSS's `Signature`, S3's `X-Amz-Signature` and
+  `X-Amz-Security-Token`, GCS's `X-Goog-Signature`, Azure SAS's `sig`, COS's `q-signature`): whoever holds the link
+  holds the access it grants until it expires.
 * **lists of recovery codes**: four or more codes of one shape (eight digits, `4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`),
   listed one after another (commas, lines, numbering, a final "and"), in a text that names backup or recovery codes
   (engram.safety.secret_words.RECOVERY_WORDS).
@@ -79,6 +82,21 @@ def _totp_keys(text: str) -> Iterator[_Span]:
             yield m.start(), m.end(), "totp_seed"
 
 
+# ------------------------------------------------------------------ signed URLs
+
+_SIGNING_PARAMS = ("signature", "x-amz-signature", "x-amz-security-token", "x-goog-signature", "x-oss-signature",
+                   "q-signature", "sig")
+_SIGNED = re.compile(r"(?i)[?&;](?:" + "|".join(re.escape(p) for p in _SIGNING_PARAMS) + r")=(?P<v>[^&;#\s\"'<>`]{16,})")
+
+
+def _signed_urls(text: str) -> Iterator[_Span]:
+    """The signature (or session token) of each signed link: 16+ characters, not a template."""
+    for m in _SIGNED.finditer(text):
+        value = m.group("v").rstrip(".,)]")
+        if len(value) >= 16 and not is_placeholder_or_hash(value) and len(set(value)) >= 8:
+            yield m.start("v"), m.start("v") + len(value), "signed_url"
+
+
 # ------------------------------------------------------------------ lists of recovery codes
 
 _RECOVERY = re.compile("(?i)(?<![^\\W\\d_])(?:" + words.alternation(words.RECOVERY_WORDS) + ")")
@@ -144,11 +162,12 @@ def _recovery_lists(text: str) -> Iterator[_Span]:
 
 _TWO_FACTOR_HINTS = frozenset(w.lower() for w in words.TWO_FACTOR_WORDS)
 _RECOVERY_HINTS = frozenset(code_hints(words.RECOVERY_WORDS))
-HINTS: tuple[str, ...] = tuple(sorted({"wifi:"} | _TWO_FACTOR_HINTS | _RECOVERY_HINTS))
+_SIGNED_HINTS = frozenset(p + "=" for p in _SIGNING_PARAMS)
+HINTS: tuple[str, ...] = tuple(sorted({"wifi:"} | _SIGNED_HINTS | _TWO_FACTOR_HINTS | _RECOVERY_HINTS))
 
 
 def find(text: str, present: set[str] | None = None) -> list[_Span]:
-    """Spans of Wi-Fi QR passwords, TOTP setup keys and recovery-code lists in `text`; none in a text about a test
+    """Spans of Wi-Fi QR passwords, signed URLs' signatures, TOTP setup keys and recovery-code lists in `text`; none in a text about a test
     double. `present` is the set of `HINTS` the text holds, when the caller has it."""
     low = text.lower()
     hints = present if present is not None else {h for h in HINTS if h in low}
@@ -157,6 +176,8 @@ def find(text: str, present: set[str] | None = None) -> list[_Span]:
     out: list[_Span] = []
     if "wifi:" in hints:
         out += _wifi_qr(text)
+    if not hints.isdisjoint(_SIGNED_HINTS):
+        out += _signed_urls(text)
     if not hints.isdisjoint(_TWO_FACTOR_HINTS) and _TWO_FACTOR.search(low):
         out += _totp_keys(text)
     if not hints.isdisjoint(_RECOVERY_HINTS):

@@ -765,7 +765,6 @@ _GENERIC: list[_Rule] = [
           + r"['\"]?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])", ("aws",), "v"),
     _rule("azure_storage_key", r"(?i:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{40,}={0,2})",
           ("accountkey", "sharedaccesskey"), 1),
-    _rule("azure_sas_token", r"[?&]sig=([A-Za-z0-9%+/]{30,}={0,2})", ("sig=",), 1),
     _rule("connection_string", r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@'\"]*:([^\s@/'\"]+)@[\w.-]",
           ("://",), 1, _connection_password_ok),
     # `sqlplus scott/…@//host:1521/ORCL`, `expdp system/…@pdb`: user/password@service of a database client.
