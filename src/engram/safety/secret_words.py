@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from engram.language.normalise import UNSPACED_SCRIPTS
 
-__all__ = ["CODE_DEVICE_WORDS", "CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
+__all__ = ["CODE_DEVICE_WORDS", "CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
            "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
@@ -276,4 +276,29 @@ CODE_DEVICE_WORDS = _w(
     "nyckelbox|nyckelskåp|kodlås|nøkkelboks|nøkkelskap|kodelås|nøgleboks|nøgleskab|avainsäilö|avainkaappi|koodilukko|"
     "anahtar kutusu|şifreli kilit|kutu kunci|gembok kombinasi|hộp khóa|khóa số|"
     "キーボックス|キーパッド|ダイヤル錠|暗証番号錠|钥匙盒|密码锁|密碼鎖|키박스|번호키|도어락"
+)
+
+# The words a template writes where its reader is to put their own value, per language: "your", "here", "insert"
+# ("xoxb-your-token-here", "xoxb-tu-token-aquí", "dein-token-hier", "votre-jeton-ici", "seu-token-aqui"). A token
+# whose parts after a vendor's prefix are all words, one of them from this table, is a stand-in, not a secret.
+PLACEHOLDER_WORDS = frozenset(_w(
+    "your|yours|here|insert|paste|put|replace|enter|tu|tus|su|sus|vuestro|vuestra|aquí|aqui|acá|aca|pon|pega|ton|ta|"
+    "votre|vos|ici|mettez|collez|dein|deine|deinen|ihr|ihre|hier|einfügen|einfuegen|seu|sua|teu|tua|cole|coloque|"
+    "tuo|qui|inserisci|jouw|uw|plak|twój|twoj|twoja|tutaj|wklej|váš|vaš|tvůj|tvuj|zde|sem|ваш|ваша|твой|твоя|сюда|здесь|"
+    "vstav|senin|sizin|buraya|buraya|din|ditt|här|har|her|sinun|tähän|tahan|anda|kamu|disini|sini|của|bạn|ban|đây|"
+    "σου|εδώ|edo|ваш|тут"
+))
+
+# Words that give an account to be paid into, per language: a bank transfer, an invoice, its payee and its payment
+# reference, a BIC. An IBAN near one is the account a payee prints on its invoices for anyone to pay into (an
+# identifier, as public as an address), not an account holder's own number kept private. Add a language here.
+PAYMENT_WORDS = _w(
+    "bank transfer|wire transfer|transfer to|pay to|payee|beneficiary|invoice|remittance|payment reference|bic|swift|"
+    "überweisung|überweisen|ueberweisung|verwendungszweck|zahlungsempfänger|empfänger|rechnung|"
+    "virement|bénéficiaire|beneficiaire|facture|référence du paiement|"
+    "transferencia|beneficiario|factura|concepto|bonifico|causale|fattura|beneficiario|"
+    "transferência|transferencia bancária|favorecido|fatura|overboeking|overmaken|factuur|kenmerk|begunstigde|"
+    "przelew|przelewu|odbiorca|faktura|tytułem|tytuł przelewu|перевод|получатель|счёт на оплату|назначение платежа|"
+    "havale|eft|alıcı|överföring|betalningsmottagare|faktura|overførsel|overføring|modtager|mottaker|lasku|tilisiirto|"
+    "maksunsaaja|utalás|kedvezményezett|számla|plată|beneficiar|factură|převod|příjemce|variabilní symbol"
 )

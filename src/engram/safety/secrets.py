@@ -108,7 +108,21 @@ _IBAN_LEN = {
 }
 
 
+# A word that gives an account to be paid into (engram.safety.secret_words.PAYMENT_WORDS), as a whole word.
+_PAYMENT = re.compile(r"(?i)(?<![^\W\d_])(?:" + words.alternation(words.PAYMENT_WORDS) + r")(?![^\W\d_])")
+_PAYMENT_REACH = 200  # characters either side of an IBAN where a payment word puts it on an invoice
+
+
+def _payee_account(m: re.Match[str]) -> bool:
+    """The IBAN matched is given to be paid into (a transfer, an invoice, a payee, a BIC near it): a payee's
+    published account, not a secret."""
+    return _PAYMENT.search(m.string, max(0, m.start() - _PAYMENT_REACH), m.end() + _PAYMENT_REACH) is not None
+
+
 def _iban_ok(m: re.Match[str]) -> bool:
+    """A checksummed IBAN (ISO 13616 lengths), not one given to be paid into (`_payee_account`)."""
+    if _payee_account(m):
+        return False
     compact = m.group(0).replace(" ", "")
     want = _IBAN_LEN.get(compact[:2])
     if want is not None:
@@ -977,6 +991,11 @@ _DIGIT = re.compile(r"\d")
 _PLACEHOLDER_TOKEN = re.compile(r"your|example|placeholder|xxxx|dummy|redacted|changeme|insert", re.IGNORECASE)
 
 
+def _template(token: str) -> bool:
+    """A provider's format filled in with words (`_PLACEHOLDER_TOKEN`, or a template's words in any language)."""
+    return _PLACEHOLDER_TOKEN.search(token) is not None or stand_ins.template_words(token)
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
     """Every secret in `text` as (start, end, kind), sorted, overlaps merged (the first rule names it)."""
     if not isinstance(text, str):
@@ -992,7 +1011,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if rule.validate is not None and not rule.validate(m):
                 continue
             span = _secret_span(rule, m)
-            if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _PLACEHOLDER_TOKEN.search(m.group(0))):
+            if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _template(m.group(0))):
                 hits.append((span[0], span[1], priority, rule.kind))
     if not present.isdisjoint(assignments.HINTS):
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
