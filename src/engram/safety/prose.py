@@ -93,9 +93,11 @@ _PASSWORD = _label_pattern(pw.PASSWORD_STEMS, pw.COMPOUND_HEADS)
 _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
 _OTP = _label_pattern(pw.OTP_STEMS)
+_DEVICE = _label_pattern((w, 2) for w in pw.CODE_DEVICES)  # a keypad, a lockbox: named alone, it stands for its code
 # (kind, label pattern, whether a lock, a door or a card must be named near the label)
 _KINDS: tuple[tuple[str, re.Pattern[str], bool], ...] = (("password", _PASSWORD, False), ("pin", _PIN, False),
-                                                        ("pin", _CODE, True), ("otp", _OTP, False))
+                                                        ("pin", _CODE, True), ("otp", _OTP, False),
+                                                        ("device", _DEVICE, True))
 
 
 def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
@@ -105,7 +107,7 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
 _LOGIN = _label_pattern(pw.LOGIN_STEMS)
 _LOGIN_HINTS = _hints(pw.LOGIN_STEMS)
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
-               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))))  # in the order of _KINDS
+               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))), _hints((w, 0) for w in pw.CODE_DEVICES))  # as _KINDS
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
@@ -320,6 +322,8 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
     toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)[:_WINDOW + 1]
     words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
+    if kind == "device":
+        before.append(m.group(0))  # the label names what the code opens
     strict = ambiguous_label(m.group(0))
     changed = -1 if any(_changes(_clean(t)) for t in before) else None  # where a verb of changing was seen
     prev, seen = "", False  # the last token that is not "now", and whether there was one
@@ -355,7 +359,8 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret."""
     gap = [w.lower() for w in words[:i]]
     # "now" right before the value joins it where no copula is written ("Пароль от … VPN теперь X", "is now X")
-    by_copula = not seen or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS)
+    # (a device's name needs a joining word: "Keypad: …", "the lockbox is …"; not "Keypad 5400 series")
+    by_copula = (not seen and kind != "device") or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS)
     by_change = _changes(_clean(prev)) or (prev.lower() in pw.TO_WORDS and (changed is not None or any(
         _changes(_clean(w)) for w in words[i + 1:i + 3])))  # "… auf X gesetzt": German and Dutch put the verb last
     # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
@@ -450,7 +455,7 @@ def _used_to_sign_in(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
-_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code"}  # the kind each label's finding is named
+_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code", "device": "pin"}  # the kind each label's finding is named
 
 # A one-time code named by the service that sent it: a name (a capital and a lower-case letter: "Uber", "WhatsApp",
 # "iFood", "Яндекс") right before a word for a code ("Your Uber code: …", "Dein Uber-Code: …"), or right after it and

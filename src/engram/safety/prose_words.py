@@ -10,7 +10,7 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS",
+__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
            "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
            "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
@@ -106,6 +106,27 @@ def code_hints(labels: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted({next((h for h in CODE_HINTS if h in w.lower()), w.lower()[:4]) for w in labels}))
 
 
+# What a code opens that stands for its code when named alone: a keypad, a lockbox or key safe, a combination lock, a
+# door-entry panel, an installer's or engineer's menu ("Garage keypad: …", "Lockbox at the flat is …", "Schlüsseltresor
+# …", "installateursmenu … intoetsen: …"), per language. A number joined to one is that code (engram.safety.prose reads
+# these as labels); each also names what a code opens (LOCK_STEMS). Add a language here, not a new rule.
+CODE_DEVICES: tuple[str, ...] = tuple((
+    "keypad|key pad|keypads|lockbox|lock box|lockboxes|key safe|keysafe|key box|keybox|key lockbox|combination lock|"
+    "combo lock|code lock|door panel|installer menu|installer code|engineer menu|engineer code|service menu|"
+    "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
+    "teclado numérico|caja de llaves|cajetín de llaves|cajetin de llaves|candado de combinación|cerradura de código|menú de instalador|"
+    "caixa de chaves|cofre de chaves|cadeado de segredo|fechadura de código|menu do instalador|"
+    "tastierino|cassetta portachiavi|cassetta delle chiavi|lucchetto a combinazione|serratura a codice|menu installatore|"
+    "tastenfeld|codeschloss|zahlenschloss|schlüsseltresor|schlüsselsafe|schlüsselkasten|schlüsselbox|installateurmenü|"
+    "installateursmenü|codepanel|"
+    "codepaneel|sleutelkluis|sleutelkastje|sleutelbox|cijferslot|codeslot|installateursmenu|installatiemenu|"
+    "panel z kodem|sejf na klucze|skrytka na klucze|kłódka szyfrowa|zamek szyfrowy|menu instalatora|"
+    "číselník|schránka na klíče|kódový zámek|číselný zámek|"
+    "кодовый замок|ключница|сейф для ключей|кейбокс|меню установщика|кодовий замок|"
+    "nyckelbox|nyckelskåp|kodlås|nøkkelboks|nøkkelskap|kodelås|nøgleboks|nøgleskab|avainsäilö|avainkaappi|koodilukko|"
+    "anahtar kutusu|şifreli kilit|kutu kunci|gembok kombinasi|hộp khóa|khóa số|"
+    "キーボックス|キーパッド|ダイヤル錠|暗証番号錠|钥匙盒|密码锁|密碼鎖|키박스|번호키|도어락").split("|"))
+
 # What a code opens: doors, gates, alarms, safes, intercoms, cards (stems; a word that starts with one counts).
 LOCK_STEMS: tuple[str, ...] = (
     "door", "gate", "alarm", "safe", "lock", "locker", "padlock", "garage", "keypad", "entrance", "entry", "building",
@@ -119,6 +140,9 @@ LOCK_STEMS: tuple[str, ...] = (
     "карт", "port", "dörr", "kort", "dør", "ドア", "門", "金庫", "カード", "オートロック", "문", "현관", "카드", "금고",
     "门", "卡", "保险箱",
     "аларм", "сигнализац", "сигналізац", "врат", "riaszt", "riasztó", "hälyty", "larm",  # alarms (bg, mk, sr, ru, uk, hu, fi, sv); a door (bg)
+    # an installer's menu (a boiler's, a thermostat's, an alarm panel's), opened by a code
+    "installer", "installateur", "instalador", "installatore", "instalator", "инсталлятор", "установщик",
+    *(w for w in CODE_DEVICES if " " not in w),  # the devices that stand for their code
 )
 
 # Words that join a label to its value when they stand right before it: copulas, "is now", "becomes", "reads".

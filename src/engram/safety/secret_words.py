@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from engram.language.normalise import UNSPACED_SCRIPTS
 
-__all__ = ["CODE_DEVICE_WORDS", "CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
+__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
            "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
@@ -254,28 +254,6 @@ TWO_FACTOR_WORDS = _w(
     "dua langkah|dua faktor|hai yếu tố|2 bước|אימות דו|التحقق بخطوتين|"
     "二段階認証|2段階認証|二要素認証|認証アプリ|セットアップキー|双重验证|两步验证|双因素|二次验证|身份验证器|"
     "2단계 인증|이중 인증|2차 인증"
-)
-
-# What a code opens that stands for its code when named alone: a keypad, a lockbox or key safe, a combination lock, a
-# door-entry panel, an installer's or engineer's menu ("Garage keypad: …", "Lockbox at the flat is …", "Schlüsseltresor
-# …", "installateursmenu … intoetsen: …"), per language. A number joined to one is that code; the word also names what
-# a code opens (engram.safety.prose_words.LOCK_STEMS takes these as well). Add a language here, not a new rule.
-CODE_DEVICE_WORDS = _w(
-    "keypad|key pad|keypads|lockbox|lock box|lockboxes|key safe|keysafe|key box|keybox|key lockbox|combination lock|"
-    "combo lock|code lock|door panel|installer menu|installer code|engineer menu|engineer code|service menu|"
-    "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
-    "teclado numérico|caja de llaves|cajetín de llaves|cajetin de llaves|candado de combinación|cerradura de código|menú de instalador|"
-    "caixa de chaves|cofre de chaves|cadeado de segredo|fechadura de código|menu do instalador|"
-    "tastierino|cassetta portachiavi|cassetta delle chiavi|lucchetto a combinazione|serratura a codice|menu installatore|"
-    "tastenfeld|codeschloss|zahlenschloss|schlüsseltresor|schlüsselsafe|schlüsselkasten|schlüsselbox|installateurmenü|"
-    "installateursmenü|codepanel|"
-    "codepaneel|sleutelkluis|sleutelkastje|sleutelbox|cijferslot|codeslot|installateursmenu|installatiemenu|"
-    "panel z kodem|sejf na klucze|skrytka na klucze|kłódka szyfrowa|zamek szyfrowy|menu instalatora|"
-    "číselník|schránka na klíče|kódový zámek|číselný zámek|"
-    "кодовый замок|ключница|сейф для ключей|кейбокс|меню установщика|кодовий замок|"
-    "nyckelbox|nyckelskåp|kodlås|nøkkelboks|nøkkelskap|kodelås|nøgleboks|nøgleskab|avainsäilö|avainkaappi|koodilukko|"
-    "anahtar kutusu|şifreli kilit|kutu kunci|gembok kombinasi|hộp khóa|khóa số|"
-    "キーボックス|キーパッド|ダイヤル錠|暗証番号錠|钥匙盒|密码锁|密碼鎖|키박스|번호키|도어락"
 )
 
 # The words a template writes where its reader is to put their own value, per language: "your", "here", "insert"
