@@ -455,6 +455,41 @@ def _used_to_sign_in(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
+_ANNOUNCE_REACH = 240  # characters after a password's label within which its value may be announced
+_COLON = re.compile(r"[:：](?=\s)")
+_CLAUSE_START = re.compile(r"[.!?。！？\n;]")
+_MAX_ANNOUNCING = 10  # tokens of the clause that announces the value ("After lunch he found the post-it:")
+
+
+def _announcing(clause: str) -> bool:
+    """Whether `clause`, before a colon, may announce a password named earlier: a few words, no digit, none naming
+    another field or an example ("here it is", "Вот он", "he found the post-it"; not "Username", "Example")."""
+    toks = [_clean(t).lower() for t in _TOKEN.findall(clause)]
+    return 0 < len(toks) <= _MAX_ANNOUNCING and not any(c.isdigit() for c in clause) and \
+        pw.NOT_ANNOUNCED.isdisjoint(toks) and not ATTRIBUTE_WORDS.intersection(toks)
+
+
+def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """A password given after its label's sentence, after a colon that ends a short clause announcing it ("… wanted
+    a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one strong,
+    password-shaped token that ends its clause, with no dot inside (a file, a host)."""
+    end = min(len(text), m.end() + _ANNOUNCE_REACH)
+    for colon in _COLON.finditer(text, m.end(), end):
+        starts = [c.end() for c in _CLAUSE_START.finditer(text, m.end(), colon.start())]
+        if not _announcing(text[starts[-1] if starts else m.end():colon.start()]):
+            continue
+        tok = _TOKEN.search(text, colon.end(), min(len(text), colon.end() + 80))
+        if tok is None or text[colon.end():tok.start()].strip():
+            continue
+        nxt = _TOKEN.search(text, tok.end(), tok.end() + 40)
+        value = _clean(tok.group(0))
+        if value and "." not in value and _strong(value) and secret_like(value, strict=True) and \
+                _clause_end(tok.group(0), text, tok.end(), nxt.group(0) if nxt else ""):
+            offset = tok.start() + tok.group(0).find(value)
+            return offset, offset + len(value)
+    return None
+
+
 _FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code", "device": "pin"}  # the kind each label's finding is named
 
 # A one-time code named by the service that sent it: a name (a capital and a lower-case letter: "Uber", "WhatsApp",
@@ -513,7 +548,7 @@ def _find(text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
                 continue
             span = _value_after(text, m, kind, lock)
             if span is None and kind == "password":
-                span = _value_before(text, m)
+                span = _value_before(text, m) or _announced(text, m)
             elif span is None and kind == "otp":
                 span = _otp_before(text, m)
             if span is not None:

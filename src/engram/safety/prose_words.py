@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
-           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
+           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
            "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
            "code_hints"]
 
@@ -281,3 +281,20 @@ NOT_BRANDS: frozenset[str] = frozenset({
     "für", "for", "from", "для", "от", "від", "ваш", "твой", "votre", "ton", "tu", "seu", "sua", "tuo",
     "dein", "ihr", "uw", "je", "kamu", "anda",
 })
+
+# Words before a colon that name what follows as something other than one's password: another field (a user name, an
+# account, an address, a network, a file, a ticket) or an example ("Username: …", "Beispiel: …", "Пример: …"). A value
+# after such a colon is not announced as the password named before it.
+NOT_ANNOUNCED: frozenset[str] = frozenset({
+    "user", "username", "login", "account", "email", "e-mail", "mail", "address", "id", "name", "ssid", "network", "host",
+    "hostname", "server", "url", "link", "file", "filename", "version", "model", "ticket", "order", "serial", "branch",
+    "benutzer", "benutzername", "nutzer", "konto", "adresse", "netzwerk", "datei", "utilisateur", "identifiant",
+    "compte", "réseau", "fichier", "usuario", "cuenta", "correo", "red", "archivo", "usuário", "conta", "rede", "arquivo",
+    "utente", "nome", "gebruiker", "gebruikersnaam", "naam", "bestand", "użytkownik", "uzytkownik", "konto", "nazwa",
+    "логин", "пользователь", "имя", "аккаунт", "почта", "сеть", "файл", "kullanıcı", "hesap", "användare", "bruker",
+    "bruger", "käyttäjä", "felhasználó", "uživatel", "utilizator",
+    "example", "examples", "e.g", "eg", "sample", "like", "such", "format", "pattern", "policy", "rule", "rules",
+    "requirement", "requirements", "hint", "beispiel", "zum", "exemple", "ejemplo", "exemplo", "esempio", "voorbeeld",
+    "przykład", "przyklad", "пример", "например", "örnek", "exempel", "eksempel", "esimerkki", "példa", "příklad",
+})
+
