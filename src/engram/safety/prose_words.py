@@ -290,7 +290,7 @@ NOT_ANNOUNCED: frozenset[str] = frozenset({
     "hostname", "server", "url", "link", "file", "filename", "version", "model", "ticket", "order", "serial", "branch",
     "benutzer", "benutzername", "nutzer", "konto", "adresse", "netzwerk", "datei", "utilisateur", "identifiant",
     "compte", "réseau", "fichier", "usuario", "cuenta", "correo", "red", "archivo", "usuário", "conta", "rede", "arquivo",
-    "utente", "nome", "gebruiker", "gebruikersnaam", "naam", "bestand", "użytkownik", "uzytkownik", "konto", "nazwa",
+    "utente", "nome", "gebruiker", "gebruikersnaam", "naam", "bestand", "użytkownik", "uzytkownik", "nazwa",
     "логин", "пользователь", "имя", "аккаунт", "почта", "сеть", "файл", "kullanıcı", "hesap", "användare", "bruker",
     "bruger", "käyttäjä", "felhasználó", "uživatel", "utilizator",
     "example", "examples", "e.g", "eg", "sample", "like", "such", "format", "pattern", "policy", "rule", "rules",
