@@ -340,23 +340,51 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
             span = _otp_after(text, toks, i, words, prev, seen) if any(c.isdigit() for c in raw) else None
             if span is not None:
                 return span
-        elif value and _CANDIDATE.search(value):
-            span = _joined_value(text, t, value, i, words, before, kind=kind, lock=lock, strict=strict,
-                                 prev=prev, seen=seen, changed=changed, nxt=nxt)
-            if span is not None:
-                return span
+        else:
+            dictated = _dictated(text, t.start())
+            if dictated is not None and _joined_value(text, t, dictated[2], i, words, before, kind=kind, lock=lock,
+                                                      strict=strict, prev=prev, seen=seen, changed=changed, nxt="",
+                                                      whole=True) is not None:
+                return dictated[0], dictated[1]
+            if value and _CANDIDATE.search(value):
+                span = _joined_value(text, t, value, i, words, before, kind=kind, lock=lock, strict=strict,
+                                     prev=prev, seen=seen, changed=changed, nxt=nxt)
+                if span is not None:
+                    return span
         if _changes(_clean(raw)):
             changed = i
-        if low not in pw.NOW_WORDS:
-            prev, seen = raw, True
+        if low not in pw.NOW_WORDS and raw.strip(_QUOTES):
+            prev, seen = raw, True  # (a quotation mark standing alone is no word: ": « B, puis 8, … »")
         if _ends_sentence(raw, text, t.end()) or (raw.endswith(",") and _clean(nxt) in pw.CONJUNCTIONS):
             return None  # the sentence ends, or a new clause starts (", og wifi-navnet er …")
     return None
 
 
+_THEN = "|".join(re.escape(w) for w in sorted(pw.THEN_WORDS, key=len, reverse=True))
+# A value dictated in chunks: three or more runs of 1-6 letters or digits, each joined to the next by a dash, a comma, a
+# middle dot or a dictation word ("6tdY - u73U - pSaL - wbfv", "B, puis 8, 4, 0, 2"), maybe in quotes.
+_DICTATED = re.compile(rf"[\"'«“„「]?[ \t]*(?P<v>[A-Za-z0-9]{{1,6}}(?:(?:[ \t]*[-–·・,][ \t]*(?:(?i:{_THEN})[ \t]+)?|"
+                       rf"[ \t]+(?i:{_THEN})[ \t]+)[A-Za-z0-9]{{1,6}}(?![\w@])){{2,}})")
+_CHUNK = re.compile(r"[A-Za-z0-9]+")
+
+
+def _dictated(text: str, start: int) -> tuple[int, int, str] | None:
+    """A value dictated in chunks from `start` (`_DICTATED`): its span and the chunks joined ("6tdYu73UpSaLwbfv",
+    "B8402"); chunks of one size class (single characters, or runs of three or more) and no dictation word among them."""
+    m = _DICTATED.match(text, start)
+    if m is None:
+        return None
+    chunks = [c for c in _CHUNK.findall(m.group("v")) if c.lower() not in pw.THEN_WORDS]
+    if len(chunks) < 3 or not (all(len(c) == 1 for c in chunks) or all(len(c) >= 3 for c in chunks)):
+        return None
+    return m.start("v"), m.end("v"), "".join(chunks)
+
+
 def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[str], before: list[str], *, kind: str,
-                  lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str) -> tuple[int, int] | None:
-    """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret."""
+                  lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str,
+                  whole: bool = False) -> tuple[int, int] | None:
+    """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret;
+    with `whole`, `value` was read from several tokens (dictated) and the span is token `i`'s."""
     gap = [w.lower() for w in words[:i]]
     # "now" right before the value joins it where no copula is written ("Пароль от … VPN теперь X", "is now X")
     # (a device's name needs a joining word: "Keypad: …", "the lockbox is …"; not "Keypad 5400 series")
@@ -385,6 +413,8 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     numeric = numeric and (kind == "pin" or i <= 3 or near_lock)
     if not secret_like(value, numeric=numeric, strict=strict):
         return None
+    if whole:
+        return t.span()
     offset = t.start() + words[i].find(value)
     return offset, offset + len(value)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 __all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
            "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "UNITS", "USE_WORDS",
            "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
@@ -27,6 +27,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
+    ("sudo asks", 0), ("sudo prompts", 0), ("sudo prompt", 0), ("password prompt", 0),  # what asks for a password
     ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
     ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
@@ -158,6 +159,9 @@ CONNECTORS: frozenset[str] = frozenset({
     "wurde", "werd", "virou", "tornou-se", "stał", "stała", "stało", "стал", "стала", "стало", "став", "oldu",
     # an enumeration comma of scripts without spaces ("Wi-Fiのパスワード、…")
     "、", "，",
+    # "that is": a value restated after its dictation ("「ご・なな・…」、つまり …", "… i.e. …", "…, cioè …")
+    "i.e.", "i.e.,", "ie", "d.h.", "cioè", "c'est-à-dire", "c’est-à-dire", "decir", "seja", "dwz", "czyli", "т.е.",
+    "つまり", "すなわち", "即", "也就是", "즉",
 })
 # "now", "today", "from now on" between a copula and the value ("ahora es …", "अब … है", "teraz to …").
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
@@ -297,4 +301,9 @@ NOT_ANNOUNCED: frozenset[str] = frozenset({
     "requirement", "requirements", "hint", "beispiel", "zum", "exemple", "ejemplo", "exemplo", "esempio", "voorbeeld",
     "przykład", "przyklad", "пример", "например", "örnek", "exempel", "eksempel", "esimerkki", "példa", "příklad",
 })
+
+# Words of dictation between the chunks of a value read out in parts ("B, puis 8, 4, 0, 2", "7 then 3 then 9 …").
+THEN_WORDS: frozenset[str] = frozenset({"then", "and", "puis", "et", "dann", "und", "luego", "y", "después", "poi", "e",
+                                        "depois", "dan", "en", "potem", "i", "potom", "затем", "потом", "и", "sonra",
+                                        "sedan", "så", "sitten", "majd", "apoi", "sau", "lalu"})
 
