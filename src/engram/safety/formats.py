@@ -103,7 +103,7 @@ _RECOVERY = re.compile("(?i)(?<![^\\W\\d_])(?:" + words.alternation(words.RECOVE
 _CONJ = "|".join(sorted((re.escape(c) for c in CONJUNCTIONS if c.isalpha()), key=len, reverse=True))
 _ITEM_MARK = r"(?:(?:\d{1,2}[.)]|[-*•·])[ \t]+)?"  # a list's numbering or bullet
 # Between two codes of a list: a comma, semicolon or line break (then maybe a number or a bullet), or a final "and".
-_LIST_SEP = rf"(?:[ \t]*[,;][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
+_LIST_SEP = rf"(?:[ \t]*[,;·•|][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
 # One code: letters and digits, maybe in two groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`);
 # with bare spaces between codes a code has no space inside.
 _CODE_GROUPED = r"[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{3,10})?"
@@ -146,6 +146,18 @@ def _runs(codes: list[re.Match[str]]) -> Iterator[list[re.Match[str]]]:
         yield run
 
 
+_LABEL_REACH = 160  # characters between a recovery-code word and its list ("… for Ben's account (he printed them):")
+_CLAUSE_END = re.compile(r"[.!?;](?:\s|$)")
+_TRAILING_MARK = re.compile(rf"\s*{_ITEM_MARK}$")
+
+
+def _follows_label(between: str) -> bool:
+    """Whether a list after `between` (the text from the label to it) is the label's: near it, in the same clause
+    ("Backup codes: used 3 so far; order numbers …" gives another thing's list)."""
+    between = _TRAILING_MARK.sub("", between)  # the first item's numbering ("\n1. ") ends no clause
+    return len(between) <= _LABEL_REACH and _CLAUSE_END.search(between) is None
+
+
 def _recovery_lists(text: str) -> Iterator[_Span]:
     """Lists of four or more codes of one shape after a word for recovery codes (the caller checked for one)."""
     label = _RECOVERY.search(text)
@@ -154,7 +166,8 @@ def _recovery_lists(text: str) -> Iterator[_Span]:
     for listing, one in zip(_LISTS, _ONE, strict=True):
         for m in listing.finditer(text, label.end()):
             for run in _runs(list(one.finditer(text, m.start(), m.end()))):
-                if len(run) >= _MIN_CODES and _code_list([c.group(0) for c in run]):
+                if len(run) >= _MIN_CODES and _follows_label(text[label.end():run[0].start()]) and \
+                        _code_list([c.group(0) for c in run]):
                     yield run[0].start(), run[-1].end(), "recovery_code"
 
 

@@ -322,8 +322,6 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
     toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)[:_WINDOW + 1]
     words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
-    if kind == "device":
-        before.append(m.group(0))  # the label names what the code opens
     strict = ambiguous_label(m.group(0))
     changed = -1 if any(_changes(_clean(t)) for t in before) else None  # where a verb of changing was seen
     prev, seen = "", False  # the last token that is not "now", and whether there was one
@@ -405,7 +403,7 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
         return None
     if value.isdigit() and _clean(nxt) in pw.UNITS:
         return None
-    near_lock = _near_lock(before + words[:i])
+    near_lock = kind == "device" or _near_lock(before + words[:i])  # a device's name says what the code opens
     if lock and not ((value.isdigit() or keypad_code(value)) and near_lock):
         return None  # a code in general counts only as a number, with what it opens named near it
     # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
@@ -499,10 +497,18 @@ def _announcing(clause: str) -> bool:
         pw.NOT_ANNOUNCED.isdisjoint(toks) and not ATTRIBUTE_WORDS.intersection(toks)
 
 
+def _password_shaped(value: str) -> bool:
+    """A person's password rather than a name or a code: 8+ characters, letters, and two of a digit, a symbol and a
+    capital inside (`Pebble7Orchid!`, `velvet1373%`, `Velvet+Cinnamon08`), or `_strong`."""
+    kinds = (any(c.isdigit() for c in value), _CANDIDATE.search(re.sub(r"\d", "", value)) is not None,
+             any(c.isupper() for c in value[1:]))
+    return _strong(value) or (len(value) >= 8 and any(is_letter(c) for c in value) and sum(kinds) >= 2)
+
+
 def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     """A password given after its label's sentence, after a colon that ends a short clause announcing it ("… wanted
-    a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one strong,
-    password-shaped token that ends its clause, with no dot inside (a file, a host)."""
+    a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one
+    password-shaped token (`_password_shaped`) that ends its clause, with no dot inside (a file, a host)."""
     end = min(len(text), m.end() + _ANNOUNCE_REACH)
     for colon in _COLON.finditer(text, m.end(), end):
         starts = [c.end() for c in _CLAUSE_START.finditer(text, m.end(), colon.start())]
@@ -513,7 +519,7 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
             continue
         nxt = _TOKEN.search(text, tok.end(), tok.end() + 40)
         value = _clean(tok.group(0))
-        if value and "." not in value and _strong(value) and secret_like(value, strict=True) and \
+        if value and "." not in value and _password_shaped(value) and secret_like(value, strict=True) and \
                 _clause_end(tok.group(0), text, tok.end(), nxt.group(0) if nxt else ""):
             offset = tok.start() + tok.group(0).find(value)
             return offset, offset + len(value)

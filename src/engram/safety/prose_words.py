@@ -112,6 +112,8 @@ def code_hints(labels: tuple[str, ...]) -> tuple[str, ...]:
 # …", "installateursmenu … intoetsen: …"), per language. A number joined to one is that code (engram.safety.prose reads
 # these as labels); each also names what a code opens (LOCK_STEMS). Add a language here, not a new rule.
 CODE_DEVICES: tuple[str, ...] = tuple((
+    "room safe|hotel safe|in-room safe|wall safe|floor safe|gun safe|coffre-fort|caja fuerte|cassaforte|zimmersafe|"
+    "hotelsafe|wandtresor|kluis|sejf|сейф|kassaskåp|pengeskab|kassakaappi|金庫|保险箱|保險箱|금고|"
     "keypad|key pad|keypads|lockbox|lock box|lockboxes|key safe|keysafe|key box|keybox|key lockbox|combination lock|"
     "combo lock|code lock|door panel|installer menu|installer code|engineer menu|engineer code|service menu|"
     "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
