@@ -94,10 +94,13 @@ _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
 _OTP = _label_pattern(pw.OTP_STEMS)
 _DEVICE = _label_pattern((w, 2) for w in pw.CODE_DEVICES)  # a keypad, a lockbox: named alone, it stands for its code
+# "when sudo asks", "wenn der VPN-Client fragt": what asks for a password stands for it (a strict shape after it)
+_PROMPT = re.compile(rf"(?i)(?<![^\W\d_])(?:{'|'.join(pw.WHEN_WORDS)})\s+(?:[^\s.,;:!?]+\s+){{0,3}}?"
+                     rf"(?:{'|'.join(pw.ASK_VERBS)})(?![^\W\d_])")
 # (kind, label pattern, whether a lock, a door or a card must be named near the label)
 _KINDS: tuple[tuple[str, re.Pattern[str], bool], ...] = (("password", _PASSWORD, False), ("pin", _PIN, False),
                                                         ("pin", _CODE, True), ("otp", _OTP, False),
-                                                        ("device", _DEVICE, True))
+                                                        ("device", _DEVICE, True), ("prompt", _PROMPT, False))
 
 
 def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
@@ -107,7 +110,7 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
 _LOGIN = _label_pattern(pw.LOGIN_STEMS)
 _LOGIN_HINTS = _hints(pw.LOGIN_STEMS)
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
-               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))), _hints((w, 0) for w in pw.CODE_DEVICES))  # as _KINDS
+               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))), _hints((w, 0) for w in pw.CODE_DEVICES), set(pw.ASK_VERBS))  # as _KINDS
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
@@ -322,7 +325,7 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
     toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)[:_WINDOW + 1]
     words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
-    strict = ambiguous_label(m.group(0))
+    strict = ambiguous_label(m.group(0)) or kind == "prompt"
     changed = -1 if any(_changes(_clean(t)) for t in before) else None  # where a verb of changing was seen
     prev, seen = "", False  # the last token that is not "now", and whether there was one
     for i, t in enumerate(toks):
@@ -407,7 +410,7 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     if lock and not ((value.isdigit() or keypad_code(value)) and near_lock):
         return None  # a code in general counts only as a number, with what it opens named near it
     # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
-    numeric = not _year(value) or (kind == "pin" and by_copula)
+    numeric = not _year(value) or (kind in ("pin", "device") and by_copula)
     numeric = numeric and (kind == "pin" or i <= 3 or near_lock)
     if not secret_like(value, numeric=numeric, strict=strict):
         return None
@@ -505,10 +508,20 @@ def _password_shaped(value: str) -> bool:
     return _strong(value) or (len(value) >= 8 and any(is_letter(c) for c in value) and sum(kinds) >= 2)
 
 
+_LONG_PASSWORD_WORDS = tuple(s for s, _ in pw.PASSWORD_STEMS if len(s) >= 6 and " " not in s)
+
+
+def _holds_password_word(value: str) -> bool:
+    """Whether `value` holds a word for a password (a manager's name, `1Password7`, `KeePassXC2`, is no password)."""
+    low = value.lower()
+    return any(w in low for w in _LONG_PASSWORD_WORDS) or "keepass" in low
+
+
 def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     """A password given after its label's sentence, after a colon that ends a short clause announcing it ("… wanted
     a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one
-    password-shaped token (`_password_shaped`) that ends its clause, with no dot inside (a file, a host)."""
+    password-shaped token (`_password_shaped`) that ends its clause, with no dot inside (a file, a host) and no word
+    for a password (a manager's name, `1Password7`)."""
     end = min(len(text), m.end() + _ANNOUNCE_REACH)
     for colon in _COLON.finditer(text, m.end(), end):
         starts = [c.end() for c in _CLAUSE_START.finditer(text, m.end(), colon.start())]
@@ -519,14 +532,14 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
             continue
         nxt = _TOKEN.search(text, tok.end(), tok.end() + 40)
         value = _clean(tok.group(0))
-        if value and "." not in value and _password_shaped(value) and secret_like(value, strict=True) and \
+        if value and "." not in value and not _holds_password_word(value) and _password_shaped(value) and secret_like(value, strict=True) and \
                 _clause_end(tok.group(0), text, tok.end(), nxt.group(0) if nxt else ""):
             offset = tok.start() + tok.group(0).find(value)
             return offset, offset + len(value)
     return None
 
 
-_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code", "device": "pin"}  # the kind each label's finding is named
+_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code", "device": "pin", "prompt": "password"}  # the kind each label's finding is named
 
 # A one-time code named by the service that sent it: a name (a capital and a lower-case letter: "Uber", "WhatsApp",
 # "iFood", "Яндекс") right before a word for a code ("Your Uber code: …", "Dein Uber-Code: …"), or right after it and

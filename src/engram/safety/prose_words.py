@@ -10,10 +10,10 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
+__all__ = ["AMBIGUOUS", "ASK_VERBS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
            "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "UNITS", "USE_WORDS",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "UNITS", "USE_WORDS", "WHEN_WORDS",
            "code_hints"]
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
@@ -27,7 +27,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
-    ("sudo asks", 0), ("sudo prompts", 0), ("sudo prompt", 0), ("password prompt", 0),  # what asks for a password
+    ("password prompt", 0),
     ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
     ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
@@ -308,4 +308,12 @@ NOT_ANNOUNCED: frozenset[str] = frozenset({
 THEN_WORDS: frozenset[str] = frozenset({"then", "and", "puis", "et", "dann", "und", "luego", "y", "después", "poi", "e",
                                         "depois", "dan", "en", "potem", "i", "potom", "затем", "потом", "и", "sonra",
                                         "sedan", "så", "sitten", "majd", "apoi", "sau", "lalu"})
+
+# A password described by what asks for it: "when" and a verb of asking, a program or a prompt in between ("the answer
+# to give when sudo asks is …", "wenn der VPN-Client fragt, …"). (when words, asking verbs)
+WHEN_WORDS: tuple[str, ...] = ("when", "whenever", "wenn", "sobald", "quand", "lorsque", "cuando", "quando", "als",
+                               "wanneer", "kiedy", "gdy", "когда", "коли", "när", "når", "kun", "amikor", "când")
+ASK_VERBS: tuple[str, ...] = ("asks", "prompts", "fragt", "abfragt", "demande", "pide", "pregunta", "chiede", "pede",
+                              "pergunta", "vraagt", "pyta", "спрашивает", "запрашивает", "питає", "frågar", "spør",
+                              "spørger", "kysyy", "kér", "cere")
 

@@ -832,7 +832,7 @@ _GENERIC: list[_Rule] = [
           _PIN_HINTS, "d", min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
     # With no connector ("Locker combo <d>-<d>-<d>") only groups joined by dashes count: "combo 2 3 4" is a menu.
-    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
+    _rule("pin", r"(?i:\b(?:combination|combo)(?:\s+(?:lock|padlock))?\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
           r"(?P<d>\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
           ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
