@@ -1454,3 +1454,184 @@ def test_tune20_and_holdout20_floors(name, floor):
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
+
+
+# ------------------------------------------------------------------ formats: Wi-Fi QR, signed URLs, TOTP keys, code lists
+
+@pytest.mark.parametrize("text, secret", [
+    ("Kitchen tablet shows the QR for WIFI:S:Oak Street 5G;T:WPA;P:tulip\\;Harbor77;; next to the fridge.", "Harbor77"),
+    ("wifi:T:SAE;P:Nebula-4417-kite;S:Atelier;H:true;;", "Nebula-4417-kite"),  # fields in any order
+    ("El código QR del salón dice WIFI:T:WPA;S:CasaLuna;P:marea2023Luz!;;", "marea2023Luz!"),
+])
+def test_wifi_qr_payloads(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Guest network is open: WIFI:T:nopass;S:Library Guest;;",
+    "The QR format is WIFI:T:WPA;S:<ssid>;P:<password>;; — fill in your own values.",
+    "WIFI:T:WPA;S:Home;P:;; was printed with an empty password by mistake.",
+    "The QR code said WIFI:T:WPA;S:Cafe;P:${WIFI_PASSWORD};;",
+])
+def test_look_alikes_of_wifi_qr_payloads_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Shared the report: https://reports.s3.eu-west-1.amazonaws.com/q3.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+     "&X-Amz-Expires=604800&X-Amz-SignedHeaders=host&X-Amz-Signature=3f9a1c2b7e8d4f6a0b5c9e2d1f7a3b8c6e4d2f0a9b7c5e3d1f8",
+     "3f9a1c2b7e8d4f6a0b5c9e2d1f7a3b8c6e4d2f0a9b7c5e3d1f8"),
+    ("https://cdn.site.com/a.mp4?Expires=1735689600&Signature=Dk29fLq0~Zp3rTn8vXw-Yb7cHs5aEe1gUu9iOo2kMm4&Key-Pair-Id=K2JC",
+     "Dk29fLq0~Zp3rTn8vXw-Yb7cHs5aEe1gUu9iOo2kMm4"),  # CloudFront
+    ("Upload URL: https://storage.googleapis.com/bkt/obj?X-Goog-Algorithm=GOOG4-RSA-SHA256"
+     "&X-Goog-Signature=9a7b5c3d1e0f2a4b6c8d0e1f3a5b7c9d", "9a7b5c3d1e0f2a4b6c8d0e1f3a5b7c9d"),
+    ("SAS: https://acct.blob.core.windows.net/c/f.zip?sv=2023-01-03&sr=b&sp=w&sig=kQ2%2Bd9Fz7LmP0xRtYwE3vB6nHcJ5uA8sD1gK4%3D",
+     "kQ2%2Bd9Fz7LmP0xRtYwE3vB6nHcJ5uA8sD1gK4%3D"),  # Azure SAS
+])
+def test_signed_urls(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The URL carries ?Signature=<base64> and Expires=<epoch>; the scheme is HMAC.",
+    "Docs example: https://example.com/file?X-Amz-Signature=EXAMPLESIGNATURE",
+    "https://example.com/page?sig=abc&lang=en",  # too short to sign anything
+])
+def test_look_alikes_of_signed_urls_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Backup of the authenticator seed for the NAS admin: JBSWY3DPEHPK3PXPQ4ZT6MLW", "JBSWY3DPEHPK3PXPQ4ZT6MLW"),
+    ("Zwei-Faktor für das Steuerportal: Einrichtungsschlüssel lautet 7hq2 mx4k p3zs ldwa 5ngy c6ur",
+     "7hq2 mx4k p3zs ldwa 5ngy c6ur"),  # grouped in fours, lower case
+    ("If the QR won't scan, type this key into Google Authenticator: n5wc4zlsmvxgk3tpom2xe5dfmrqws3l4",
+     "n5wc4zlsmvxgk3tpom2xe5dfmrqws3l4"),
+    ("Ключ настройки для двухфакторной аутентификации в Госуслугах: GZ4TQMJXGE3DCMRW", "GZ4TQMJXGE3DCMRW"),
+    ("二段階認証のセットアップキー：KRSXG5CTMVRXEZLUJBUW4ZDF", "KRSXG5CTMVRXEZLUJBUW4ZDF"),
+])
+def test_totp_setup_keys(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Turned on 2FA with Authy for the bank; the setup key is stored in 1Password, not here.",
+    "2FA status: enabled for GITHUBACCOUNTSECURITY team; see ticket SECURITY2FAROLLOUT.",  # words, not base32 keys
+    "MFA rollout notes: users in group ENGINEERINGTEAMSEUROPE were migrated on Monday.",
+    "Build JBSWY3DPEHPK3PXPQ4ZT6MLW finished in 3 minutes.",  # base32-shaped, no two-factor word
+])
+def test_look_alikes_of_totp_setup_keys_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("GitHub recovery codes for the ops account:\n- 6d1f2-9a8b7\n- 0c3e4-b2a19\n- 77fa0-13cde\n- 9b2d4-e0f61", "0c3e4-b2a19"),
+    ("Kody zapasowe do Google (Marta): 3948 2017 · 5820 1937 · 6612 0483 · 7391 0025 · 1184 6639", "6612 0483"),
+    ("Recovery codes, keep offline: 48213967 90517328 66120845 31907754 22864017", "66120845"),
+    ("Códigos de recuperação do Twitter do Pedro:\n1) 83kq-2mzp\n2) 9xv4-tl7r\n3) p2nd-8wq5\n4) 4hcz-yk6m", "p2nd-8wq5"),
+    ("Резервные коды для входа в Google: 6712 0934, 2285 4410, 9903 1178, 5136 7720 и 4459 2083", "9903 1178"),
+])
+def test_recovery_code_lists(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Printed the backup codes for Google and locked them in the drawer; none are written here.",
+    "Recovery codes regenerated on 2024-03-01, 2024-06-01, 2024-09-01 and 2024-12-01 per policy.",
+    "Backup codes: used 3 of 10 so far; order numbers 48213967, 90517328, 66120845, 31907754 are from Amazon.",
+    "Recovery codes: we have 10 left. Flight numbers LH2034, LH2035, LH2036, LH2037 for the team trip.",
+    "Order numbers 48213967, 90517328, 66120845, 31907754 shipped today.",  # no word for recovery codes
+])
+def test_look_alikes_of_recovery_code_lists_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ prose: devices, announced and dictated values, prompts
+
+@pytest.mark.parametrize("text, secret", [
+    ("Key safe by the back door: 4718, turn the dial to open.", "4718"),
+    ("Schlüsseltresor am Gartentor: 2906 – bitte nach dem Öffnen wieder verdrehen.", "2906"),
+    ("La boîte à clés de l'appartement est 3381.", "3381"),
+    ("Sleutelkluis bij de voordeur is 5529, de sleutel hangt aan het rode koord.", "5529"),
+    ("Hotel room safe is 240716 — I set it myself on arrival.", "240716"),
+    ("The alarm panel's installer code is 4270 in case the boiler tech needs it.", "4270"),
+    ("Keysafe outside Nan's flat is 1954 – for the carers only.", "1954"),  # a code may look like a year
+])
+def test_code_devices_named_alone(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The garage keypad needs new batteries; the code itself is in the family vault.",
+    "Lockbox model 5400 arrived today, mounting screws included.",
+    "Bought a key safe for 3 keys; installing it Saturday.",
+    "The lockbox holds 2 keys and the keypad works with 9V batteries.",
+    "Keypad firmware updated to 2.4.1; the lockbox is on the left of the door.",
+])
+def test_look_alikes_of_code_devices_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Mum asked for the new email password again. Here it is: Meadow#Lantern51 — tell her to write it down.",
+     "Meadow#Lantern51"),
+    ("Set up a new password for the family NAS this morning. Wrote it on the fridge note: Pebble7Orchid!", "Pebble7Orchid!"),
+    ("Das neue Passwort für den Drucker hat Jan gewählt. Hier ist es: Fichte-Regen42.", "Fichte-Regen42"),
+    ("Pedro me pidió que guardara la contraseña nueva del router. Aquí está: Naranja_Sol88!", "Naranja_Sol88!"),
+    ("The answer to type when the VPN prompts is Quartz$River19.", "Quartz$River19"),  # described by what asks for it
+])
+def test_passwords_announced_or_described(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Changed the router password this morning. Next step: update firmware to 1.2.14.",
+    "Password policy reminder. Example: Correct-Horse42 is the format we want, not a real one.",
+    "Forgot the password again. Username: ella.bird_1987",
+    "Password managers compared. Winner: 1Password7, runner-up Bitwarden.",
+    "I changed my email password yesterday. Reminder for tomorrow: Dentist at 9, bring Form-27B.",
+    'The birthday paradox asks: "How many people share a birthday in a room of 23?"',
+])
+def test_look_alikes_of_announced_passwords_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Tom spelled out the router password: K - 4 - m - 9 - q - Z - 2 - w - x", "K - 4 - m - 9"),
+    ("PIN de la carte du bureau, dictée : 7, puis 3, puis 1, puis 8.", "7, puis 3, puis 1, puis 8"),
+    ('WLAN-Schlüssel diktiert von Oma: "Hx7p - 22qa - 9Lmz".', "Hx7p - 22qa - 9Lmz"),
+    ("Código del portal: 4, 7, 1 y 9, luego almohadilla.", "4, 7, 1 y 9"),
+])
+def test_dictated_values(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Call me at 555-123-4567 about the wifi password, which I'll give in person.",
+    "Phone tree: 555-0134, 555-0172, 555-0199 and 555-0145 if the door code doesn't work.",
+    "The door code changed on 12-05-2024, ask Ana for the new one.",
+])
+def test_look_alikes_of_dictated_values_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "API key goes in SLACK_TOKEN as xoxb-dein-token-hier before starting the bot.",  # a template in German
+    'Ponga su clave así: "SLACK_BOT_TOKEN": "xoxb-su-token-aqui"',
+    'Tool call log: {"auth": "oauth2", "credential_ref": "vault://smtp/main"}',  # a method and a reference
+    "Pay the invoice to IBAN GB82 WEST 1234 5698 7654 32, reference INV-2231.",  # a payee's account
+    "Transfer €120 to Anna, IBAN DE89 3704 0044 0532 0130 00, Verwendungszweck: Geschenk.",
+])
+def test_templates_methods_and_payee_accounts_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_an_account_holders_own_iban_is_still_a_secret():
+    assert find_secrets("My IBAN for the refund, keep it private: GB82 WEST 1234 5698 7654 32")
+
+
+def test_tune21_floor():
+    """Regression floor at this round's figures (tune21's first read was 43/60, 3/60; tuned on, so this flatters)."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune21.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 60
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 0
