@@ -18,6 +18,7 @@ A hit needs two things, each checked on its own:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -315,9 +316,11 @@ def runs_a_command(text: str, end: int, value: str) -> bool:
     return not any(c.isdigit() for c in value) and _FLAG_AFTER.match(text, end) is not None
 
 
+@functools.lru_cache(maxsize=8)
 def about_test_double(text: str) -> bool:
     """Whether `text` says its credentials belong to a test double (a fixture, a mock, a fake server):
-    then a password or key *name* with a literal is a fixture's, and only provider formats count."""
+    then a password or key *name* with a literal is a fixture's, and only provider formats count.
+    (Cached: every rule's validator asks it of the same text; searching a long text each time was quadratic.)"""
     return _TEST_DOUBLE.search(text) is not None
 
 

@@ -22,6 +22,7 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -322,7 +323,7 @@ def _otp_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[int, int] | None:
     """The value in the window after label `m`, joined to it as the module docstring says, or None."""
     line_end = text.find("\n", m.end())
-    toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)[:_WINDOW + 1]
+    toks = list(itertools.islice(_TOKEN.finditer(text, m.end(), len(text) if line_end < 0 else line_end), _WINDOW + 1))
     words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
     strict = ambiguous_label(m.group(0)) or kind == "prompt"
