@@ -1635,3 +1635,24 @@ def test_tune21_floor():
     rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune21.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 60
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 0
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Casita en Mallorca — caja de seguridad para llaves junto a la puerta: 4417", "4417"),
+    ("Le boîtier à clés devant le gîte: code 1188, puis tirer le levier.", "1188"),  # a code word joins the device
+    ("Discord backup codes (Jamie):\n• 1b2k-9qxm\n• 7rt5-p2vh\n• zq9n-4m2c\n• 83ld-wq7e\n• k5vy-1nr8", "zq9n-4m2c"),
+    ("Anna changed the Netflix password. New one is on a sticky note, which says: Bluebird!Attic7", "Bluebird!Attic7"),
+])
+def test_more_devices_lists_and_announced_values(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The lockbox company's support line is 0800 123 4567.",  # a longer number's first group
+    "Notes: the new password policy requires 12 chars. Meeting room: B2-Conference3.",  # a field's name, an attribute
+    "Reset the password for Lisa. Ticket: HELP-2024-0091",  # the label's words do not cross a sentence's end
+    "He typed the wifi password wrong. Error: WPA_AUTH_FAIL-0x22.",
+    "sudo asks for your password when you run apt install; that's normal.",
+])
+def test_look_alikes_of_devices_and_announced_values_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

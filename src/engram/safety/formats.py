@@ -103,7 +103,7 @@ _RECOVERY = re.compile("(?i)(?<![^\\W\\d_])(?:" + words.alternation(words.RECOVE
 _CONJ = "|".join(sorted((re.escape(c) for c in CONJUNCTIONS if c.isalpha()), key=len, reverse=True))
 _ITEM_MARK = r"(?:(?:\d{1,2}[.)]|[-*•·])[ \t]+)?"  # a list's numbering or bullet
 # Between two codes of a list: a comma, semicolon or line break (then maybe a number or a bullet), or a final "and".
-_LIST_SEP = rf"(?:[ \t]*[,;·•|][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
+_LIST_SEP = rf"(?:[ \t]*[,;·•|、，；][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
 # One code: letters and digits, maybe in two groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`);
 # with bare spaces between codes a code has no space inside.
 _CODE_GROUPED = r"[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{3,10})?"

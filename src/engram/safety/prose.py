@@ -227,7 +227,8 @@ def _changes(token: str) -> bool:
 def _near_lock(tokens: list[str]) -> bool:
     """Whether one of `tokens` names what a code opens (a door, a gate, a safe, a card)."""
     words = [re.split(r"['’]", t)[-1] or t for t in tokens]  # an elided article glued on: "dell'allarme", "l'immeuble"
-    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None for w in words)
+    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None for w in words) or \
+        _DEVICE.search(" ".join(tokens)) is not None  # a device named in words ("boîtier à clés", "caja de seguridad")
 
 
 def ambiguous_label(label: str) -> bool:
@@ -390,7 +391,9 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     gap = [w.lower() for w in words[:i]]
     # "now" right before the value joins it where no copula is written ("Пароль от … VPN теперь X", "is now X")
     # (a device's name needs a joining word: "Keypad: …", "the lockbox is …"; not "Keypad 5400 series")
-    by_copula = (not seen and kind != "device") or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS)
+    # (a word for a code joins a device to its number: "Le boîtier à clés …: code 1188")
+    by_copula = (not seen and kind != "device") or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS) or \
+        (kind == "device" and _CODE.fullmatch(_clean(prev)) is not None)
     by_change = _changes(_clean(prev)) or (prev.lower() in pw.TO_WORDS and (changed is not None or any(
         _changes(_clean(w)) for w in words[i + 1:i + 3])))  # "… auf X gesetzt": German and Dutch put the verb last
     # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
@@ -405,8 +408,8 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
         _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap) and _near_lock(before + words[:i])
     if not (by_copula or by_change or short_pin or bare or bare_code):
         return None
-    if value.isdigit() and _clean(nxt) in pw.UNITS:
-        return None
+    if value.isdigit() and (_clean(nxt) in pw.UNITS or _clean(nxt).isdigit()):
+        return None  # a length ("8 Zeichen"), or the first group of a longer number ("0800 123 4567": a phone)
     near_lock = kind == "device" or _near_lock(before + words[:i])  # a device's name says what the code opens
     if lock and not ((value.isdigit() or keypad_code(value)) and near_lock):
         return None  # a code in general counts only as a number, with what it opens named near it
@@ -491,13 +494,16 @@ _ANNOUNCE_REACH = 240  # characters after a password's label within which its va
 _COLON = re.compile(r"[:：](?=\s)")
 _CLAUSE_START = re.compile(r"[.!?。！？\n;]")
 _MAX_ANNOUNCING = 10  # tokens of the clause that announces the value ("After lunch he found the post-it:")
+_MIN_ANNOUNCING = 4  # fewer tokens are a field's name ("Meeting room:") unless one points at the value ("Вот он:")
 
 
 def _announcing(clause: str) -> bool:
-    """Whether `clause`, before a colon, may announce a password named earlier: a few words, no digit, none naming
-    another field or an example ("here it is", "Вот он", "he found the post-it"; not "Username", "Example")."""
+    """Whether `clause`, before a colon, may announce a password named earlier: a sentence of four to ten words, or a
+    shorter one holding a word that points at the value (`POINTERS`); no digit, no word naming another field or an
+    example ("here it is", "Вот он", "he found the post-it"; not "Username", "Meeting room", "Example")."""
     toks = [_clean(t).lower() for t in _TOKEN.findall(clause)]
-    return 0 < len(toks) <= _MAX_ANNOUNCING and not any(c.isdigit() for c in clause) and \
+    sentence = len(toks) >= _MIN_ANNOUNCING or not pw.POINTERS.isdisjoint(toks)
+    return sentence and len(toks) <= _MAX_ANNOUNCING and not any(c.isdigit() for c in clause) and \
         pw.NOT_ANNOUNCED.isdisjoint(toks) and not ATTRIBUTE_WORDS.intersection(toks)
 
 
@@ -523,6 +529,8 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one
     password-shaped token (`_password_shaped`) that ends its clause, with no dot inside (a file, a host) and no word
     for a password (a manager's name, `1Password7`)."""
+    if _attribute_after(text, m.end()):
+        return None  # "the new password policy …": about an attribute of passwords
     end = min(len(text), m.end() + _ANNOUNCE_REACH)
     for colon in _COLON.finditer(text, m.end(), end):
         starts = [c.end() for c in _CLAUSE_START.finditer(text, m.end(), colon.start())]

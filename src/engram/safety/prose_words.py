@@ -114,6 +114,7 @@ def code_hints(labels: tuple[str, ...]) -> tuple[str, ...]:
 CODE_DEVICES: tuple[str, ...] = tuple((
     "room safe|hotel safe|in-room safe|wall safe|floor safe|gun safe|coffre-fort|caja fuerte|cassaforte|zimmersafe|"
     "hotelsafe|wandtresor|kluis|sejf|сейф|kassaskåp|pengeskab|kassakaappi|金庫|保险箱|保險箱|금고|"
+    "caja de seguridad|boîtier à clés|boitier a cles|boîte à code|"
     "keypad|key pad|keypads|lockbox|lock box|lockboxes|key safe|keysafe|key box|keybox|key lockbox|combination lock|"
     "combo lock|code lock|door panel|installer menu|installer code|engineer menu|engineer code|service menu|"
     "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
@@ -303,6 +304,13 @@ NOT_ANNOUNCED: frozenset[str] = frozenset({
     "requirement", "requirements", "hint", "beispiel", "zum", "exemple", "ejemplo", "exemplo", "esempio", "voorbeeld",
     "przykład", "przyklad", "пример", "например", "örnek", "exempel", "eksempel", "esimerkki", "példa", "příklad",
 })
+
+# Words that point at a value about to be given ("Here it is:", "Le voici :", "Вот он:", "Hier ist es:"): a short clause
+# holding one announces the password named before it; a short clause without one is a field's name ("Ticket:").
+POINTERS: frozenset[str] = frozenset({"here", "here's", "here’s", "this", "it", "voici", "voilà", "voila", "hier", "aquí",
+                                      "aqui", "acá", "ecco", "eccola", "eccolo", "вот", "ось", "oto", "tutaj", "dit",
+                                      "işte", "här", "her", "tässä", "itt", "tady", "iată", "ini", "đây", "εδώ", "ここ",
+                                      "これ", "这", "這", "여기", "이거"})
 
 # Words of dictation between the chunks of a value read out in parts ("B, puis 8, 4, 0, 2", "7 then 3 then 9 …").
 THEN_WORDS: frozenset[str] = frozenset({"then", "and", "puis", "et", "dann", "und", "luego", "y", "después", "poi", "e",

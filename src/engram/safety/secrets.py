@@ -544,7 +544,9 @@ _SLIP_TOKEN = "|".join(_TOKEN_SLIPS)
 
 _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as part of a word
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
-_WORD = r"(?!(?:is|was|has|in|at|as|from)\b)[\w@.'-]+"
+# A word naming what a secret is for; a dot only inside it (a host, `nuc.lan`), not a sentence's end ("… for Lisa. Ticket:").
+_W = r"(?:[\w@'-]|\.(?=[\w@'-]))+"
+_WORD = r"(?!(?:is|was|has|in|at|as|from)\b)" + _W
 _PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
            # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
@@ -579,8 +581,8 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
 _SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
 _PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.POSSESSIVES_AFTER) + r"))?"
               r"\s*(?:(?:" + words.alternation(words.PREPS) + r")\s+(?:(?:" + words.alternation(words.DETS) + r"|mein\w*)\s+)?"
-              r"[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
-              r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
+              + _W + r"(?:\s+" + _W + r"){0,2}|"
+              r"(?:du|de|del|do|da)\s+" + _W + r"|"
               # one to three words with no preposition: languages that mark "for the bank" with a case ending
               # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"), or a possessive of one or two words
               # ("kata sandi saya adalah", "mật khẩu của tôi là"); the value check still applies
@@ -797,8 +799,8 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     # "mot de passe wifi: X", "Passwort Router = X", "Mật khẩu ngân hàng của tôi: X": a label, up to four words naming
-# what it is for, a colon or `=`.
-    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
+    # what it is for (not across a sentence's end: "… password for Lisa. Ticket: …"), a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+" + _W + r"){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
     # The value first: "<value> is my Netflix password", "<value> ist mein Passwort", "use <value> as the password".
