@@ -391,7 +391,7 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     gap = [w.lower() for w in words[:i]]
     # "now" right before the value joins it where no copula is written ("Пароль от … VPN теперь X", "is now X")
     # (a device's name needs a joining word: "Keypad: …", "the lockbox is …"; not "Keypad 5400 series")
-    # (a word for a code joins a device to its number: "Le boîtier à clés …: code 1188")
+    # (a word for a code joins a device to its number: "Le boîtier à clés …: code …")
     by_copula = (not seen and kind != "device") or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS) or \
         (kind == "device" and _CODE.fullmatch(_clean(prev)) is not None)
     by_change = _changes(_clean(prev)) or (prev.lower() in pw.TO_WORDS and (changed is not None or any(
@@ -519,7 +519,7 @@ _LONG_PASSWORD_WORDS = tuple(s for s, _ in pw.PASSWORD_STEMS if len(s) >= 6 and 
 
 
 def _holds_password_word(value: str) -> bool:
-    """Whether `value` holds a word for a password (a manager's name, `1Password7`, `KeePassXC2`, is no password)."""
+    """Whether `value` holds a word for a password: a password manager's name with a version is no password."""
     low = value.lower()
     return any(w in low for w in _LONG_PASSWORD_WORDS) or "keepass" in low
 
@@ -528,7 +528,7 @@ def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     """A password given after its label's sentence, after a colon that ends a short clause announcing it ("… wanted
     a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one
     password-shaped token (`_password_shaped`) that ends its clause, with no dot inside (a file, a host) and no word
-    for a password (a manager's name, `1Password7`)."""
+    for a password (a password manager's name)."""
     if _attribute_after(text, m.end()):
         return None  # "the new password policy …": about an attribute of passwords
     end = min(len(text), m.end() + _ANNOUNCE_REACH)
