@@ -1656,3 +1656,22 @@ def test_more_devices_lists_and_announced_values(text, secret):
 ])
 def test_look_alikes_of_devices_and_announced_values_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("the wifi password, as Dad dictated it: seven, three, bravo, kilo, nine, nine", "seven, three, bravo"),
+    ("Door code, as Ana read it out: four, seven, one, nine.", "four, seven, one, nine"),
+    ("Код домофона: семь, три, ноль, пять", "семь, три, ноль, пять"),
+    ("ホテルの金庫の暗証番号：「ご・なな・ろく・はち・はち・はち」", "ご・なな・ろく"),
+])
+def test_values_read_aloud(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The PIN has four, five or six digits depending on the bank.",
+    "Door code rules: one, two, three strikes and the alarm goes off.",
+    "The wifi password is one, two or three words long.",
+])
+def test_look_alikes_of_values_read_aloud_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

@@ -364,23 +364,39 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
 
 
 _THEN = "|".join(re.escape(w) for w in sorted(pw.THEN_WORDS, key=len, reverse=True))
-# A value dictated in chunks: three or more runs of 1-6 letters or digits, each joined to the next by a dash, a comma, a
-# middle dot or a dictation word ("6tdY - u73U - pSaL - wbfv", "B, puis 8, 4, 0, 2"), maybe in quotes.
-_DICTATED = re.compile(rf"[\"'«“„「]?[ \t]*(?P<v>[A-Za-z0-9]{{1,6}}(?:(?:[ \t]*[-–·・,][ \t]*(?:(?i:{_THEN})[ \t]+)?|"
-                       rf"[ \t]+(?i:{_THEN})[ \t]+)[A-Za-z0-9]{{1,6}}(?![\w@])){{2,}})")
-_CHUNK = re.compile(r"[A-Za-z0-9]+")
+# A value dictated in chunks: three or more runs of letters or digits, each joined to the next by a dash, a comma, a
+# middle dot or a dictation word ("6tdY - u73U - pSaL - wbfv", "B, puis 8, 4, 0, 2", "ご・なな・ろく"), maybe in quotes.
+_DICTATED = re.compile(rf"[\"'«“„「]?[ \t]*(?P<v>[^\W_]{{1,8}}(?:(?:[ \t]*[-–·・,、][ \t]*(?:(?i:{_THEN})[ \t]+)?|"
+                       rf"[ \t]+(?i:{_THEN})[ \t]+)[^\W_]{{1,8}}(?![\w@])){{2,}})")
+_CHUNK = re.compile(r"[^\W_]+")
+_ASCII_CHUNK = re.compile(r"[A-Za-z0-9]{1,6}")
+
+
+def _spoken(chunk: str) -> str | None:
+    """A chunk as the characters it stands for: a digit read aloud ("seven", "なな", "семь") or a letter of the spelling
+    alphabet ("bravo") as one character, letters and digits as themselves; None for any other word."""
+    low = chunk.lower()
+    if low in pw.SPOKEN_DIGITS:
+        return pw.SPOKEN_DIGITS[low]
+    if low in pw.SPELLING_ALPHABET:
+        return pw.SPELLING_ALPHABET[low]
+    return chunk if _ASCII_CHUNK.fullmatch(chunk) else None
 
 
 def _dictated(text: str, start: int) -> tuple[int, int, str] | None:
     """A value dictated in chunks from `start` (`_DICTATED`): its span and the chunks joined ("6tdYu73UpSaLwbfv",
-    "B8402"); chunks of one size class (single characters, or runs of three or more) and no dictation word among them."""
+    "B8402", "73bk99" from "seven, three, bravo, kilo, nine, nine"); chunks of one size class (single characters or
+    spoken ones, or runs of three or more), no dictation word among them."""
     m = _DICTATED.match(text, start)
     if m is None:
         return None
-    chunks = [c for c in _CHUNK.findall(m.group("v")) if c.lower() not in pw.THEN_WORDS]
-    if len(chunks) < 3 or not (all(len(c) == 1 for c in chunks) or all(len(c) >= 3 for c in chunks)):
+    chunks = [_spoken(c) for c in _CHUNK.findall(m.group("v")) if c.lower() not in pw.THEN_WORDS]
+    parts = [c for c in chunks if c is not None]
+    if len(parts) < 3 or len(parts) < len(chunks):
         return None
-    return m.start("v"), m.end("v"), "".join(chunks)
+    if not (all(len(c) == 1 for c in parts) or all(len(c) >= 3 for c in parts)):
+        return None
+    return m.start("v"), m.end("v"), "".join(parts)
 
 
 def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[str], before: list[str], *, kind: str,

@@ -325,3 +325,29 @@ ASK_VERBS: tuple[str, ...] = ("asks", "prompts", "fragt", "abfragt", "demande", 
                               "pergunta", "vraagt", "pyta", "спрашивает", "запрашивает", "питає", "frågar", "spør",
                               "spørger", "kysyy", "kér", "cere")
 
+# Digits read aloud, per language, for a value dictated digit by digit ("seven, three, one, eight", "ご・なな・ろく",
+# "sept, puis trois"): each word and the digit it stands for. Add a language here, not a new rule.
+_DIGITS_SPOKEN: dict[str, tuple[str, ...]] = {
+    "en": ("zero|oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine|niner"),
+    "fr": ("zéro|zero", "un|une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf"),
+    "es": ("cero", "uno|una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"),
+    "pt": ("zero", "um|uma", "dois|duas", "três|tres", "quatro", "cinco", "seis|meia", "sete", "oito", "nove"),
+    "it": ("zero", "uno|una", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove"),
+    "de": ("null", "eins|ein", "zwei|zwo", "drei", "vier", "fünf|fuenf", "sechs", "sieben", "acht", "neun"),
+    "nl": ("nul", "een|één", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"),
+    "pl": ("zero", "jeden", "dwa", "trzy", "cztery", "pięć", "sześć", "siedem", "osiem", "dziewięć"),
+    "ru": ("ноль|нуль", "один|раз", "два", "три", "четыре", "пять", "шесть", "семь", "восемь", "девять"),
+    "sv": ("noll", "ett|en", "två", "tre", "fyra", "fem", "sex", "sju", "åtta", "nio"),
+    "tr": ("sıfır", "bir", "iki", "üç", "dört", "beş", "altı", "yedi", "sekiz", "dokuz"),
+    "ja": ("ゼロ|ぜろ|れい|まる", "いち", "に", "さん", "よん|し", "ご", "ろく", "なな|しち", "はち", "きゅう|く"),
+    "zh": ("零|〇", "一|幺", "二|两", "三", "四", "五", "六", "七", "八", "九"),
+    "ko": ("공|영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"),
+}
+SPOKEN_DIGITS: dict[str, str] = {w: str(d) for words in _DIGITS_SPOKEN.values() for d, ws in enumerate(words)
+                                 for w in ws.split("|")}
+# The spelling alphabet (ICAO/NATO) a letter is dictated with ("bravo, kilo"): each word and its letter.
+SPELLING_ALPHABET: dict[str, str] = {w: w[0] for w in (
+    "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "juliet", "kilo",
+    "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
+    "xray", "x-ray", "yankee", "zulu")}
+
