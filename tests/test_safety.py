@@ -1675,3 +1675,25 @@ def test_values_read_aloud(text, secret):
 ])
 def test_look_alikes_of_values_read_aloud_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("İki adımlı doğrulama kurulum anahtarı: GEZD GNBV GY3T QOJQ", "GEZD GNBV GY3T QOJQ"),  # one digit is enough
+    ("两步验证的密钥（身份验证器）：MFRGGZDFMZTWQ2LK", "MFRGGZDFMZTWQ2LK"),
+    ("Codici di recupero di Facebook (Giulia):\n1. 482 019 37\n2. 573 910 28\n3. 618 392 74\n4. 739 201 64", "618 392 74"),
+    ("Cassetta di sicurezza per le chiavi davanti al portone: 5531", "5531"),
+    ("Yeni e-posta şifresini Ayşe belirledi. İşte: Lale*Deniz42", "Lale*Deniz42"),  # Turkish İ lowers to i and a dot
+    ("Nowe hasło do poczty ustawione przez Kubę. Oto ono: Jesion!Kawa24", "Jesion!Kawa24"),
+])
+def test_readers_in_more_languages(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "2FA status: enabled for GITHUBACCOUNTSECURITY team; see ticket SECURITY2FAROLLOUT.",  # words run together
+    "Nyckelboxen är från 2019 och behöver nytt batteri.",
+    "Mi hermana cambió la contraseña del banco. Aquí la dirección: Calle Mayor 12",
+    "Het nieuwe wachtwoord staat in Bitwarden. Hier is de link: https://vault.example.com/item/4412",
+])
+def test_look_alikes_in_more_languages_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

@@ -66,12 +66,19 @@ def _entropy(s: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
 
 
+_WORDY = 0.35  # the share of vowels among letters from which a run reads as words
+
+
 def _random_base32(value: str) -> bool:
     """A base32 key rather than a word or a shouted phrase: digits among its letters, varied characters."""
     compact = value.replace(" ", "")
     digits = sum(c.isdigit() for c in compact)
-    if not 16 <= len(compact) <= 64 or digits < (2 if " " in value or len(compact) < 24 else 1):
+    if not 16 <= len(compact) <= 64 or digits < 1:
         return False
+    letters = [c for c in compact.lower() if c.isalpha()]
+    vowels = sum(c in "aeiou" for c in letters)
+    if vowels >= _WORDY * len(letters):
+        return False  # words run together ("SECURITY2FAROLLOUT"): random base32 has a vowel in five letters or fewer
     return digits < len(compact) // 2 and _entropy(compact) >= 3.3 and not compact.lower().startswith(("bafy", "bafk"))
 
 
@@ -104,9 +111,10 @@ _CONJ = "|".join(sorted((re.escape(c) for c in CONJUNCTIONS if c.isalpha()), key
 _ITEM_MARK = r"(?:(?:\d{1,2}[.)]|[-*•·])[ \t]+)?"  # a list's numbering or bullet
 # Between two codes of a list: a comma, semicolon or line break (then maybe a number or a bullet), or a final "and".
 _LIST_SEP = rf"(?:[ \t]*[,;·•|、，；][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
-# One code: letters and digits, maybe in two groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`);
+# One code: letters and digits, maybe in two or three groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`,
+# `a1b2c-3d4e5`, `482 019 37`);
 # with bare spaces between codes a code has no space inside.
-_CODE_GROUPED = r"[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{3,10})?"
+_CODE_GROUPED = r"[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{2,10}){0,2}"
 _CODE_PLAIN = r"[A-Za-z0-9]{3,10}(?:-[A-Za-z0-9]{3,10})?"
 _LISTS = (re.compile(rf"(?<![\w-]){_CODE_GROUPED}(?:(?:{_LIST_SEP}){_CODE_GROUPED}(?![\w-])){{3,}}"),
           re.compile(rf"(?<![\w-]){_CODE_PLAIN}(?:(?:{_LIST_SEP}|[ \t]+){_CODE_PLAIN}(?![\w-])){{3,}}"))

@@ -517,7 +517,7 @@ def _announcing(clause: str) -> bool:
     """Whether `clause`, before a colon, may announce a password named earlier: a sentence of four to ten words, or a
     shorter one holding a word that points at the value (`POINTERS`); no digit, no word naming another field or an
     example ("here it is", "Вот он", "he found the post-it"; not "Username", "Meeting room", "Example")."""
-    toks = [_clean(t).lower() for t in _TOKEN.findall(clause)]
+    toks = [_clean(t).lower().replace("i\u0307", "i") for t in _TOKEN.findall(clause)]  # Turkish İ lowers to i + dot
     sentence = len(toks) >= _MIN_ANNOUNCING or not pw.POINTERS.isdisjoint(toks)
     return sentence and len(toks) <= _MAX_ANNOUNCING and not any(c.isdigit() for c in clause) and \
         pw.NOT_ANNOUNCED.isdisjoint(toks) and not ATTRIBUTE_WORDS.intersection(toks)

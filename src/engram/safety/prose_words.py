@@ -120,7 +120,7 @@ CODE_DEVICES: tuple[str, ...] = tuple((
     "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
     "teclado numérico|caja de llaves|cajetín de llaves|cajetin de llaves|candado de combinación|cerradura de código|menú de instalador|"
     "caixa de chaves|cofre de chaves|cadeado de segredo|fechadura de código|menu do instalador|"
-    "tastierino|cassetta portachiavi|cassetta delle chiavi|lucchetto a combinazione|serratura a codice|menu installatore|"
+    "tastierino|cassetta portachiavi|cassetta delle chiavi|lucchetto a combinazione|cassetta di sicurezza|serratura a codice|menu installatore|"
     "tastenfeld|codeschloss|zahlenschloss|schlüsseltresor|schlüsselsafe|schlüsselkasten|schlüsselbox|installateurmenü|"
     "installateursmenü|codepanel|"
     "codepaneel|sleutelkluis|sleutelkastje|sleutelbox|cijferslot|codeslot|installateursmenu|installatiemenu|"
