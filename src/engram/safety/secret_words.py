@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from engram.language.normalise import UNSPACED_SCRIPTS
 
-__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
+__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
            "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
@@ -154,20 +154,9 @@ PIN_WORDS: dict[str, tuple[str, ...]] = {
     "ko": _w("pin|비밀번호|보안코드|핀번호"),
 }
 
-# What a code opens, per language, for "the code of the alarm is …", "il codice dell'allarme è …",
-# "o código do alarme é …": the code word, a few words, then one of these.
+# The words for a code, per language, for "the code of the alarm is …", "il codice dell'allarme è …", "o código do
+# alarme é …": the code word, a few words, then what it opens (engram.safety.prose_words.LOCK_STEMS, the one list).
 CODE_WORDS = _w("code|codes|código|codigo|codice|kod|kód|код|koodi|kode|zahlencode")
-LOCK_WORDS = _w(
-    "safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building|intercom|buzzer|"  # en
-    "alarme|porte|portail|coffre|cadenas|digicode|interphone|"  # fr
-    "alarma|puerta|portón|caja fuerte|candado|portal|"  # es
-    "porta|portão|cofre|cadeado|"  # pt
-    "allarme|cancello|cassaforte|lucchetto|citofono|"  # it
-    "alarmanlage|tür|haustür|tor|tresor|schloss|garagentor|"  # de
-    "deur|kluis|slot|poort|"  # nl
-    "alarmu|drzwi|sejfu|bramy|domofonu|kłódki|"  # pl
-    "домофона|сейфа|двери|сигнализации|замка|ворот"  # ru
-)
 
 # Words for a list of 2FA backup or recovery codes, per language; a list of codes after one of them (and maybe a
 # few words naming the account: "für GitHub", "de Google") is a secret. Add a language here, not a new rule.

@@ -27,7 +27,7 @@ from typing import Any
 from engram.errors import InvalidInput
 from engram.safety import assignments, formats, layouts, prose, stand_ins
 from engram.safety import secret_words as words
-from engram.safety.prose_words import code_hints
+from engram.safety.prose_words import LOCK_STEMS, code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -841,7 +841,7 @@ _GENERIC: list[_Rule] = [
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
     # "the code for the garage keypad is <digits>": the code word first, then the lock it opens.
     _rule("pin", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.CODE_WORDS) + r"|combination|combo|pin)(?:\s+[\w'’]+){0,3}?[\s'’](?:"
-          + words.alternation(words.LOCK_WORDS) + r")[^\W\d_]*(?:\s+[^\W\d_]+){0,3}?)(?:" + _CONNECT + r"|,?\s+(?:" + _SPACED_COPULAS
+          + words.alternation(LOCK_STEMS) + r")[^\W\d_]*(?:\s+[^\W\d_]+){0,3}?)(?:" + _CONNECT + r"|,?\s+(?:" + _SPACED_COPULAS
           + r")\s+)['\"]?" + _DIGITS, ("code", "combination", "combo", "pin", "codi", "códi", "kod", "kód", "код", "koodi", "kode"),
           "d", min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
