@@ -1697,3 +1697,13 @@ def test_readers_in_more_languages(text, secret):
 ])
 def test_look_alikes_in_more_languages_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("5821 0937, 6612 0483, 7391 0025 and 1184 6639 are Jo's Discord backup codes.", True),  # the label after the list
+    ("Recovery codes are in the drawer. Later Sam said: backup codes: 38291047, 59201836, 71829304, 62910385", True),
+    ("38291047, 59201836, 71829304, 62910385. Backup codes are printed separately.", False),  # another sentence
+    ("Order 38291047, 59201836, 71829304, 62910385 shipped; recovery codes for Google are in the safe.", False),
+])
+def test_recovery_code_lists_belong_to_the_nearest_label(text, found):
+    assert bool(find_secrets(text)) is found, redact(text)

@@ -111,14 +111,15 @@ _CONJ = "|".join(sorted((re.escape(c) for c in CONJUNCTIONS if c.isalpha()), key
 _ITEM_MARK = r"(?:(?:\d{1,2}[.)]|[-*•·])[ \t]+)?"  # a list's numbering or bullet
 # Between two codes of a list: a comma, semicolon or line break (then maybe a number or a bullet), or a final "and".
 _LIST_SEP = rf"(?:[ \t]*[,;·•|、，；][ \t]*\n?|[ \t]*\n\s*)[ \t]*{_ITEM_MARK}|,?[ \t]+(?:{_CONJ})[ \t]+"
-# One code: letters and digits, maybe in two or three groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`,
-# `a1b2c-3d4e5`, `482 019 37`);
+# One code: letters and digits, maybe in two groups joined by a space or a dash (`4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`),
+# or digits in three (`482 019 37`);
 # with bare spaces between codes a code has no space inside.
-_CODE_GROUPED = r"[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{2,10}){0,2}"
+_CODE_GROUPED = r"(?:\d{2,4} \d{2,4} \d{2,4}(?![\w-])|[A-Za-z0-9]{3,10}(?:[ -][A-Za-z0-9]{3,10})?)"
 _CODE_PLAIN = r"[A-Za-z0-9]{3,10}(?:-[A-Za-z0-9]{3,10})?"
 _LISTS = (re.compile(rf"(?<![\w-]){_CODE_GROUPED}(?:(?:{_LIST_SEP}){_CODE_GROUPED}(?![\w-])){{3,}}"),
           re.compile(rf"(?<![\w-]){_CODE_PLAIN}(?:(?:{_LIST_SEP}|[ \t]+){_CODE_PLAIN}(?![\w-])){{3,}}"))
-_ONE = (re.compile(rf"(?<![\w-]){_CODE_GROUPED}(?![\w-])"), re.compile(rf"(?<![\w-]){_CODE_PLAIN}(?![\w-])"))
+_ONE = (re.compile(_CODE_GROUPED), re.compile(_CODE_PLAIN))
+_SEPARATORS = (re.compile(_LIST_SEP), re.compile(rf"{_LIST_SEP}|[ \t]+"))  # between the items of each kind of list
 _MIN_CODES = 4
 
 
@@ -129,6 +130,9 @@ def _shape(code: str) -> tuple[str, ...]:
     return (letters, *(g if g in " -" else str(len(g)) for g in groups))
 
 
+_DATE = re.compile(r"(?:19|20)\d\d(?:[- ]\d{1,2}[- ]\d{1,2})?|\d{1,2}[- ]\d{1,2}[- ](?:19|20)\d\d")  # a year or a date
+
+
 def _code_list(codes: list[str]) -> bool:
     """Whether `codes` (of one shape) are recovery codes: 6+ characters each, all different, letters in one case and
     most of them holding a digit; not words (a list of words holds no digit) nor repeated digits."""
@@ -136,25 +140,40 @@ def _code_list(codes: list[str]) -> bool:
     if len(set(compact)) < len(compact) or any(len(c) < 6 or len(set(c)) < 3 for c in compact):
         return False
     if any(c.isdigit() for c in compact):
-        return all(c.isdigit() for c in compact) and not any(c.startswith(("19", "20")) and len(c) == 4 for c in compact)
+        return all(c.isdigit() for c in compact) and not any(_DATE.fullmatch(c) for c in codes)
     with_digit = sum(any(ch.isdigit() for ch in c) for c in compact)
     one_case = all(c == c.lower() for c in compact) or all(c == c.upper() for c in compact)
     return one_case and with_digit * 4 >= len(compact) * 3
 
 
-def _runs(codes: list[re.Match[str]]) -> Iterator[list[re.Match[str]]]:
-    """The maximal runs of consecutive codes of one shape."""
-    run: list[re.Match[str]] = []
-    for c in codes:
-        if run and _shape(c.group(0)) != _shape(run[-1].group(0)):
+def _items(text: str, start: int, end: int, separator: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The spans between the separators of the list at `start`-`end`."""
+    out, pos = [], start
+    for sep in separator.finditer(text, start, end):
+        if sep.start() > pos:
+            out.append((pos, sep.start()))
+        pos = sep.end()
+    if pos < end:
+        out.append((pos, end))
+    return out
+
+
+def _runs(text: str, items: list[tuple[int, int]], one: re.Pattern[str]) -> Iterator[list[str]]:
+    """The maximal runs of consecutive items that are codes of one shape (an item that is no code ends a run)."""
+    run: list[str] = []
+    for start, end in items:
+        code = text[start:end]
+        if run and (one.fullmatch(code) is None or _shape(code) != _shape(run[-1])):
             yield run
             run = []
-        run.append(c)
+        if one.fullmatch(code) is not None:
+            run.append(code)
     if run:
         yield run
 
 
 _LABEL_REACH = 160  # characters between a recovery-code word and its list ("… for Ben's account (he printed them):")
+_AFTER_REACH = 60  # characters between a list and a recovery-code word after it ("… are Jo's Discord backup codes")
 _CLAUSE_END = re.compile(r"[.!?;](?:\s|$)")
 _TRAILING_MARK = re.compile(rf"\s*{_ITEM_MARK}$")
 
@@ -167,16 +186,28 @@ def _follows_label(between: str) -> bool:
 
 
 def _recovery_lists(text: str) -> Iterator[_Span]:
-    """Lists of four or more codes of one shape after a word for recovery codes (the caller checked for one)."""
-    label = _RECOVERY.search(text)
-    if label is None:
+    """Lists of four or more codes of one shape near a word for recovery codes (the caller checked for one): after
+    the nearest label before them, in its clause, or before a label in the same clause ("… are Jo's backup codes")."""
+    labels = [m.span() for m in _RECOVERY.finditer(text)]
+    if not labels:
         return
-    for listing, one in zip(_LISTS, _ONE, strict=True):
-        for m in listing.finditer(text, label.end()):
-            for run in _runs(list(one.finditer(text, m.start(), m.end()))):
-                if len(run) >= _MIN_CODES and _follows_label(text[label.end():run[0].start()]) and \
-                        _code_list([c.group(0) for c in run]):
-                    yield run[0].start(), run[-1].end(), "recovery_code"
+    for listing, one, separator in zip(_LISTS, _ONE, _SEPARATORS, strict=True):
+        for m in listing.finditer(text):
+            items = _items(text, m.start(), m.end(), separator)
+            starts = {text[a:b]: a for a, b in reversed(items)}  # each code's first place in the list
+            for run in _runs(text, items, one):
+                start, end = starts[run[0]], starts[run[-1]] + len(run[-1])
+                if len(run) >= _MIN_CODES and _labelled(text, labels, start, end) and _code_list(run):
+                    yield start, end, "recovery_code"
+
+
+def _labelled(text: str, labels: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether the list at `start`-`end` belongs to a label: the nearest one before it ends its lead-in, or one after
+    it follows in the same clause."""
+    before = [e for s, e in labels if e <= start]
+    after = [s for s, e in labels if s >= end]
+    return (bool(before) and _follows_label(text[before[-1]:start])) or \
+        (bool(after) and len(text[end:after[0]]) <= _AFTER_REACH and _CLAUSE_END.search(text[end:after[0]]) is None)
 
 
 # ------------------------------------------------------------------ the finder
