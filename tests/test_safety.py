@@ -1707,3 +1707,25 @@ def test_look_alikes_in_more_languages_are_kept(text):
 ])
 def test_recovery_code_lists_belong_to_the_nearest_label(text, found):
     assert bool(find_secrets(text)) is found, redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("What Nora types at the shed keypad is 8841.", "8841"),  # a value described by typing it
+    ("Lo que teclea mi padre para entrar al banco es Olivo#Rojo61.", "Olivo#Rojo61"),
+    ("Ce qu'elle tape sur le portail de la mutuelle est Lavande+74.", "Lavande+74"),
+    ("The magic word for the guest Wi-Fi is Teacup#Moon5.", "Teacup#Moon5"),  # a figure for a password
+    ("Das Zauberwort fürs Gartenhaus-WLAN lautet Igel2023!", "Igel2023!"),
+])
+def test_passwords_described_by_typing_or_a_figure(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "What she types is 2000 words a day.",
+    "What he enters is up to him.",
+    "The magic word is please.",
+    "When the teacher asks is 10 minutes before class.",
+    "What you type in the search box is logged for 30 days.",
+])
+def test_look_alikes_of_described_passwords_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

@@ -32,6 +32,7 @@ from engram.language.normalise import UNSPACED_SCRIPTS
 from engram.safety import prose_words as pw
 from engram.safety.secret_words import COPULAS as _COPULAS
 from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
+from engram.safety.secret_words import alternation as _alt
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
 __all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
@@ -95,9 +96,11 @@ _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
 _OTP = _label_pattern(pw.OTP_STEMS)
 _DEVICE = _label_pattern((w, 2) for w in pw.CODE_DEVICES)  # a keypad, a lockbox: named alone, it stands for its code
-# "when sudo asks", "wenn der VPN-Client fragt": what asks for a password stands for it (a strict shape after it)
-_PROMPT = re.compile(rf"(?i)(?<![^\W\d_])(?:{'|'.join(pw.WHEN_WORDS)})\s+(?:[^\s.,;:!?]+\s+){{0,3}}?"
-                     rf"(?:{'|'.join(pw.ASK_VERBS)})(?![^\W\d_])")
+# "when sudo asks", "wenn der VPN-Client fragt", "what Franco types after his e-mail": what asks for a password, or
+# typing it, stands for it (a strict shape after it)
+_PROMPT = re.compile(rf"(?i)(?<![^\W\d_])(?:(?:{_alt(pw.WHEN_WORDS)})\s+(?:[^\s.,;:!?]+\s+){{0,3}}?"
+                     rf"(?:{_alt(pw.ASK_VERBS)})|(?:{_alt(pw.WHAT_WORDS)})\s*(?:[^\s.,;:!?]+\s+){{0,3}}?"
+                     rf"(?:{_alt(pw.TYPE_VERBS)}))(?![^\W\d_])")
 # (kind, label pattern, whether a lock, a door or a card must be named near the label)
 _KINDS: tuple[tuple[str, re.Pattern[str], bool], ...] = (("password", _PASSWORD, False), ("pin", _PIN, False),
                                                         ("pin", _CODE, True), ("otp", _OTP, False),
@@ -111,7 +114,8 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
 _LOGIN = _label_pattern(pw.LOGIN_STEMS)
 _LOGIN_HINTS = _hints(pw.LOGIN_STEMS)
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
-               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))), _hints((w, 0) for w in pw.CODE_DEVICES), set(pw.ASK_VERBS))  # as _KINDS
+               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))), _hints((w, 0) for w in pw.CODE_DEVICES),
+               set(pw.ASK_VERBS) | {v.split()[0] for v in pw.TYPE_VERBS})  # as _KINDS
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"

@@ -13,8 +13,15 @@ from __future__ import annotations
 __all__ = ["AMBIGUOUS", "ASK_VERBS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
            "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "UNITS", "USE_WORDS", "WHEN_WORDS",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS",
            "code_hints"]
+
+# Paraphrases of "password" that name it by a figure ("the magic word", "the secret word", "das Zauberwort").
+PASSWORD_PARAPHRASES: tuple[str, ...] = ("magic word", "secret word", "code word", "codeword", "mot magique",
+                                         "mot secret", "palabra mágica", "palabra secreta", "palavra mágica",
+                                         "palavra secreta", "zauberwort", "geheimwort", "toverwoord",
+                                         "magiczne słowo", "tajne słowo", "волшебное слово", "секретное слово",
+                                         "trollord", "hemligt ord", "taikasana", "varázsszó", "sihirli kelime")
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
@@ -27,7 +34,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
-    ("password prompt", 0),
+    ("password prompt", 0), *((w, 1) for w in PASSWORD_PARAPHRASES),
     ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
     ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
@@ -324,6 +331,13 @@ WHEN_WORDS: tuple[str, ...] = ("when", "whenever", "wenn", "sobald", "quand", "l
 ASK_VERBS: tuple[str, ...] = ("asks", "prompts", "fragt", "abfragt", "demande", "pide", "pregunta", "chiede", "pede",
                               "pergunta", "vraagt", "pyta", "спрашивает", "запрашивает", "питає", "frågar", "spør",
                               "spørger", "kysyy", "kér", "cere")
+# ... or by what someone types: "what" and a verb of typing ("what Franco types after his e-mail is …", "ce qu'elle
+# tape au portail est …", "lo que teclea al entrar es …"). (what words, typing verbs)
+WHAT_WORDS: tuple[str, ...] = ("what", "whatever", "was", "ce que", "ce qu'", "ce qu’", "lo que", "quello che", "ciò che",
+                               "o que", "wat", "co", "что", "що", "vad", "hva", "hvad", "mitä", "amit", "ce")
+TYPE_VERBS: tuple[str, ...] = ("types", "typed", "enters", "entered", "keys in", "punches in", "tippt", "eingibt",
+                               "tape", "saisit", "teclea", "escribe", "digita", "inserisce", "typt", "intoetst",
+                               "wpisuje", "wpisał", "вводит", "набирает", "вводить", "skriver", "näppäilee", "beír")
 
 # Digits read aloud, per language, for a value dictated digit by digit ("seven, three, one, eight", "ご・なな・ろく",
 # "sept, puis trois"): each word and the digit it stands for. Add a language here, not a new rule.
