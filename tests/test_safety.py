@@ -1729,3 +1729,19 @@ def test_passwords_described_by_typing_or_a_figure(text, secret):
 ])
 def test_look_alikes_of_described_passwords_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ('{"fact": "Key safe at the holiday cottage opens with 3317", "source": "chat 2024-05-02"}', "3317"),
+    ("Der Schlüsseltresor an der Hütte öffnet mit 5820.", "5820"),
+])
+def test_a_code_that_opens_a_device(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The key safe opens with a 4-digit code that Marta changes monthly.",
+    "The keypad opens with 2 beeps when the battery is low.",
+])
+def test_look_alikes_of_a_code_that_opens_a_device_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

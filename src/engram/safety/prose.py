@@ -217,6 +217,7 @@ def _alternation(words: Iterable[str]) -> str:
 
 _CHANGE_START = re.compile(rf"(?:{_alternation(pw.CHANGE_STEMS)})[^\W\d_]{{0,4}}", re.IGNORECASE)
 _CHANGE_INSIDE = re.compile(_alternation(s for s in pw.CHANGE_STEMS if len(s) > 2 and not s.isascii()))  # "kuganti"
+_OPEN_START = re.compile(_alternation(pw.OPEN_STEMS))  # a verb of opening, by its stem
 _LOCK_START = re.compile(_alternation(pw.LOCK_STEMS), re.IGNORECASE)
 # Inside a word only in Chinese and Japanese: Korean puts spaces between words, so a Korean lock word starts its word
 # (문 "door" is not the end of 주문 "order").
@@ -426,7 +427,10 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     # named before it ("Код сигнализации на даче <digits>, …")
     bare_code = kind == "pin" and i <= 4 and (value.isdigit() or keypad_code(value)) and \
         _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap) and _near_lock(before + words[:i])
-    if not (by_copula or by_change or short_pin or bare or bare_code):
+    # a code after a verb of opening and "with" ("the key safe opens with …", "der Tresor öffnet mit …")
+    by_open = kind in ("pin", "device") and prev.lower() in pw.WITH_WORDS and \
+        any(_OPEN_START.match(w.lower()) for w in words[max(0, i - 3):i])
+    if not (by_copula or by_change or short_pin or bare or bare_code or by_open):
         return None
     if value.isdigit() and (_clean(nxt) in pw.UNITS or _clean(nxt).isdigit()):
         return None  # a length ("8 Zeichen"), or the first group of a longer number ("0800 123 4567": a phone)

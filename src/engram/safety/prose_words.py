@@ -12,8 +12,8 @@ from __future__ import annotations
 
 __all__ = ["AMBIGUOUS", "ASK_VERBS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
-           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS",
+           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OPEN_STEMS", "OTP_STEMS", "PARTICLES",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS", "WITH_WORDS",
            "code_hints"]
 
 # Paraphrases of "password" that name it by a figure ("the magic word", "the secret word", "das Zauberwort").
@@ -364,4 +364,12 @@ SPELLING_ALPHABET: dict[str, str] = {w: w[0] for w in (
     "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "juliet", "kilo",
     "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
     "xray", "x-ray", "yankee", "zulu")}
+
+# A verb of opening, by stem, and the words for "with" after it: a code after "opens with" is what opens the lock
+# ("the key safe opens with …", "der Tresor öffnet mit …", "la boîte s'ouvre avec …", "el candado se abre con …").
+OPEN_STEMS: tuple[str, ...] = ("open", "unlock", "öffn", "oeffn", "entsperr", "ouvr", "déverrouill", "abre", "abri",
+                               "apre", "apri", "sblocc", "opent", "ontgrendel", "otwiera", "otwórz", "открыва", "открой",
+                               "отпира", "öppna", "åpne", "åbne", "avaa", "nyit", "açıl", "aç", "mở", "buka")
+WITH_WORDS: frozenset[str] = frozenset({"with", "using", "mit", "avec", "con", "com", "met", "z", "kodem", "с", "med",
+                                        "ile", "bằng", "dengan", "by"})
 
