@@ -6,7 +6,9 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
 ("… というパスワード") falls outside them. This finder reads such sentences by method instead of by phrasing:
 
 1. **a label** from one multilingual lexicon with inflections (engram.safety.prose_words): a word for a
-   password or a network key, a PIN or a lock's code, a one-time (verification) code, or a code in general;
+   password or a network key, a PIN or a lock's code, a one-time (verification) code, a code in general, a
+   code-operated device named alone (a keypad, a lockbox), or what asks for a password or types it ("when sudo
+   asks", "what Franco types");
 2. **a window**: the tokens after the label up to the end of its sentence (at most `_WINDOW`), or the few
    before it for a value-first order;
 3. **a relation**: the value stands right after the label (or its glued particle), right after a word that
@@ -16,6 +18,9 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
    digits or symbols, not a word, number, date, version, unit, placeholder, identifier, path, address or the
    name of a hash function or standard; numbers only after a PIN's label or a code named with what it opens;
    after a one-time code's label only a number of 4-8 digits (`otp_code`: "482913", "482 913", "G-482913").
+
+A value may also be dictated in chunks or read aloud ("6tdY - u73U - …", "seven, three, bravo …": `_dictated`), or
+announced after the label's sentence, after a colon ("… found the post-it: <value>", "Вот он: <value>": `_announced`).
 
 `find(text)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
 """

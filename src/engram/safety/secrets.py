@@ -5,7 +5,9 @@ The secret filter (`check_text`, `looks_secret`, `redact`, `find_secrets`) runs 
   context rules ("password is ...", `api_key=...`, `user:pass@host`), checksummed numbers (Luhn
   for cards, mod-97 for IBANs, SSN/NINO structure) and a last-resort entropy check for long
   random tokens; secrets stated in prose in any language are also read by a window finder
-  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value). A finding whose
+  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value); secrets that a
+  format carries (a Wi-Fi QR payload, a signed URL, a TOTP setup key, a list of recovery codes) are read by
+  engram.safety.formats. A finding whose
   value is a stand-in (a published docs example, a masked value, a key public by design) is dropped
   (engram.safety.stand_ins).
   Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
