@@ -1745,3 +1745,16 @@ def test_a_code_that_opens_a_device(text, secret):
 ])
 def test_look_alikes_of_a_code_that_opens_a_device_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Código postal del portal: 28013, luego a la derecha.",  # a postal code beside a lock word
+    "The zip code of the building is 90210.",
+    "Code de suivi du colis déposé devant la porte : 8841 2207",
+])
+def test_kinds_of_code_that_open_nothing_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_a_lock_code_beside_no_other_kind_of_code_is_still_found():
+    assert find_secrets("Código del portal: 4417") and find_secrets("the code for the garage keypad is 6618")

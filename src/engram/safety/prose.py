@@ -241,6 +241,11 @@ def _near_lock(tokens: list[str]) -> bool:
         _DEVICE.search(" ".join(tokens)) is not None  # a device named in words ("boîtier à clés", "caja de seguridad")
 
 
+def _other_code(tokens: list[str]) -> bool:
+    """Whether one of `tokens` (the words beside a word for a code) names a kind of code that opens nothing."""
+    return any(_clean(t).lower() in pw.OTHER_CODES for t in tokens)
+
+
 def ambiguous_label(label: str) -> bool:
     """Whether `label` starts with a word that also means something else (a code, a key idea, a word, a cipher)."""
     low = label.lower()
@@ -338,6 +343,8 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
     words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
     strict = ambiguous_label(m.group(0)) or kind == "prompt"
+    if lock and _other_code(words[:1] + before[-1:]):
+        return None  # "Código postal …", "the zip code …": a kind of code that opens nothing
     changed = -1 if any(_changes(_clean(t)) for t in before) else None  # where a verb of changing was seen
     prev, seen = "", False  # the last token that is not "now", and whether there was one
     for i, t in enumerate(toks):

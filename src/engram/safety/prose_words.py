@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["AMBIGUOUS", "ASK_VERBS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
-           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OPEN_STEMS", "OTP_STEMS", "PARTICLES",
+           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OPEN_STEMS", "OTHER_CODES", "OTP_STEMS", "PARTICLES",
            "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS", "WITH_WORDS",
            "code_hints"]
 
@@ -372,4 +372,18 @@ OPEN_STEMS: tuple[str, ...] = ("open", "unlock", "öffn", "oeffn", "entsperr", "
                                "отпира", "öppna", "åpne", "åbne", "avaa", "nyit", "açıl", "aç", "mở", "buka")
 WITH_WORDS: frozenset[str] = frozenset({"with", "using", "mit", "avec", "con", "com", "met", "z", "kodem", "с", "med",
                                         "ile", "bằng", "dengan", "by"})
+
+# Words beside a word for a code that name a kind of code which opens nothing: a postal, area or country code, an
+# error, a promotion, a parcel's tracking, a booking, an order ("Código postal del portal: …", "the zip code of the
+# building is …", "code de suivi"). A number after such a code is no lock's code, whatever lock is named near it.
+OTHER_CODES: frozenset[str] = frozenset({
+    "postal", "postale", "zip", "post", "postcode", "area", "country", "dial", "dialling", "dialing", "error", "status",
+    "exit", "promo", "promotional", "discount", "coupon", "voucher", "gift", "referral", "tracking", "booking",
+    "reservation", "order", "product", "source", "qr", "bar", "color", "colour", "dress", "tax", "sort", "swift",
+    "routing", "iata", "icao", "airport", "zone", "fiscal", "descuento", "rastreo", "seguimiento", "reserva", "pedido",
+    "área", "país", "erro", "rastreamento", "desconto", "suivi", "réservation", "commande", "réduction", "erreur",
+    "avviamento", "sconto", "prenotazione", "ordine", "errore", "fiscale", "tracciamento", "plz", "gutschein",
+    "rabatt", "fehler", "sendungsnummer", "buchung", "bestellung", "vorwahl", "kortingscode", "foutcode",
+    "pocztowy", "rabatowy", "błędu", "почтовый", "промокод", "ошибки", "отслеживания", "posta", "indirim", "hata",
+})
 

@@ -29,7 +29,7 @@ from typing import Any
 from engram.errors import InvalidInput
 from engram.safety import assignments, formats, layouts, prose, stand_ins
 from engram.safety import secret_words as words
-from engram.safety.prose_words import LOCK_STEMS, code_hints
+from engram.safety.prose_words import LOCK_STEMS, OTHER_CODES, code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -342,6 +342,14 @@ def _random_value_ok(m: re.Match[str]) -> bool:
     if len(value) < 16 and not (any(c.isupper() for c in value) and any(c.islower() for c in value)):
         return False
     return _entropy(value) >= 3.0
+
+
+def _opens_something(m: re.Match[str]) -> bool:
+    """A code named before the lock it opens is no postal, tracking or promotional code ("Código postal del portal …",
+    "the zip code of the building …": the word beside the code word, prose_words.OTHER_CODES)."""
+    beside = re.findall(r"[^\W\d_]+", m.string[max(0, m.start() - 20):m.start()])[-1:] + \
+        re.findall(r"[^\W\d_]+", m.group(0))[1:2]
+    return not OTHER_CODES.intersection(w.lower() for w in beside)
 
 
 def _seed_ok(m: re.Match[str]) -> bool:
@@ -845,7 +853,7 @@ _GENERIC: list[_Rule] = [
     _rule("pin", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.CODE_WORDS) + r"|combination|combo|pin)(?:\s+[\w'’]+){0,3}?[\s'’](?:"
           + words.alternation(LOCK_STEMS) + r")[^\W\d_]*(?:\s+[^\W\d_]+){0,3}?)(?:" + _CONNECT + r"|,?\s+(?:" + _SPACED_COPULAS
           + r")\s+)['\"]?" + _DIGITS, ("code", "combination", "combo", "pin", "codi", "códi", "kod", "kód", "код", "koodi", "kode"),
-          "d", min_digits=3),
+          "d", _opens_something, min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
