@@ -1462,6 +1462,7 @@ def test_tune20_and_holdout20_floors(name, floor):
     ("Kitchen tablet shows the QR for WIFI:S:Oak Street 5G;T:WPA;P:tulip\\;Harbor77;; next to the fridge.", "Harbor77"),
     ("wifi:T:SAE;P:Nebula-4417-kite;S:Atelier;H:true;;", "Nebula-4417-kite"),  # fields in any order
     ("El código QR del salón dice WIFI:T:WPA;S:CasaLuna;P:marea2023Luz!;;", "marea2023Luz!"),
+    ("QR: WIFI:T:WPA;S:Home Net;P:Secret123x — she wants it framed", "Secret123x"),  # the last field unterminated
 ])
 def test_wifi_qr_payloads(text, secret):
     assert secret not in redact(text), redact(text)

@@ -35,21 +35,23 @@ _Span = tuple[int, int, str]
 
 # ------------------------------------------------------------------ Wi-Fi QR payloads
 
-_WIFI = re.compile(r"(?i)\bWIFI:((?:[TSPHRIEA]:(?:\\.|[^;\\\n])*;)+)")
-_FIELD = re.compile(r"([A-Za-z]):((?:\\.|[^;\\\n])*);")
+# Fields ending in `;`, the last one maybe unterminated (then it ends at a space or a quote: "…;P:Secret123 — …").
+_WIFI = re.compile(r"(?i)\bWIFI:((?:[TSPHRIEA]:(?:\\.|[^;\\\n])*;)*(?:[TSPHRIEA]:(?:\\.|[^;\\\s\"'”»])+)?)")
+_FIELD = re.compile(r"([A-Za-z]):((?:\\.|[^;\\\n])*)(?:;|$)")
 
 
 def _wifi_qr(text: str) -> Iterator[_Span]:
     """The password field of each Wi-Fi QR payload, unless the network is open or the field is empty or a template."""
     for m in _WIFI.finditer(text):
-        fields = {f.group(1).upper(): f for f in _FIELD.finditer(text, m.start(1), m.end(1))}
+        body = m.group(1)
+        fields = {f.group(1).upper(): f for f in _FIELD.finditer(body)}
         password = fields.get("P")
         kind = fields["T"].group(2).lower() if "T" in fields else ""
         if password is None or kind == "nopass":
             continue
         value = password.group(2)
         if len(value) >= 5 and not is_placeholder_or_hash(value):
-            yield password.start(2), password.end(2), "password"
+            yield m.start(1) + password.start(2), m.start(1) + password.end(2), "password"
 
 
 # ------------------------------------------------------------------ TOTP setup keys
