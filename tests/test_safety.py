@@ -1488,6 +1488,8 @@ def test_look_alikes_of_wifi_qr_payloads_are_kept(text):
      "&X-Goog-Signature=9a7b5c3d1e0f2a4b6c8d0e1f3a5b7c9d", "9a7b5c3d1e0f2a4b6c8d0e1f3a5b7c9d"),
     ("SAS: https://acct.blob.core.windows.net/c/f.zip?sv=2023-01-03&sr=b&sp=w&sig=kQ2%2Bd9Fz7LmP0xRtYwE3vB6nHcJ5uA8sD1gK4%3D",
      "kQ2%2Bd9Fz7LmP0xRtYwE3vB6nHcJ5uA8sD1gK4%3D"),  # Azure SAS
+    ("Stream: https://media.example.net/v.m3u8?hdnts=exp=1735689600~acl=/*~hmac=4f9a2b7c1d8e3f6a0b5c9d2e7f1a3b8c",
+     "4f9a2b7c1d8e3f6a0b5c9d2e7f1a3b8c"),  # Akamai
 ])
 def test_signed_urls(text, secret):
     assert secret not in redact(text), redact(text)

@@ -9,11 +9,11 @@ Some secrets come in a shape that says what they are, given a word in the text t
   of `A-Z2-7` in one case, maybe in groups of four, in a text that names two-factor sign-in in any language of
   engram.safety.secret_words.TWO_FACTOR_WORDS.
 * **signed URLs**: a query parameter that signs a link (CloudFront's and OSS's `Signature`, S3's `X-Amz-Signature` and
-  `X-Amz-Security-Token`, GCS's `X-Goog-Signature`, Azure SAS's `sig`, COS's `q-signature`): whoever holds the link
-  holds the access it grants until it expires.
+  `X-Amz-Security-Token`, GCS's `X-Goog-Signature`, Azure SAS's `sig`, COS's `q-signature`, Akamai's `hdnts`): whoever
+  holds the link holds the access it grants until it expires.
 * **lists of recovery codes**: four or more codes of one shape (eight digits, `4311 3922`, `4e8m bwk4`, `a1b2c-3d4e5`),
-  listed one after another (commas, lines, numbering, a final "and"), in a text that names backup or recovery codes
-  (engram.safety.secret_words.RECOVERY_WORDS).
+  listed one after another (commas, lines, numbering, a final "and"), right after or right before a word for backup or
+  recovery codes in the same clause (engram.safety.secret_words.RECOVERY_WORDS).
 
 `find(text, present)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
 """
@@ -94,7 +94,7 @@ def _totp_keys(text: str) -> Iterator[_Span]:
 # ------------------------------------------------------------------ signed URLs
 
 _SIGNING_PARAMS = ("signature", "x-amz-signature", "x-amz-security-token", "x-goog-signature", "x-oss-signature",
-                   "q-signature", "sig")
+                   "q-signature", "sig", "hdnts", "__token__", "hmac")  # Akamai's tokens: `hdnts=exp=…~hmac=…`
 _SIGNED = re.compile(r"(?i)[?&;](?:" + "|".join(re.escape(p) for p in _SIGNING_PARAMS) + r")=(?P<v>[^&;#\s\"'<>`]{16,})")
 
 
