@@ -1454,3 +1454,310 @@ def test_tune20_and_holdout20_floors(name, floor):
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
+
+
+# ------------------------------------------------------------------ formats: Wi-Fi QR, signed URLs, TOTP keys, code lists
+
+@pytest.mark.parametrize("text, secret", [
+    ("Kitchen tablet shows the QR for WIFI:S:Oak Street 5G;T:WPA;P:tulip\\;Harbor77;; next to the fridge.", "Harbor77"),
+    ("wifi:T:SAE;P:Nebula-4417-kite;S:Atelier;H:true;;", "Nebula-4417-kite"),  # fields in any order
+    ("El código QR del salón dice WIFI:T:WPA;S:CasaLuna;P:marea2023Luz!;;", "marea2023Luz!"),
+    ("QR: WIFI:T:WPA;S:Home Net;P:Secret123x — she wants it framed", "Secret123x"),  # the last field unterminated
+])
+def test_wifi_qr_payloads(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Guest network is open: WIFI:T:nopass;S:Library Guest;;",
+    "The QR format is WIFI:T:WPA;S:<ssid>;P:<password>;; — fill in your own values.",
+    "WIFI:T:WPA;S:Home;P:;; was printed with an empty password by mistake.",
+    "The QR code said WIFI:T:WPA;S:Cafe;P:${WIFI_PASSWORD};;",
+])
+def test_look_alikes_of_wifi_qr_payloads_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Shared the report: https://reports.s3.eu-west-1.amazonaws.com/q3.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+     "&X-Amz-Expires=604800&X-Amz-SignedHeaders=host&X-Amz-Signature=3f9a1c2b7e8d4f6a0b5c9e2d1f7a3b8c6e4d2f0a9b7c5e3d1f8",
+     "3f9a1c2b7e8d4f6a0b5c9e2d1f7a3b8c6e4d2f0a9b7c5e3d1f8"),
+    ("https://cdn.site.com/a.mp4?Expires=1735689600&Signature=Dk29fLq0~Zp3rTn8vXw-Yb7cHs5aEe1gUu9iOo2kMm4&Key-Pair-Id=K2JC",
+     "Dk29fLq0~Zp3rTn8vXw-Yb7cHs5aEe1gUu9iOo2kMm4"),  # CloudFront
+    ("Upload URL: https://storage.googleapis.com/bkt/obj?X-Goog-Algorithm=GOOG4-RSA-SHA256"
+     "&X-Goog-Signature=9a7b5c3d1e0f2a4b6c8d0e1f3a5b7c9d", "9a7b5c3d1e0f2a4b6c8d0e1f3a5b7c9d"),
+    ("SAS: https://acct.blob.core.windows.net/c/f.zip?sv=2023-01-03&sr=b&sp=w&sig=kQ2%2Bd9Fz7LmP0xRtYwE3vB6nHcJ5uA8sD1gK4%3D",
+     "kQ2%2Bd9Fz7LmP0xRtYwE3vB6nHcJ5uA8sD1gK4%3D"),  # Azure SAS
+    ("Stream: https://media.example.net/v.m3u8?hdnts=exp=1735689600~acl=/*~hmac=4f9a2b7c1d8e3f6a0b5c9d2e7f1a3b8c",
+     "4f9a2b7c1d8e3f6a0b5c9d2e7f1a3b8c"),  # Akamai
+])
+def test_signed_urls(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The URL carries ?Signature=<base64> and Expires=<epoch>; the scheme is HMAC.",
+    "Docs example: https://example.com/file?X-Amz-Signature=EXAMPLESIGNATURE",
+    "https://example.com/page?sig=abc&lang=en",  # too short to sign anything
+])
+def test_look_alikes_of_signed_urls_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Backup of the authenticator seed for the NAS admin: JBSWY3DPEHPK3PXPQ4ZT6MLW", "JBSWY3DPEHPK3PXPQ4ZT6MLW"),
+    ("Zwei-Faktor für das Steuerportal: Einrichtungsschlüssel lautet 7hq2 mx4k p3zs ldwa 5ngy c6ur",
+     "7hq2 mx4k p3zs ldwa 5ngy c6ur"),  # grouped in fours, lower case
+    ("If the QR won't scan, type this key into Google Authenticator: n5wc4zlsmvxgk3tpom2xe5dfmrqws3l4",
+     "n5wc4zlsmvxgk3tpom2xe5dfmrqws3l4"),
+    ("Ключ настройки для двухфакторной аутентификации в Госуслугах: GZ4TQMJXGE3DCMRW", "GZ4TQMJXGE3DCMRW"),
+    ("二段階認証のセットアップキー：KRSXG5CTMVRXEZLUJBUW4ZDF", "KRSXG5CTMVRXEZLUJBUW4ZDF"),
+])
+def test_totp_setup_keys(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Turned on 2FA with Authy for the bank; the setup key is stored in 1Password, not here.",
+    "2FA status: enabled for GITHUBACCOUNTSECURITY team; see ticket SECURITY2FAROLLOUT.",  # words, not base32 keys
+    "MFA rollout notes: users in group ENGINEERINGTEAMSEUROPE were migrated on Monday.",
+    "Build JBSWY3DPEHPK3PXPQ4ZT6MLW finished in 3 minutes.",  # base32-shaped, no two-factor word
+])
+def test_look_alikes_of_totp_setup_keys_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("GitHub recovery codes for the ops account:\n- 6d1f2-9a8b7\n- 0c3e4-b2a19\n- 77fa0-13cde\n- 9b2d4-e0f61", "0c3e4-b2a19"),
+    ("Kody zapasowe do Google (Marta): 3948 2017 · 5820 1937 · 6612 0483 · 7391 0025 · 1184 6639", "6612 0483"),
+    ("Recovery codes, keep offline: 48213967 90517328 66120845 31907754 22864017", "66120845"),
+    ("Códigos de recuperação do Twitter do Pedro:\n1) 83kq-2mzp\n2) 9xv4-tl7r\n3) p2nd-8wq5\n4) 4hcz-yk6m", "p2nd-8wq5"),
+    ("Резервные коды для входа в Google: 6712 0934, 2285 4410, 9903 1178, 5136 7720 и 4459 2083", "9903 1178"),
+])
+def test_recovery_code_lists(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Printed the backup codes for Google and locked them in the drawer; none are written here.",
+    "Recovery codes regenerated on 2024-03-01, 2024-06-01, 2024-09-01 and 2024-12-01 per policy.",
+    "Backup codes: used 3 of 10 so far; order numbers 48213967, 90517328, 66120845, 31907754 are from Amazon.",
+    "Recovery codes: we have 10 left. Flight numbers LH2034, LH2035, LH2036, LH2037 for the team trip.",
+    "Order numbers 48213967, 90517328, 66120845, 31907754 shipped today.",  # no word for recovery codes
+])
+def test_look_alikes_of_recovery_code_lists_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ prose: devices, announced and dictated values, prompts
+
+@pytest.mark.parametrize("text, secret", [
+    ("Key safe by the back door: 4718, turn the dial to open.", "4718"),
+    ("Schlüsseltresor am Gartentor: 2906 – bitte nach dem Öffnen wieder verdrehen.", "2906"),
+    ("La boîte à clés de l'appartement est 3381.", "3381"),
+    ("Sleutelkluis bij de voordeur is 5529, de sleutel hangt aan het rode koord.", "5529"),
+    ("Hotel room safe is 240716 — I set it myself on arrival.", "240716"),
+    ("The alarm panel's installer code is 4270 in case the boiler tech needs it.", "4270"),
+    ("Keysafe outside Nan's flat is 1954 – for the carers only.", "1954"),  # a code may look like a year
+])
+def test_code_devices_named_alone(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The garage keypad needs new batteries; the code itself is in the family vault.",
+    "Lockbox model 5400 arrived today, mounting screws included.",
+    "Bought a key safe for 3 keys; installing it Saturday.",
+    "The lockbox holds 2 keys and the keypad works with 9V batteries.",
+    "Keypad firmware updated to 2.4.1; the lockbox is on the left of the door.",
+])
+def test_look_alikes_of_code_devices_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Mum asked for the new email password again. Here it is: Meadow#Lantern51 — tell her to write it down.",
+     "Meadow#Lantern51"),
+    ("Set up a new password for the family NAS this morning. Wrote it on the fridge note: Pebble7Orchid!", "Pebble7Orchid!"),
+    ("Das neue Passwort für den Drucker hat Jan gewählt. Hier ist es: Fichte-Regen42.", "Fichte-Regen42"),
+    ("Pedro me pidió que guardara la contraseña nueva del router. Aquí está: Naranja_Sol88!", "Naranja_Sol88!"),
+    ("The answer to type when the VPN prompts is Quartz$River19.", "Quartz$River19"),  # described by what asks for it
+])
+def test_passwords_announced_or_described(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Changed the router password this morning. Next step: update firmware to 1.2.14.",
+    "Password policy reminder. Example: Correct-Horse42 is the format we want, not a real one.",
+    "Forgot the password again. Username: ella.bird_1987",
+    "Password managers compared. Winner: 1Password7, runner-up Bitwarden.",
+    "I changed my email password yesterday. Reminder for tomorrow: Dentist at 9, bring Form-27B.",
+    'The birthday paradox asks: "How many people share a birthday in a room of 23?"',
+])
+def test_look_alikes_of_announced_passwords_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Tom spelled out the router password: K - 4 - m - 9 - q - Z - 2 - w - x", "K - 4 - m - 9"),
+    ("PIN de la carte du bureau, dictée : 7, puis 3, puis 1, puis 8.", "7, puis 3, puis 1, puis 8"),
+    ('WLAN-Schlüssel diktiert von Oma: "Hx7p - 22qa - 9Lmz".', "Hx7p - 22qa - 9Lmz"),
+    ("Código del portal: 4, 7, 1 y 9, luego almohadilla.", "4, 7, 1 y 9"),
+])
+def test_dictated_values(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Call me at 555-123-4567 about the wifi password, which I'll give in person.",
+    "Phone tree: 555-0134, 555-0172, 555-0199 and 555-0145 if the door code doesn't work.",
+    "The door code changed on 12-05-2024, ask Ana for the new one.",
+])
+def test_look_alikes_of_dictated_values_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "API key goes in SLACK_TOKEN as xoxb-dein-token-hier before starting the bot.",  # a template in German
+    'Ponga su clave así: "SLACK_BOT_TOKEN": "xoxb-su-token-aqui"',
+    'Tool call log: {"auth": "oauth2", "credential_ref": "vault://smtp/main"}',  # a method and a reference
+    "Pay the invoice to IBAN GB82 WEST 1234 5698 7654 32, reference INV-2231.",  # a payee's account
+    "Transfer €120 to Anna, IBAN DE89 3704 0044 0532 0130 00, Verwendungszweck: Geschenk.",
+])
+def test_templates_methods_and_payee_accounts_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_an_account_holders_own_iban_is_still_a_secret():
+    assert find_secrets("My IBAN for the refund, keep it private: GB82 WEST 1234 5698 7654 32")
+
+
+def test_tune21_floor():
+    """Regression floor at this round's figures (tune21's first read was 43/60, 3/60; tuned on, so this flatters)."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune21.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 60
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 0
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Casita en Mallorca — caja de seguridad para llaves junto a la puerta: 4417", "4417"),
+    ("Le boîtier à clés devant le gîte: code 1188, puis tirer le levier.", "1188"),  # a code word joins the device
+    ("Discord backup codes (Jamie):\n• 1b2k-9qxm\n• 7rt5-p2vh\n• zq9n-4m2c\n• 83ld-wq7e\n• k5vy-1nr8", "zq9n-4m2c"),
+    ("Anna changed the Netflix password. New one is on a sticky note, which says: Bluebird!Attic7", "Bluebird!Attic7"),
+])
+def test_more_devices_lists_and_announced_values(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The lockbox company's support line is 0800 123 4567.",  # a longer number's first group
+    "Notes: the new password policy requires 12 chars. Meeting room: B2-Conference3.",  # a field's name, an attribute
+    "Reset the password for Lisa. Ticket: HELP-2024-0091",  # the label's words do not cross a sentence's end
+    "He typed the wifi password wrong. Error: WPA_AUTH_FAIL-0x22.",
+    "sudo asks for your password when you run apt install; that's normal.",
+])
+def test_look_alikes_of_devices_and_announced_values_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("the wifi password, as Dad dictated it: seven, three, bravo, kilo, nine, nine", "seven, three, bravo"),
+    ("Door code, as Ana read it out: four, seven, one, nine.", "four, seven, one, nine"),
+    ("Код домофона: семь, три, ноль, пять", "семь, три, ноль, пять"),
+    ("ホテルの金庫の暗証番号：「ご・なな・ろく・はち・はち・はち」", "ご・なな・ろく"),
+])
+def test_values_read_aloud(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The PIN has four, five or six digits depending on the bank.",
+    "Door code rules: one, two, three strikes and the alarm goes off.",
+    "The wifi password is one, two or three words long.",
+])
+def test_look_alikes_of_values_read_aloud_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("İki adımlı doğrulama kurulum anahtarı: GEZD GNBV GY3T QOJQ", "GEZD GNBV GY3T QOJQ"),  # one digit is enough
+    ("两步验证的密钥（身份验证器）：MFRGGZDFMZTWQ2LK", "MFRGGZDFMZTWQ2LK"),
+    ("Codici di recupero di Facebook (Giulia):\n1. 482 019 37\n2. 573 910 28\n3. 618 392 74\n4. 739 201 64", "618 392 74"),
+    ("Cassetta di sicurezza per le chiavi davanti al portone: 5531", "5531"),
+    ("Yeni e-posta şifresini Ayşe belirledi. İşte: Lale*Deniz42", "Lale*Deniz42"),  # Turkish İ lowers to i and a dot
+    ("Nowe hasło do poczty ustawione przez Kubę. Oto ono: Jesion!Kawa24", "Jesion!Kawa24"),
+])
+def test_readers_in_more_languages(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "2FA status: enabled for GITHUBACCOUNTSECURITY team; see ticket SECURITY2FAROLLOUT.",  # words run together
+    "Nyckelboxen är från 2019 och behöver nytt batteri.",
+    "Mi hermana cambió la contraseña del banco. Aquí la dirección: Calle Mayor 12",
+    "Het nieuwe wachtwoord staat in Bitwarden. Hier is de link: https://vault.example.com/item/4412",
+])
+def test_look_alikes_in_more_languages_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("5821 0937, 6612 0483, 7391 0025 and 1184 6639 are Jo's Discord backup codes.", True),  # the label after the list
+    ("Recovery codes are in the drawer. Later Sam said: backup codes: 38291047, 59201836, 71829304, 62910385", True),
+    ("38291047, 59201836, 71829304, 62910385. Backup codes are printed separately.", False),  # another sentence
+    ("Order 38291047, 59201836, 71829304, 62910385 shipped; recovery codes for Google are in the safe.", False),
+])
+def test_recovery_code_lists_belong_to_the_nearest_label(text, found):
+    assert bool(find_secrets(text)) is found, redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("What Nora types at the shed keypad is 8841.", "8841"),  # a value described by typing it
+    ("Lo que teclea mi padre para entrar al banco es Olivo#Rojo61.", "Olivo#Rojo61"),
+    ("Ce qu'elle tape sur le portail de la mutuelle est Lavande+74.", "Lavande+74"),
+    ("The magic word for the guest Wi-Fi is Teacup#Moon5.", "Teacup#Moon5"),  # a figure for a password
+    ("Das Zauberwort fürs Gartenhaus-WLAN lautet Igel2023!", "Igel2023!"),
+])
+def test_passwords_described_by_typing_or_a_figure(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "What she types is 2000 words a day.",
+    "What he enters is up to him.",
+    "The magic word is please.",
+    "When the teacher asks is 10 minutes before class.",
+    "What you type in the search box is logged for 30 days.",
+])
+def test_look_alikes_of_described_passwords_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ('{"fact": "Key safe at the holiday cottage opens with 3317", "source": "chat 2024-05-02"}', "3317"),
+    ("Der Schlüsseltresor an der Hütte öffnet mit 5820.", "5820"),
+])
+def test_a_code_that_opens_a_device(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The key safe opens with a 4-digit code that Marta changes monthly.",
+    "The keypad opens with 2 beeps when the battery is low.",
+])
+def test_look_alikes_of_a_code_that_opens_a_device_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Código postal del portal: 28013, luego a la derecha.",  # a postal code beside a lock word
+    "The zip code of the building is 90210.",
+    "Code de suivi du colis déposé devant la porte : 8841 2207",
+])
+def test_kinds_of_code_that_open_nothing_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_a_lock_code_beside_no_other_kind_of_code_is_still_found():
+    assert find_secrets("Código del portal: 4417") and find_secrets("the code for the garage keypad is 6618")

@@ -18,11 +18,12 @@ A hit needs two things, each checked on its own:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
 
-from engram.safety.prose_words import AMBIGUOUS, PASSWORD_STEMS
+from engram.safety.prose_words import AMBIGUOUS, PASSWORD_STEMS, TECH_WORDS
 from engram.safety.views import strip_accents
 
 __all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
@@ -220,6 +221,16 @@ def is_state(value: str) -> bool:
     return bool(runs) and all(r in _STATE_WORDS for r in runs)
 
 
+_METHOD = re.compile(r"(?P<w>[a-z]+)-?\d{0,3}")
+
+
+def _names_a_method(value: str) -> bool:
+    """A lower-case technical word with a short number: an auth scheme, a cipher or a protocol named as a setting's value
+    (`"auth": "oauth2"`, `hash = sha256`, `tls13`), not a secret (engram.safety.prose_words.TECH_WORDS)."""
+    m = _METHOD.fullmatch(value)
+    return m is not None and m.group("w") in TECH_WORDS
+
+
 def is_secret_value(value: str, *, quoted: bool) -> bool:
     """A literal that looks like a secret, not code, a placeholder, a hash output, a word or a state."""
     value = value.strip()
@@ -240,7 +251,7 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
         return False  # a port, a count, a version
     if re.fullmatch(r"v?\d+(?:\.\d+)+\w*", value):
         return False  # a version
-    if value.lower() in ("true", "false", "yes", "no", "on", "off", "required", "optional"):
+    if value.lower() in ("true", "false", "yes", "no", "on", "off", "required", "optional") or _names_a_method(value):
         return False
     if has_symbol or inner_upper:
         return has_digit or len(value) >= 8
@@ -305,9 +316,11 @@ def runs_a_command(text: str, end: int, value: str) -> bool:
     return not any(c.isdigit() for c in value) and _FLAG_AFTER.match(text, end) is not None
 
 
+@functools.lru_cache(maxsize=8)
 def about_test_double(text: str) -> bool:
     """Whether `text` says its credentials belong to a test double (a fixture, a mock, a fake server):
-    then a password or key *name* with a literal is a fixture's, and only provider formats count."""
+    then a password or key *name* with a literal is a fixture's, and only provider formats count.
+    (Cached: every rule's validator asks it of the same text; searching a long text each time was quadratic.)"""
     return _TEST_DOUBLE.search(text) is not None
 
 

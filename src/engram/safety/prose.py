@@ -6,7 +6,9 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
 ("… というパスワード") falls outside them. This finder reads such sentences by method instead of by phrasing:
 
 1. **a label** from one multilingual lexicon with inflections (engram.safety.prose_words): a word for a
-   password or a network key, a PIN or a lock's code, a one-time (verification) code, or a code in general;
+   password or a network key, a PIN or a lock's code, a one-time (verification) code, a code in general, a
+   code-operated device named alone (a keypad, a lockbox), or what asks for a password or types it ("when sudo
+   asks", "what Franco types");
 2. **a window**: the tokens after the label up to the end of its sentence (at most `_WINDOW`), or the few
    before it for a value-first order;
 3. **a relation**: the value stands right after the label (or its glued particle), right after a word that
@@ -17,11 +19,15 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
    name of a hash function or standard; numbers only after a PIN's label or a code named with what it opens;
    after a one-time code's label only a number of 4-8 digits (`otp_code`: "482913", "482 913", "G-482913").
 
+A value may also be dictated in chunks or read aloud ("6tdY - u73U - …", "seven, three, bravo …": `_dictated`), or
+announced after the label's sentence, after a colon ("… found the post-it: <value>", "Вот он: <value>": `_announced`).
+
 `find(text)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -31,6 +37,7 @@ from engram.language.normalise import UNSPACED_SCRIPTS
 from engram.safety import prose_words as pw
 from engram.safety.secret_words import COPULAS as _COPULAS
 from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
+from engram.safety.secret_words import alternation as _alt
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
 __all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
@@ -93,9 +100,16 @@ _PASSWORD = _label_pattern(pw.PASSWORD_STEMS, pw.COMPOUND_HEADS)
 _PIN = _label_pattern(pw.PIN_STEMS)
 _CODE = _label_pattern(pw.CODE_STEMS)
 _OTP = _label_pattern(pw.OTP_STEMS)
+_DEVICE = _label_pattern((w, 2) for w in pw.CODE_DEVICES)  # a keypad, a lockbox: named alone, it stands for its code
+# "when sudo asks", "wenn der VPN-Client fragt", "what Franco types after his e-mail": what asks for a password, or
+# typing it, stands for it (a strict shape after it)
+_PROMPT = re.compile(rf"(?i)(?<![^\W\d_])(?:(?:{_alt(pw.WHEN_WORDS)})\s+(?:[^\s.,;:!?]+\s+){{0,3}}?"
+                     rf"(?:{_alt(pw.ASK_VERBS)})|(?:{_alt(pw.WHAT_WORDS)})\s*(?:[^\s.,;:!?]+\s+){{0,3}}?"
+                     rf"(?:{_alt(pw.TYPE_VERBS)}))(?![^\W\d_])")
 # (kind, label pattern, whether a lock, a door or a card must be named near the label)
 _KINDS: tuple[tuple[str, re.Pattern[str], bool], ...] = (("password", _PASSWORD, False), ("pin", _PIN, False),
-                                                        ("pin", _CODE, True), ("otp", _OTP, False))
+                                                        ("pin", _CODE, True), ("otp", _OTP, False),
+                                                        ("device", _DEVICE, True), ("prompt", _PROMPT, False))
 
 
 def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
@@ -105,7 +119,8 @@ def _hints(stems: Iterable[tuple[str, int]]) -> set[str]:
 _LOGIN = _label_pattern(pw.LOGIN_STEMS)
 _LOGIN_HINTS = _hints(pw.LOGIN_STEMS)
 _KIND_HINTS = (_hints(pw.PASSWORD_STEMS), _hints(pw.PIN_STEMS), _hints(pw.CODE_STEMS),
-               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))))  # in the order of _KINDS
+               set(pw.code_hints(tuple(s for s, _ in pw.OTP_STEMS))), _hints((w, 0) for w in pw.CODE_DEVICES),
+               set(pw.ASK_VERBS) | {v.split()[0] for v in pw.TYPE_VERBS})  # as _KINDS
 HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
@@ -207,6 +222,7 @@ def _alternation(words: Iterable[str]) -> str:
 
 _CHANGE_START = re.compile(rf"(?:{_alternation(pw.CHANGE_STEMS)})[^\W\d_]{{0,4}}", re.IGNORECASE)
 _CHANGE_INSIDE = re.compile(_alternation(s for s in pw.CHANGE_STEMS if len(s) > 2 and not s.isascii()))  # "kuganti"
+_OPEN_START = re.compile(_alternation(pw.OPEN_STEMS))  # a verb of opening, by its stem
 _LOCK_START = re.compile(_alternation(pw.LOCK_STEMS), re.IGNORECASE)
 # Inside a word only in Chinese and Japanese: Korean puts spaces between words, so a Korean lock word starts its word
 # (문 "door" is not the end of 주문 "order").
@@ -221,7 +237,13 @@ def _changes(token: str) -> bool:
 def _near_lock(tokens: list[str]) -> bool:
     """Whether one of `tokens` names what a code opens (a door, a gate, a safe, a card)."""
     words = [re.split(r"['’]", t)[-1] or t for t in tokens]  # an elided article glued on: "dell'allarme", "l'immeuble"
-    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None for w in words)
+    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None for w in words) or \
+        _DEVICE.search(" ".join(tokens)) is not None  # a device named in words ("boîtier à clés", "caja de seguridad")
+
+
+def _other_code(tokens: list[str]) -> bool:
+    """Whether one of `tokens` (the words beside a word for a code) names a kind of code that opens nothing."""
+    return any(_clean(t).lower() in pw.OTHER_CODES for t in tokens)
 
 
 def ambiguous_label(label: str) -> bool:
@@ -317,10 +339,12 @@ def _otp_before(text: str, m: re.Match[str]) -> tuple[int, int] | None:
 def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[int, int] | None:
     """The value in the window after label `m`, joined to it as the module docstring says, or None."""
     line_end = text.find("\n", m.end())
-    toks = _tokens(text, m.end(), len(text) if line_end < 0 else line_end)[:_WINDOW + 1]
+    toks = list(itertools.islice(_TOKEN.finditer(text, m.end(), len(text) if line_end < 0 else line_end), _WINDOW + 1))
     words = [t.group(0) for t in toks]
     before = [t.group(0) for t in _tokens(text, max(0, m.start() - 60), m.start())][-4:]
-    strict = ambiguous_label(m.group(0))
+    strict = ambiguous_label(m.group(0)) or kind == "prompt"
+    if lock and _other_code(words[:1] + before[-1:]):
+        return None  # "Código postal …", "the zip code …": a kind of code that opens nothing
     changed = -1 if any(_changes(_clean(t)) for t in before) else None  # where a verb of changing was seen
     prev, seen = "", False  # the last token that is not "now", and whether there was one
     for i, t in enumerate(toks):
@@ -336,26 +360,73 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
             span = _otp_after(text, toks, i, words, prev, seen) if any(c.isdigit() for c in raw) else None
             if span is not None:
                 return span
-        elif value and _CANDIDATE.search(value):
-            span = _joined_value(text, t, value, i, words, before, kind=kind, lock=lock, strict=strict,
-                                 prev=prev, seen=seen, changed=changed, nxt=nxt)
-            if span is not None:
-                return span
+        else:
+            dictated = _dictated(text, t.start())
+            if dictated is not None and _joined_value(text, t, dictated[2], i, words, before, kind=kind, lock=lock,
+                                                      strict=strict, prev=prev, seen=seen, changed=changed, nxt="",
+                                                      whole=True) is not None:
+                return dictated[0], dictated[1]
+            if value and _CANDIDATE.search(value):
+                span = _joined_value(text, t, value, i, words, before, kind=kind, lock=lock, strict=strict,
+                                     prev=prev, seen=seen, changed=changed, nxt=nxt)
+                if span is not None:
+                    return span
         if _changes(_clean(raw)):
             changed = i
-        if low not in pw.NOW_WORDS:
-            prev, seen = raw, True
+        if low not in pw.NOW_WORDS and raw.strip(_QUOTES):
+            prev, seen = raw, True  # (a quotation mark standing alone is no word: ": « B, puis 8, … »")
         if _ends_sentence(raw, text, t.end()) or (raw.endswith(",") and _clean(nxt) in pw.CONJUNCTIONS):
             return None  # the sentence ends, or a new clause starts (", og wifi-navnet er …")
     return None
 
 
+_THEN = "|".join(re.escape(w) for w in sorted(pw.THEN_WORDS, key=len, reverse=True))
+# A value dictated in chunks: three or more runs of letters or digits, each joined to the next by a dash, a comma, a
+# middle dot or a dictation word ("6tdY - u73U - pSaL - wbfv", "B, puis 8, 4, 0, 2", "ご・なな・ろく"), maybe in quotes.
+_DICTATED = re.compile(rf"[\"'«“„「]?[ \t]*(?P<v>[^\W_]{{1,8}}(?:(?:[ \t]*[-–·・,、][ \t]*(?:(?i:{_THEN})[ \t]+)?|"
+                       rf"[ \t]+(?i:{_THEN})[ \t]+)[^\W_]{{1,8}}(?![\w@])){{2,}})")
+_CHUNK = re.compile(r"[^\W_]+")
+_ASCII_CHUNK = re.compile(r"[A-Za-z0-9]{1,6}")
+
+
+def _spoken(chunk: str) -> str | None:
+    """A chunk as the characters it stands for: a digit read aloud ("seven", "なな", "семь") or a letter of the spelling
+    alphabet ("bravo") as one character, letters and digits as themselves; None for any other word."""
+    low = chunk.lower()
+    if low in pw.SPOKEN_DIGITS:
+        return pw.SPOKEN_DIGITS[low]
+    if low in pw.SPELLING_ALPHABET:
+        return pw.SPELLING_ALPHABET[low]
+    return chunk if _ASCII_CHUNK.fullmatch(chunk) else None
+
+
+def _dictated(text: str, start: int) -> tuple[int, int, str] | None:
+    """A value dictated in chunks from `start` (`_DICTATED`): its span and the chunks joined ("6tdYu73UpSaLwbfv",
+    "B8402", "73bk99" from "seven, three, bravo, kilo, nine, nine"); chunks of one size class (single characters or
+    spoken ones, or runs of three or more), no dictation word among them."""
+    m = _DICTATED.match(text, start)
+    if m is None:
+        return None
+    chunks = [_spoken(c) for c in _CHUNK.findall(m.group("v")) if c.lower() not in pw.THEN_WORDS]
+    parts = [c for c in chunks if c is not None]
+    if len(parts) < 3 or len(parts) < len(chunks):
+        return None
+    if not (all(len(c) == 1 for c in parts) or all(len(c) >= 3 for c in parts)):
+        return None
+    return m.start("v"), m.end("v"), "".join(parts)
+
+
 def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[str], before: list[str], *, kind: str,
-                  lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str) -> tuple[int, int] | None:
-    """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret."""
+                  lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str,
+                  whole: bool = False) -> tuple[int, int] | None:
+    """The span of `value` (token `i` after the label) when it is joined to the label and shaped like a secret;
+    with `whole`, `value` was read from several tokens (dictated) and the span is token `i`'s."""
     gap = [w.lower() for w in words[:i]]
     # "now" right before the value joins it where no copula is written ("Пароль от … VPN теперь X", "is now X")
-    by_copula = not seen or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS)
+    # (a device's name needs a joining word: "Keypad: …", "the lockbox is …"; not "Keypad 5400 series")
+    # (a word for a code joins a device to its number: "Le boîtier à clés …: code …")
+    by_copula = (not seen and kind != "device") or _joins(prev) or (i > 0 and words[i - 1].lower() in pw.NOW_WORDS) or \
+        (kind == "device" and _CODE.fullmatch(_clean(prev)) is not None)
     by_change = _changes(_clean(prev)) or (prev.lower() in pw.TO_WORDS and (changed is not None or any(
         _changes(_clean(w)) for w in words[i + 1:i + 3])))  # "… auf X gesetzt": German and Dutch put the verb last
     # a PIN may follow a short "for" phrase without function words ("Код від домофону …"; not "pin it for …")
@@ -368,18 +439,23 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     # named before it ("Код сигнализации на даче <digits>, …")
     bare_code = kind == "pin" and i <= 4 and (value.isdigit() or keypad_code(value)) and \
         _clause_end(words[i], text, t.end(), nxt) and not pw.ENGLISH_LINKS.intersection(gap) and _near_lock(before + words[:i])
-    if not (by_copula or by_change or short_pin or bare or bare_code):
+    # a code after a verb of opening and "with" ("the key safe opens with …", "der Tresor öffnet mit …")
+    by_open = kind in ("pin", "device") and prev.lower() in pw.WITH_WORDS and \
+        any(_OPEN_START.match(w.lower()) for w in words[max(0, i - 3):i])
+    if not (by_copula or by_change or short_pin or bare or bare_code or by_open):
         return None
-    if value.isdigit() and _clean(nxt) in pw.UNITS:
-        return None
-    near_lock = _near_lock(before + words[:i])
+    if value.isdigit() and (_clean(nxt) in pw.UNITS or _clean(nxt).isdigit()):
+        return None  # a length ("8 Zeichen"), or the first group of a longer number ("0800 123 4567": a phone)
+    near_lock = kind == "device" or _near_lock(before + words[:i])  # a device's name says what the code opens
     if lock and not ((value.isdigit() or keypad_code(value)) and near_lock):
         return None  # a code in general counts only as a number, with what it opens named near it
     # a year joined by "changed … in" or a bare phrase is a date ("The door code changed in 2023")
-    numeric = not _year(value) or (kind == "pin" and by_copula)
+    numeric = not _year(value) or (kind in ("pin", "device") and by_copula)
     numeric = numeric and (kind == "pin" or i <= 3 or near_lock)
     if not secret_like(value, numeric=numeric, strict=strict):
         return None
+    if whole:
+        return t.span()
     offset = t.start() + words[i].find(value)
     return offset, offset + len(value)
 
@@ -450,7 +526,65 @@ def _used_to_sign_in(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
-_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code"}  # the kind each label's finding is named
+_ANNOUNCE_REACH = 240  # characters after a password's label within which its value may be announced
+_COLON = re.compile(r"[:：](?=\s)")
+_CLAUSE_START = re.compile(r"[.!?。！？\n;]")
+_MAX_ANNOUNCING = 10  # tokens of the clause that announces the value ("After lunch he found the post-it:")
+_MIN_ANNOUNCING = 4  # fewer tokens are a field's name ("Meeting room:") unless one points at the value ("Вот он:")
+
+
+def _announcing(clause: str) -> bool:
+    """Whether `clause`, before a colon, may announce a password named earlier: a sentence of four to ten words, or a
+    shorter one holding a word that points at the value (`POINTERS`); no digit, no word naming another field or an
+    example ("here it is", "Вот он", "he found the post-it"; not "Username", "Meeting room", "Example")."""
+    toks = [_clean(t).lower().replace("i\u0307", "i") for t in _TOKEN.findall(clause)]  # Turkish İ lowers to i + dot
+    sentence = len(toks) >= _MIN_ANNOUNCING or not pw.POINTERS.isdisjoint(toks)
+    return sentence and len(toks) <= _MAX_ANNOUNCING and not any(c.isdigit() for c in clause) and \
+        pw.NOT_ANNOUNCED.isdisjoint(toks) and not ATTRIBUTE_WORDS.intersection(toks)
+
+
+def _password_shaped(value: str) -> bool:
+    """A person's password rather than a name or a code: 8+ characters, letters, and two of a digit, a symbol and a
+    capital inside (`Pebble7Orchid!`, `velvet1373%`, `Velvet+Cinnamon08`), or `_strong`."""
+    kinds = (any(c.isdigit() for c in value), _CANDIDATE.search(re.sub(r"\d", "", value)) is not None,
+             any(c.isupper() for c in value[1:]))
+    return _strong(value) or (len(value) >= 8 and any(is_letter(c) for c in value) and sum(kinds) >= 2)
+
+
+_LONG_PASSWORD_WORDS = tuple(s for s, _ in pw.PASSWORD_STEMS if len(s) >= 6 and " " not in s)
+
+
+def _holds_password_word(value: str) -> bool:
+    """Whether `value` holds a word for a password: a password manager's name with a version is no password."""
+    low = value.lower()
+    return any(w in low for w in _LONG_PASSWORD_WORDS) or "keepass" in low
+
+
+def _announced(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """A password given after its label's sentence, after a colon that ends a short clause announcing it ("… wanted
+    a password … After lunch he found the post-it: <value>.", "… новый пароль. Вот он: <value> — …"): one
+    password-shaped token (`_password_shaped`) that ends its clause, with no dot inside (a file, a host) and no word
+    for a password (a password manager's name)."""
+    if _attribute_after(text, m.end()):
+        return None  # "the new password policy …": about an attribute of passwords
+    end = min(len(text), m.end() + _ANNOUNCE_REACH)
+    for colon in _COLON.finditer(text, m.end(), end):
+        starts = [c.end() for c in _CLAUSE_START.finditer(text, m.end(), colon.start())]
+        if not _announcing(text[starts[-1] if starts else m.end():colon.start()]):
+            continue
+        tok = _TOKEN.search(text, colon.end(), min(len(text), colon.end() + 80))
+        if tok is None or text[colon.end():tok.start()].strip():
+            continue
+        nxt = _TOKEN.search(text, tok.end(), tok.end() + 40)
+        value = _clean(tok.group(0))
+        if value and "." not in value and not _holds_password_word(value) and _password_shaped(value) and secret_like(value, strict=True) and \
+                _clause_end(tok.group(0), text, tok.end(), nxt.group(0) if nxt else ""):
+            offset = tok.start() + tok.group(0).find(value)
+            return offset, offset + len(value)
+    return None
+
+
+_FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code", "device": "pin", "prompt": "password"}  # the kind each label's finding is named
 
 # A one-time code named by the service that sent it: a name (a capital and a lower-case letter: "Uber", "WhatsApp",
 # "iFood", "Яндекс") right before a word for a code ("Your Uber code: …", "Dein Uber-Code: …"), or right after it and
@@ -508,7 +642,7 @@ def _find(text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
                 continue
             span = _value_after(text, m, kind, lock)
             if span is None and kind == "password":
-                span = _value_before(text, m)
+                span = _value_before(text, m) or _announced(text, m)
             elif span is None and kind == "otp":
                 span = _otp_before(text, m)
             if span is not None:

@@ -10,11 +10,18 @@ spaces (kana, CJK, Hangul) are matched anywhere.
 
 from __future__ import annotations
 
-__all__ = ["AMBIGUOUS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_HINTS", "CODE_STEMS",
+__all__ = ["AMBIGUOUS", "ASK_VERBS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
-           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_BRANDS", "NOW_WORDS", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "TO_WORDS", "UNITS", "USE_WORDS",
+           "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OPEN_STEMS", "OTHER_CODES", "OTP_STEMS", "PARTICLES",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS", "WITH_WORDS",
            "code_hints"]
+
+# Paraphrases of "password" that name it by a figure ("the magic word", "the secret word", "das Zauberwort").
+PASSWORD_PARAPHRASES: tuple[str, ...] = ("magic word", "secret word", "code word", "codeword", "mot magique",
+                                         "mot secret", "palabra mágica", "palabra secreta", "palavra mágica",
+                                         "palavra secreta", "zauberwort", "geheimwort", "toverwoord",
+                                         "magiczne słowo", "tajne słowo", "волшебное слово", "секретное слово",
+                                         "trollord", "hemligt ord", "taikasana", "varázsszó", "sihirli kelime")
 
 # Words for a password, passcode or network key: (stem, letters an inflection may add). Any value shape may follow.
 PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
@@ -27,6 +34,7 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("kata laluan", 0), ("пароль", 0), ("парол", 3), ("гасло", 0), ("гасл", 3), ("лозинк", 2), ("κωδικ", 4),
     ("συνθηματικ", 2), ("كلمة المرور", 0), ("كلمة السر", 0), ("كلمة مرور", 0), ("كلمة سر", 0),
     ("סיסמ", 2), ("הסיסמ", 2), ("رمز عبور", 0), ("رمز وای‌فای", 0), ("رمز وایفای", 0), ("رمز وای فای", 0), ("رمز وای", 0), ("پاس ورڈ", 0), ("पासवर्ड", 0), ("পাসওয়ার্ড", 0),
+    ("password prompt", 0), *((w, 1) for w in PASSWORD_PARAPHRASES),
     ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
     ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
@@ -106,6 +114,30 @@ def code_hints(labels: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted({next((h for h in CODE_HINTS if h in w.lower()), w.lower()[:4]) for w in labels}))
 
 
+# What a code opens that stands for its code when named alone: a keypad, a lockbox or key safe, a combination lock, a
+# door-entry panel, an installer's or engineer's menu ("Garage keypad: …", "Lockbox at the flat is …", "Schlüsseltresor
+# …", "installateursmenu … intoetsen: …"), per language. A number joined to one is that code (engram.safety.prose reads
+# these as labels); each also names what a code opens (LOCK_STEMS). Add a language here, not a new rule.
+CODE_DEVICES: tuple[str, ...] = tuple((
+    "room safe|hotel safe|in-room safe|wall safe|floor safe|gun safe|coffre-fort|caja fuerte|cassaforte|zimmersafe|"
+    "hotelsafe|wandtresor|kluis|sejf|сейф|kassaskåp|pengeskab|kassakaappi|金庫|保险箱|保險箱|금고|"
+    "caja de seguridad|boîtier à clés|boitier a cles|boîte à code|"
+    "keypad|key pad|keypads|lockbox|lock box|lockboxes|key safe|keysafe|key box|keybox|key lockbox|combination lock|"
+    "combo lock|code lock|door panel|installer menu|installer code|engineer menu|engineer code|service menu|"
+    "digicode|boîte à clés|boite a cles|boîte à clé|coffre à clés|cadenas à code|serrure à code|menu installateur|"
+    "teclado numérico|caja de llaves|cajetín de llaves|cajetin de llaves|candado de combinación|cerradura de código|menú de instalador|"
+    "caixa de chaves|cofre de chaves|cadeado de segredo|fechadura de código|menu do instalador|"
+    "tastierino|cassetta portachiavi|cassetta delle chiavi|lucchetto a combinazione|cassetta di sicurezza|serratura a codice|menu installatore|"
+    "tastenfeld|codeschloss|zahlenschloss|schlüsseltresor|schlüsselsafe|schlüsselkasten|schlüsselbox|installateurmenü|"
+    "installateursmenü|codepanel|"
+    "codepaneel|sleutelkluis|sleutelkastje|sleutelbox|cijferslot|codeslot|installateursmenu|installatiemenu|"
+    "panel z kodem|sejf na klucze|skrytka na klucze|kłódka szyfrowa|zamek szyfrowy|menu instalatora|"
+    "číselník|schránka na klíče|kódový zámek|číselný zámek|"
+    "кодовый замок|ключница|сейф для ключей|кейбокс|меню установщика|кодовий замок|"
+    "nyckelbox|nyckelskåp|kodlås|nøkkelboks|nøkkelskap|kodelås|nøgleboks|nøgleskab|avainsäilö|avainkaappi|koodilukko|"
+    "anahtar kutusu|şifreli kilit|kutu kunci|gembok kombinasi|hộp khóa|khóa số|"
+    "キーボックス|キーパッド|ダイヤル錠|暗証番号錠|钥匙盒|密码锁|密碼鎖|키박스|번호키|도어락").split("|"))
+
 # What a code opens: doors, gates, alarms, safes, intercoms, cards (stems; a word that starts with one counts).
 LOCK_STEMS: tuple[str, ...] = (
     "door", "gate", "alarm", "safe", "lock", "locker", "padlock", "garage", "keypad", "entrance", "entry", "building",
@@ -119,6 +151,9 @@ LOCK_STEMS: tuple[str, ...] = (
     "карт", "port", "dörr", "kort", "dør", "ドア", "門", "金庫", "カード", "オートロック", "문", "현관", "카드", "금고",
     "门", "卡", "保险箱",
     "аларм", "сигнализац", "сигналізац", "врат", "riaszt", "riasztó", "hälyty", "larm",  # alarms (bg, mk, sr, ru, uk, hu, fi, sv); a door (bg)
+    # an installer's menu (a boiler's, a thermostat's, an alarm panel's), opened by a code
+    "installer", "installateur", "instalador", "installatore", "instalator", "инсталлятор", "установщик",
+    *(w for w in CODE_DEVICES if " " not in w),  # the devices that stand for their code
 )
 
 # Words that join a label to its value when they stand right before it: copulas, "is now", "becomes", "reads".
@@ -134,6 +169,9 @@ CONNECTORS: frozenset[str] = frozenset({
     "wurde", "werd", "virou", "tornou-se", "stał", "stała", "stało", "стал", "стала", "стало", "став", "oldu",
     # an enumeration comma of scripts without spaces ("Wi-Fiのパスワード、…")
     "、", "，",
+    # "that is": a value restated after its dictation ("「ご・なな・…」、つまり …", "… i.e. …", "…, cioè …")
+    "i.e.", "i.e.,", "ie", "d.h.", "cioè", "c'est-à-dire", "c’est-à-dire", "decir", "seja", "dwz", "czyli", "т.е.",
+    "つまり", "すなわち", "即", "也就是", "즉",
 })
 # "now", "today", "from now on" between a copula and the value ("ahora es …", "अब … है", "teraz to …").
 NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "désormais", "ahora", "adesso", "ora",
@@ -257,3 +295,95 @@ NOT_BRANDS: frozenset[str] = frozenset({
     "für", "for", "from", "для", "от", "від", "ваш", "твой", "votre", "ton", "tu", "seu", "sua", "tuo",
     "dein", "ihr", "uw", "je", "kamu", "anda",
 })
+
+# Words before a colon that name what follows as something other than one's password: another field (a user name, an
+# account, an address, a network, a file, a ticket) or an example ("Username: …", "Beispiel: …", "Пример: …"). A value
+# after such a colon is not announced as the password named before it.
+NOT_ANNOUNCED: frozenset[str] = frozenset({
+    "user", "username", "login", "account", "email", "e-mail", "mail", "address", "id", "name", "ssid", "network", "host",
+    "hostname", "server", "url", "link", "file", "filename", "version", "model", "ticket", "order", "serial", "branch",
+    "benutzer", "benutzername", "nutzer", "konto", "adresse", "netzwerk", "datei", "utilisateur", "identifiant",
+    "compte", "réseau", "fichier", "usuario", "cuenta", "correo", "red", "archivo", "usuário", "conta", "rede", "arquivo",
+    "utente", "nome", "gebruiker", "gebruikersnaam", "naam", "bestand", "użytkownik", "uzytkownik", "nazwa",
+    "логин", "пользователь", "имя", "аккаунт", "почта", "сеть", "файл", "kullanıcı", "hesap", "användare", "bruker",
+    "bruger", "käyttäjä", "felhasználó", "uživatel", "utilizator",
+    "example", "examples", "e.g", "eg", "sample", "like", "such", "format", "pattern", "policy", "rule", "rules",
+    "requirement", "requirements", "hint", "beispiel", "zum", "exemple", "ejemplo", "exemplo", "esempio", "voorbeeld",
+    "przykład", "przyklad", "пример", "например", "örnek", "exempel", "eksempel", "esimerkki", "példa", "příklad",
+})
+
+# Words that point at a value about to be given ("Here it is:", "Le voici :", "Вот он:", "Hier ist es:"): a short clause
+# holding one announces the password named before it; a short clause without one is a field's name ("Ticket:").
+POINTERS: frozenset[str] = frozenset({"here", "here's", "here’s", "this", "it", "voici", "voilà", "voila", "hier", "aquí",
+                                      "aqui", "acá", "ecco", "eccola", "eccolo", "вот", "ось", "oto", "tutaj", "dit",
+                                      "işte", "här", "her", "tässä", "itt", "tady", "iată", "ini", "đây", "εδώ", "ここ",
+                                      "これ", "这", "這", "여기", "이거"})
+
+# Words of dictation between the chunks of a value read out in parts ("B, puis 8, 4, 0, 2", "7 then 3 then 9 …").
+THEN_WORDS: frozenset[str] = frozenset({"then", "and", "puis", "et", "dann", "und", "luego", "y", "después", "poi", "e",
+                                        "depois", "dan", "en", "potem", "i", "potom", "затем", "потом", "и", "sonra",
+                                        "sedan", "så", "sitten", "majd", "apoi", "sau", "lalu"})
+
+# A password described by what asks for it: "when" and a verb of asking, a program or a prompt in between ("the answer
+# to give when sudo asks is …", "wenn der VPN-Client fragt, …"). (when words, asking verbs)
+WHEN_WORDS: tuple[str, ...] = ("when", "whenever", "wenn", "sobald", "quand", "lorsque", "cuando", "quando", "als",
+                               "wanneer", "kiedy", "gdy", "когда", "коли", "när", "når", "kun", "amikor", "când")
+ASK_VERBS: tuple[str, ...] = ("asks", "prompts", "fragt", "abfragt", "demande", "pide", "pregunta", "chiede", "pede",
+                              "pergunta", "vraagt", "pyta", "спрашивает", "запрашивает", "питає", "frågar", "spør",
+                              "spørger", "kysyy", "kér", "cere")
+# ... or by what someone types: "what" and a verb of typing ("what Franco types after his e-mail is …", "ce qu'elle
+# tape au portail est …", "lo que teclea al entrar es …"). (what words, typing verbs)
+WHAT_WORDS: tuple[str, ...] = ("what", "whatever", "was", "ce que", "ce qu'", "ce qu’", "lo que", "quello che", "ciò che",
+                               "o que", "wat", "co", "что", "що", "vad", "hva", "hvad", "mitä", "amit", "ce")
+TYPE_VERBS: tuple[str, ...] = ("types", "typed", "enters", "entered", "keys in", "punches in", "tippt", "eingibt",
+                               "tape", "saisit", "teclea", "escribe", "digita", "inserisce", "typt", "intoetst",
+                               "wpisuje", "wpisał", "вводит", "набирает", "вводить", "skriver", "näppäilee", "beír")
+
+# Digits read aloud, per language, for a value dictated digit by digit ("seven, three, one, eight", "ご・なな・ろく",
+# "sept, puis trois"): each word and the digit it stands for. Add a language here, not a new rule.
+_DIGITS_SPOKEN: dict[str, tuple[str, ...]] = {
+    "en": ("zero|oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine|niner"),
+    "fr": ("zéro|zero", "un|une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf"),
+    "es": ("cero", "uno|una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve"),
+    "pt": ("zero", "um|uma", "dois|duas", "três|tres", "quatro", "cinco", "seis|meia", "sete", "oito", "nove"),
+    "it": ("zero", "uno|una", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove"),
+    "de": ("null", "eins|ein", "zwei|zwo", "drei", "vier", "fünf|fuenf", "sechs", "sieben", "acht", "neun"),
+    "nl": ("nul", "een|één", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"),
+    "pl": ("zero", "jeden", "dwa", "trzy", "cztery", "pięć", "sześć", "siedem", "osiem", "dziewięć"),
+    "ru": ("ноль|нуль", "один|раз", "два", "три", "четыре", "пять", "шесть", "семь", "восемь", "девять"),
+    "sv": ("noll", "ett|en", "två", "tre", "fyra", "fem", "sex", "sju", "åtta", "nio"),
+    "tr": ("sıfır", "bir", "iki", "üç", "dört", "beş", "altı", "yedi", "sekiz", "dokuz"),
+    "ja": ("ゼロ|ぜろ|れい|まる", "いち", "に", "さん", "よん|し", "ご", "ろく", "なな|しち", "はち", "きゅう|く"),
+    "zh": ("零|〇", "一|幺", "二|两", "三", "四", "五", "六", "七", "八", "九"),
+    "ko": ("공|영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"),
+}
+SPOKEN_DIGITS: dict[str, str] = {w: str(d) for words in _DIGITS_SPOKEN.values() for d, ws in enumerate(words)
+                                 for w in ws.split("|")}
+# The spelling alphabet (ICAO/NATO) a letter is dictated with ("bravo, kilo"): each word and its letter.
+SPELLING_ALPHABET: dict[str, str] = {w: w[0] for w in (
+    "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "juliet", "kilo",
+    "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
+    "xray", "x-ray", "yankee", "zulu")}
+
+# A verb of opening, by stem, and the words for "with" after it: a code after "opens with" is what opens the lock
+# ("the key safe opens with …", "der Tresor öffnet mit …", "la boîte s'ouvre avec …", "el candado se abre con …").
+OPEN_STEMS: tuple[str, ...] = ("open", "unlock", "öffn", "oeffn", "entsperr", "ouvr", "déverrouill", "abre", "abri",
+                               "apre", "apri", "sblocc", "opent", "ontgrendel", "otwiera", "otwórz", "открыва", "открой",
+                               "отпира", "öppna", "åpne", "åbne", "avaa", "nyit", "açıl", "aç", "mở", "buka")
+WITH_WORDS: frozenset[str] = frozenset({"with", "using", "mit", "avec", "con", "com", "met", "z", "kodem", "с", "med",
+                                        "ile", "bằng", "dengan", "by"})
+
+# Words beside a word for a code that name a kind of code which opens nothing: a postal, area or country code, an
+# error, a promotion, a parcel's tracking, a booking, an order ("Código postal del portal: …", "the zip code of the
+# building is …", "code de suivi"). A number after such a code is no lock's code, whatever lock is named near it.
+OTHER_CODES: frozenset[str] = frozenset({
+    "postal", "postale", "zip", "post", "postcode", "area", "country", "dial", "dialling", "dialing", "error", "status",
+    "exit", "promo", "promotional", "discount", "coupon", "voucher", "gift", "referral", "tracking", "booking",
+    "reservation", "order", "product", "source", "qr", "bar", "color", "colour", "dress", "tax", "sort", "swift",
+    "routing", "iata", "icao", "airport", "zone", "fiscal", "descuento", "rastreo", "seguimiento", "reserva", "pedido",
+    "área", "país", "erro", "rastreamento", "desconto", "suivi", "réservation", "commande", "réduction", "erreur",
+    "avviamento", "sconto", "prenotazione", "ordine", "errore", "fiscale", "tracciamento", "plz", "gutschein",
+    "rabatt", "fehler", "sendungsnummer", "buchung", "bestellung", "vorwahl", "kortingscode", "foutcode",
+    "pocztowy", "rabatowy", "błędu", "почтовый", "промокод", "ошибки", "отслеживания", "posta", "indirim", "hata",
+})
+

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from engram.language.normalise import UNSPACED_SCRIPTS
 
-__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "LOCK_WORDS", "NOUNS", "PHRASE_WORDS", "PIN_WORDS",
-           "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
+__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
+           "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
 class Words(NamedTuple):
@@ -154,20 +154,9 @@ PIN_WORDS: dict[str, tuple[str, ...]] = {
     "ko": _w("pin|비밀번호|보안코드|핀번호"),
 }
 
-# What a code opens, per language, for "the code of the alarm is …", "il codice dell'allarme è …",
-# "o código do alarme é …": the code word, a few words, then one of these.
+# The words for a code, per language, for "the code of the alarm is …", "il codice dell'allarme è …", "o código do
+# alarme é …": the code word, a few words, then what it opens (engram.safety.prose_words.LOCK_STEMS, the one list).
 CODE_WORDS = _w("code|codes|código|codigo|codice|kod|kód|код|koodi|kode|zahlencode")
-LOCK_WORDS = _w(
-    "safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building|intercom|buzzer|"  # en
-    "alarme|porte|portail|coffre|cadenas|digicode|interphone|"  # fr
-    "alarma|puerta|portón|caja fuerte|candado|portal|"  # es
-    "porta|portão|cofre|cadeado|"  # pt
-    "allarme|cancello|cassaforte|lucchetto|citofono|"  # it
-    "alarmanlage|tür|haustür|tor|tresor|schloss|garagentor|"  # de
-    "deur|kluis|slot|poort|"  # nl
-    "alarmu|drzwi|sejfu|bramy|domofonu|kłódki|"  # pl
-    "домофона|сейфа|двери|сигнализации|замка|ворот"  # ru
-)
 
 # Words for a list of 2FA backup or recovery codes, per language; a list of codes after one of them (and maybe a
 # few words naming the account: "für GitHub", "de Google") is a secret. Add a language here, not a new rule.
@@ -233,3 +222,50 @@ FUNCTION_WORDS = frozenset(_w(
     "i|w|z|na|do|nie|jest|się|że|"
     "и|в|на|с|не|это|для|или|по|что|как|от|до|из"
 ))
+
+# Words that name two-factor sign-in and its authenticator app, per language: a base32 key in a text that names one is
+# the app's setup key (a TOTP seed: "can't scan the code? enter this key", "chiave di configurazione", "Sekret TOTP").
+# Add a language here, not a new rule.
+TWO_FACTOR_WORDS = _w(
+    "2fa|mfa|totp|hotp|otpauth|two-factor|two factor|2-factor|two-step|2-step|authenticator|authy|setup key|"
+    "secret key|manual entry|enter manually|enter this key|can't scan|cannot scan|can’t scan|"
+    "double authentification|deux facteurs|2 facteurs|double facteur|clé de configuration|a2f|"
+    "dos factores|doble factor|dos pasos|clave de configuración|clave de configuracion|autenticador|"
+    "dois fatores|duas etapas|chave de configuração|chave de configuracao|"
+    "due fattori|due passaggi|chiave di configurazione|autenticatore|"
+    "zwei-faktor|zweifaktor|2-faktor|zwei faktor|zweistufig|einrichtungsschlüssel|einrichtungsschluessel|authentifikator|"
+    "tweestaps|twee-factor|tweefactor|2-staps|instelsleutel|"
+    "dwuskładnikow|dwuskladnikow|dwuetapow|klucz konfiguracji|klucz konfiguracyjny|"
+    "dvoufázov|dvoufaktorov|dvoufazov|klíč pro nastavení|"
+    "двухфакторн|двухэтапн|ключ настройки|аутентификатор|двофакторн|двоетапн|ключ налаштування|"
+    "iki faktörlü|iki adımlı|kurulum anahtarı|tvåfaktor|tvåstegs|tofaktor|totrinns|totrins|to-faktor|"
+    "kaksivaihei|määritysavain|kétlépcsős|kétfaktoros|doi factori|doi pași|δύο παραγόντων|δύο βημάτων|"
+    "dua langkah|dua faktor|hai yếu tố|2 bước|אימות דו|التحقق بخطوتين|"
+    "二段階認証|2段階認証|二要素認証|認証アプリ|セットアップキー|双重验证|两步验证|双因素|二次验证|身份验证器|"
+    "2단계 인증|이중 인증|2차 인증"
+)
+
+# The words a template writes where its reader is to put their own value, per language: "your", "here", "insert"
+# ("xoxb-your-token-here", "xoxb-tu-token-aquí", "dein-token-hier", "votre-jeton-ici", "seu-token-aqui"). A token
+# whose parts after a vendor's prefix are all words, one of them from this table, is a stand-in, not a secret.
+PLACEHOLDER_WORDS = frozenset(_w(
+    "your|yours|here|insert|paste|put|replace|enter|tu|tus|su|sus|vuestro|vuestra|aquí|aqui|acá|aca|pon|pega|ton|ta|"
+    "votre|vos|ici|mettez|collez|dein|deine|deinen|ihr|ihre|hier|einfügen|einfuegen|seu|sua|teu|tua|cole|coloque|"
+    "tuo|qui|inserisci|jouw|uw|plak|twój|twoj|twoja|tutaj|wklej|váš|vaš|tvůj|tvuj|zde|sem|ваш|ваша|твой|твоя|сюда|здесь|"
+    "vstav|senin|sizin|buraya|buraya|din|ditt|här|har|her|sinun|tähän|tahan|anda|kamu|disini|sini|của|bạn|ban|đây|"
+    "σου|εδώ|edo|ваш|тут"
+))
+
+# Words that give an account to be paid into, per language: a bank transfer, an invoice, its payee and its payment
+# reference, a BIC. An IBAN near one is the account a payee prints on its invoices for anyone to pay into (an
+# identifier, as public as an address), not an account holder's own number kept private. Add a language here.
+PAYMENT_WORDS = _w(
+    "bank transfer|wire transfer|transfer to|pay to|payee|beneficiary|invoice|remittance|payment reference|bic|swift|"
+    "überweisung|überweisen|ueberweisung|verwendungszweck|zahlungsempfänger|empfänger|rechnung|"
+    "virement|bénéficiaire|beneficiaire|facture|référence du paiement|"
+    "transferencia|beneficiario|factura|concepto|bonifico|causale|fattura|beneficiario|"
+    "transferência|transferencia bancária|favorecido|fatura|overboeking|overmaken|factuur|kenmerk|begunstigde|"
+    "przelew|przelewu|odbiorca|faktura|tytułem|tytuł przelewu|перевод|получатель|счёт на оплату|назначение платежа|"
+    "havale|eft|alıcı|överföring|betalningsmottagare|faktura|overførsel|overføring|modtager|mottaker|lasku|tilisiirto|"
+    "maksunsaaja|utalás|kedvezményezett|számla|plată|beneficiar|factură|převod|příjemce|variabilní symbol"
+)

@@ -5,7 +5,9 @@ The secret filter (`check_text`, `looks_secret`, `redact`, `find_secrets`) runs 
   context rules ("password is ...", `api_key=...`, `user:pass@host`), checksummed numbers (Luhn
   for cards, mod-97 for IBANs, SSN/NINO structure) and a last-resort entropy check for long
   random tokens; secrets stated in prose in any language are also read by a window finder
-  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value). A finding whose
+  (engram.safety.prose: a label, the rest of its sentence, a joining word, a secret-shaped value); secrets that a
+  format carries (a Wi-Fi QR payload, a signed URL, a TOTP setup key, a list of recovery codes) are read by
+  engram.safety.formats. A finding whose
   value is a stand-in (a published docs example, a masked value, a key public by design) is dropped
   (engram.safety.stand_ins).
   Mentioning keys ("Rotates API keys every 90 days.") is not a secret; containing
@@ -25,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.safety import assignments, layouts, prose, stand_ins
+from engram.safety import assignments, formats, layouts, prose, stand_ins
 from engram.safety import secret_words as words
-from engram.safety.prose_words import code_hints
+from engram.safety.prose_words import LOCK_STEMS, OTHER_CODES, code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -108,7 +110,21 @@ _IBAN_LEN = {
 }
 
 
+# A word that gives an account to be paid into (engram.safety.secret_words.PAYMENT_WORDS), as a whole word.
+_PAYMENT = re.compile(r"(?i)(?<![^\W\d_])(?:" + words.alternation(words.PAYMENT_WORDS) + r")(?![^\W\d_])")
+_PAYMENT_REACH = 200  # characters either side of an IBAN where a payment word puts it on an invoice
+
+
+def _payee_account(m: re.Match[str]) -> bool:
+    """The IBAN matched is given to be paid into (a transfer, an invoice, a payee, a BIC near it): a payee's
+    published account, not a secret."""
+    return _PAYMENT.search(m.string, max(0, m.start() - _PAYMENT_REACH), m.end() + _PAYMENT_REACH) is not None
+
+
 def _iban_ok(m: re.Match[str]) -> bool:
+    """A checksummed IBAN (ISO 13616 lengths), not one given to be paid into (`_payee_account`)."""
+    if _payee_account(m):
+        return False
     compact = m.group(0).replace(" ", "")
     want = _IBAN_LEN.get(compact[:2])
     if want is not None:
@@ -328,6 +344,14 @@ def _random_value_ok(m: re.Match[str]) -> bool:
     return _entropy(value) >= 3.0
 
 
+def _opens_something(m: re.Match[str]) -> bool:
+    """A code named before the lock it opens is no postal, tracking or promotional code ("Código postal del portal …",
+    "the zip code of the building …": the word beside the code word, prose_words.OTHER_CODES)."""
+    beside = re.findall(r"[^\W\d_]+", m.string[max(0, m.start() - 20):m.start()])[-1:] + \
+        re.findall(r"[^\W\d_]+", m.group(0))[1:2]
+    return not OTHER_CODES.intersection(w.lower() for w in beside)
+
+
 def _seed_ok(m: re.Match[str]) -> bool:
     """A seed phrase has 12, 15, 18, 21 or 24 words, and few repeats (not a sentence of words)."""
     words = m.group("v").split()
@@ -530,7 +554,9 @@ _SLIP_TOKEN = "|".join(_TOKEN_SLIPS)
 
 _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as part of a word
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
-_WORD = r"(?!(?:is|was|has|in|at|as|from)\b)[\w@.'-]+"
+# A word naming what a secret is for; a dot only inside it (a host, `nuc.lan`), not a sentence's end ("… for Lisa. Ticket:").
+_W = r"(?:[\w@'-]|\.(?=[\w@'-]))+"
+_WORD = r"(?!(?:is|was|has|in|at|as|from)\b)" + _W
 _PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
            # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
@@ -565,8 +591,8 @@ _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "sen
 _SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
 _PW_FOR_ML = (r"(?:\s+(?:" + words.alternation(words.POSSESSIVES_AFTER) + r"))?"
               r"\s*(?:(?:" + words.alternation(words.PREPS) + r")\s+(?:(?:" + words.alternation(words.DETS) + r"|mein\w*)\s+)?"
-              r"[\w@.'-]+(?:\s+[\w@.'-]+){0,2}|"
-              r"(?:du|de|del|do|da)\s+[\w@.'-]+|"
+              + _W + r"(?:\s+" + _W + r"){0,2}|"
+              r"(?:du|de|del|do|da)\s+" + _W + r"|"
               # one to three words with no preposition: languages that mark "for the bank" with a case ending
               # (Finnish "pankkiin", Hungarian "bankhoz", Turkish "bankaya"), or a possessive of one or two words
               # ("kata sandi saya adalah", "mật khẩu của tôi là"); the value check still applies
@@ -765,7 +791,6 @@ _GENERIC: list[_Rule] = [
           + r"['\"]?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])", ("aws",), "v"),
     _rule("azure_storage_key", r"(?i:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{40,}={0,2})",
           ("accountkey", "sharedaccesskey"), 1),
-    _rule("azure_sas_token", r"[?&]sig=([A-Za-z0-9%+/]{30,}={0,2})", ("sig=",), 1),
     _rule("connection_string", r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@'\"]*:([^\s@/'\"]+)@[\w.-]",
           ("://",), 1, _connection_password_ok),
     # `sqlplus scott/…@//host:1521/ORCL`, `expdp system/…@pdb`: user/password@service of a database client.
@@ -784,8 +809,8 @@ _GENERIC: list[_Rule] = [
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     # "mot de passe wifi: X", "Passwort Router = X", "Mật khẩu ngân hàng của tôi: X": a label, up to four words naming
-# what it is for, a colon or `=`.
-    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+[\w.@'-]+){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
+    # what it is for (not across a sentence's end: "… password for Lisa. Ticket: …"), a colon or `=`.
+    _rule("password", r"(?i:" + _PW_LABELS + r")(?:[\s-]+" + _W + r"){1,4}?\s*[:=：]\s*" + _VALUE_ASCII,
           _PW_HINTS, ("v", "v2"), _password_value_ok),
     _rule("password", _PAIR, _PAIR_HINTS, "p", _pair_password_ok),
     # The value first: "<value> is my Netflix password", "<value> ist mein Passwort", "use <value> as the password".
@@ -819,16 +844,16 @@ _GENERIC: list[_Rule] = [
           _PIN_HINTS, "d", min_digits=3),
     # "locker combination is 31-07-22", "combo: 12 34 56": a combination written as groups of digits.
     # With no connector ("Locker combo <d>-<d>-<d>") only groups joined by dashes count: "combo 2 3 4" is a menu.
-    _rule("pin", r"(?i:\b(?:combination|combo)\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
+    _rule("pin", r"(?i:\b(?:combination|combo)(?:\s+(?:lock|padlock))?\b" + _PW_FOR + r")(?:" + _CONNECT + r"['\"]?(?P<c>\d{1,3}(?:[-\s]\d{1,3}){2,3})|\s+"
           r"(?P<d>\d{1,3}(?:-\d{1,3}){2,3}))\b(?![.,-]\d)",
           ("combination", "combo"), ("c", "d"), min_digits=3),
     # "The safe at the office opens with code 482913", "door code at the new flat is 7391#": a lock, a few words,
     # its code word, then the digits (right after it, or after an explicit "is" / ":" / "=").
     # "the code for the garage keypad is <digits>": the code word first, then the lock it opens.
     _rule("pin", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.CODE_WORDS) + r"|combination|combo|pin)(?:\s+[\w'’]+){0,3}?[\s'’](?:"
-          + words.alternation(words.LOCK_WORDS) + r")[^\W\d_]*(?:\s+[^\W\d_]+){0,3}?)(?:" + _CONNECT + r"|,?\s+(?:" + _SPACED_COPULAS
+          + words.alternation(LOCK_STEMS) + r")[^\W\d_]*(?:\s+[^\W\d_]+){0,3}?)(?:" + _CONNECT + r"|,?\s+(?:" + _SPACED_COPULAS
           + r")\s+)['\"]?" + _DIGITS, ("code", "combination", "combo", "pin", "codi", "códi", "kod", "kód", "код", "koodi", "kode"),
-          "d", min_digits=3),
+          "d", _opens_something, min_digits=3),
     _rule("pin", r"(?i:\b(?:safe|door|gate|alarm|lock|locker|padlock|garage|keypad|entrance|building)\b(?:\s+[\w']+){0,5}?"
           r"\s+(?:code|combination|combo|pin)\b(?:\s+|(?:\s+[\w']+){0,4}?\s*(?::|=|\bis\b|\bwas\b)\s*)['\"]?)(\d{3,8})\b(?![.,]\d)",
           ("code", "combination", "combo", "pin"), 1, min_digits=3),
@@ -888,7 +913,8 @@ _RULES: list[_Rule] = _SPECIFIC + _GENERIC
 
 def _all_hints() -> list[str]:
     """Every rule's hints and the assignment finder's, once each: a text is searched for each one once."""
-    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS) | set(layouts.HINTS))
+    return sorted({h for r in _RULES for h in r.hints} | set(assignments.HINTS) | set(prose.HINTS) | set(layouts.HINTS)
+                   | set(formats.HINTS))
 
 
 def _hint_index(hints: list[str]) -> tuple[re.Pattern[str], dict[str, tuple[str, ...]]]:
@@ -977,6 +1003,11 @@ _DIGIT = re.compile(r"\d")
 _PLACEHOLDER_TOKEN = re.compile(r"your|example|placeholder|xxxx|dummy|redacted|changeme|insert", re.IGNORECASE)
 
 
+def _template(token: str) -> bool:
+    """A provider's format filled in with words (`_PLACEHOLDER_TOKEN`, or a template's words in any language)."""
+    return _PLACEHOLDER_TOKEN.search(token) is not None or stand_ins.template_words(token)
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
     """Every secret in `text` as (start, end, kind), sorted, overlaps merged (the first rule names it)."""
     if not isinstance(text, str):
@@ -992,7 +1023,7 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
             if rule.validate is not None and not rule.validate(m):
                 continue
             span = _secret_span(rule, m)
-            if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _PLACEHOLDER_TOKEN.search(m.group(0))):
+            if span and span[1] > span[0] and not (priority < len(_SPECIFIC) and _template(m.group(0))):
                 hits.append((span[0], span[1], priority, rule.kind))
     if not present.isdisjoint(assignments.HINTS):
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
@@ -1000,6 +1031,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text, present)]
     if not present.isdisjoint(layouts.HINTS):
         hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text, present)]
+    if not present.isdisjoint(formats.HINTS):
+        hits += [(start, end, len(_RULES) + 3, kind) for start, end, kind in formats.find(text, present)]
     return _merge([h for h in hits if not stand_ins.stand_in(text, h[0], h[1])])
 
 

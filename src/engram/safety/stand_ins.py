@@ -5,6 +5,9 @@ The secret screen's rules find a value by its shape or its label; some such valu
 * **published examples**: the values vendors print in their docs (AWS's `…EXAMPLE` keys, Stripe's quickstart keys,
   the Bot API's and jwt.io's sample tokens, the storage emulator's well-known key), found in tutorials and READMEs;
   only the value itself, as a whole token (a value edited from one, `…EXAMPLEKEY9`, is someone's);
+* **templates in any language**: a vendor's prefix, then words only, one of them a word a template writes for its
+  reader's own value ("your", "here": `xoxb-your-token-here`, `xoxb-tu-token-aquí`, `dein-token-hier`;
+  engram.safety.secret_words.PLACEHOLDER_WORDS);
 * **masked values**: a dashboard's or a log's redaction (`sk-proj-****…Xq2w`, `ghp_••••…7fQz`);
 * **key ids**: an OpenPGP key's id or fingerprint (8, 16 or 40 hex digits in capitals, as GnuPG prints them) named as a
   signing key (git's `user.signingkey`, `--default-key`): it names a key and grants nothing;
@@ -23,7 +26,9 @@ import binascii
 import json
 import re
 
-__all__ = ["PUBLISHED", "stand_in"]
+from engram.safety.secret_words import PLACEHOLDER_WORDS
+
+__all__ = ["PUBLISHED", "stand_in", "template_words"]
 
 # Sample values printed in vendors' documentation (each is an example there, not anyone's credential).
 PUBLISHED: frozenset[str] = frozenset({
@@ -82,6 +87,17 @@ def _published_at(text: str, start: int, end: int) -> bool:
                 return True
             at = text.find(value, at + 1)
     return False
+
+
+_PART = re.compile(r"[^\W\d_]+|[^-_.\s]+")
+
+
+def template_words(token: str) -> bool:
+    """Whether `token` after its first part (a vendor's prefix) is words only, one of them a template's word for the
+    reader's own value in some language (`xoxb-tu-token-aquí`, `sk-dein-schluessel-hier`)."""
+    parts = _PART.findall(token)[1:]
+    return len(parts) >= 2 and all(p.isalpha() for p in parts) and \
+        any(p.lower() in PLACEHOLDER_WORDS for p in parts)
 
 
 _TOKEN_CHAR = re.compile(r"[A-Za-z0-9_.-]")
