@@ -1633,6 +1633,13 @@ def test_an_account_holders_own_iban_is_still_a_secret():
     assert find_secrets("My IBAN for the refund, keep it private: GB82 WEST 1234 5698 7654 32")
 
 
+def test_holdout21_floor():
+    """The test batch of tune21's method, read once after this round's readers (first read 23/30, 1/30): 26/30, 1/30."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_holdout21.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 26
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 1
+
+
 def test_tune21_floor():
     """Regression floor at this round's figures (tune21's first read was 43/60, 3/60; tuned on, so this flatters)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune21.jsonl").read_text(encoding="utf-8").splitlines()]
