@@ -152,7 +152,7 @@ def test_cli_audit_json_before_and_after_forget(tmp_path):
     runner = CliRunner()
     main = cli()
     base = ["--db", db, "--embedder", "hashing"]
-    assert runner.invoke(main, [*base, "remember", "user:1", f"Code word is {secret} today."]).exit_code == 0
+    assert runner.invoke(main, [*base, "remember", "user:1", f"The new band is called {secret} today."]).exit_code == 0
     found = json.loads(runner.invoke(main, [*base, "audit", "user:1", secret, "--json"]).output)
     assert found["found"] == len(found["where"]) >= 3
     assert runner.invoke(main, [*base, "forget", "user:1", secret, "--yes"]).exit_code == 0
