@@ -213,6 +213,22 @@ _ML_OVERRIDE = [
     # Arabic, Hindi
     r"(?:تجاهل|انس|أهمل|اهمل|تخط)[^.]{0,30}?(?:التعليمات|الأوامر|الاوامر|القواعد|الإرشادات|الارشادات|القيود)",
     r"(?:पिछले|सभी|पहले|पूर्व)[^।]{0,30}?(?:निर्देश|नियम|आदेश)[^।]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)",
+    # Everything the model was told, without a word for instructions, as English's "ignore everything you were told":
+    # told by others, never by the writer (the user taking back what they said is no order to the model)
+    r"\b(?:ignora[rn]?|ignore[sn]?|olvida[rn]?|descarta|omite|haz\W+caso\W+omiso\W+de)\W+(?:todo\W+)?lo\W+que\W+te\W+"
+    r"(?:\w+\W+)?(?:dijeron|han\W+dicho|hayan\W+dicho|indicaron|ordenaron|pidieron|programaron|ensenaron)\b",  # Spanish
+    _FR_NOT_PAST + r"\b(?:ignore[rz]?|oublie[rz]?|fais\W+abstraction\W+de)\W+tout\W+ce\W+qu\W*(?:on|ils|elles)\W+"
+    r"(?:t|vous)\W*(?:a|ont)\W+(?:\w+\W+)?(?:dit|demande|appris|ordonne|programme)\b",  # French
+    r"\b(?:ignorier\w*|vergiss|missachte)\W+alles\W+was\W+(?:(?:man|sie)\W+dir|dir)\W+(?:\w+\W+){0,3}?"
+    r"(?:gesagt|befohlen|aufgetragen|beigebracht|vorgegeben)\W+(?:hat|haben|wurde)\b",  # German
+    r"\b(?:ignora|dimentica|trascura)\W+tutto\W+(?:quello|quanto|cio)\W+che\W+ti\W+(?:\w+\W+)?(?:hanno|e\W+stato)\W+"
+    r"(?:\w+\W+)?(?:detto|chiesto|insegnato|ordinato)\b",  # Italian
+    r"\b(?:ignore|ignora|esqueca|esquece|desconsidere)\W+tudo\W+(?:o\W+)?que\W+(?:te|lhe)\W+(?:\w+\W+)?"
+    r"(?:disseram|foi\W+dito|pediram|ensinaram|mandaram)\b",  # Portuguese
+    r"\b(?:negeer|vergeet)\W+alles\W+wat\W+(?:je|jou|u)\W+(?:\w+\W+)?(?:is|werd|hebben|heeft)\W+(?:\w+\W+)?"
+    r"(?:verteld|gezegd|opgedragen)\b",  # Dutch
+    r"(?:игнорируй|проигнорируй|забудь|ігноруй)\W+(?:всё|все|усе)\W+(?:что|що)\W+(?:тебе|вам|тобі)\W+(?:\w+\W+)?"
+    r"(?:говорили|сказали|велели|приказали|казали)",  # Russian, Ukrainian
 ]
 
 _ML_PERSONA = [
