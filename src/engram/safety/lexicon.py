@@ -213,8 +213,12 @@ _ML_OVERRIDE = [
     # Arabic, Hindi
     r"(?:تجاهل|انس|أهمل|اهمل|تخط)[^.]{0,30}?(?:التعليمات|الأوامر|الاوامر|القواعد|الإرشادات|الارشادات|القيود)",
     r"(?:पिछले|सभी|पहले|पूर्व)[^।]{0,30}?(?:निर्देश|नियम|आदेश)[^।]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)",
-    # Everything the model was told, without a word for instructions, as English's "ignore everything you were told":
-    # told by others, never by the writer (the user taking back what they said is no order to the model)
+]
+
+# Everything the model was told, overridden with no word for instructions, as English's "ignore everything you were
+# told": told by others, never by the writer (the user taking back what they said is no order to the model). The
+# "forget everything before/above" rule beside it in RULES reads the same idea by its time words.
+_TOLD_YOU = [
     r"\b(?:ignora[rn]?|ignore[sn]?|olvida[rn]?|descarta|omite|haz\W+caso\W+omiso\W+de)\W+(?:todo\W+)?lo\W+que\W+te\W+"
     r"(?:\w+\W+)?(?:dijeron|han\W+dicho|hayan\W+dicho|indicaron|ordenaron|pidieron|programaron|ensenaron)\b",  # Spanish
     _FR_NOT_PAST + r"\b(?:ignore[rz]?|oublie[rz]?|fais\W+abstraction\W+de)\W+tout\W+ce\W+qu\W*(?:on|ils|elles)\W+"
@@ -531,6 +535,7 @@ RULES: list[tuple[str, re.Pattern[str], _Check | None]] = [
                     r"vergeet\W+alles|забудь\W+вс[её]|zapomnij\W+wszystko)\b(?:\W+\w+){0,5}?\W+(?:oben|davor|bisher|"
                     r"vorher|zuvor|gesagt|gelernt|precede|ci-dessus|avant|anterior|arriba|antes|sopra|prima|precedente|"
                     r"acima|hierboven|eerder|выше|раньше|wcześniej|wczesniej|powyzej)"), None),
+    *[("override", _c(p), None) for p in _TOLD_YOU],
     *[("override", _c(p), None) for p in _ML_OVERRIDE],
     # --- reveal the system prompt or stored secrets
     ("reveal", _c(_IMP + _EN_REVEAL_V + r"(?:[\W_]+(?:me|us|out|back|to[\W_]+me))?[\W_]+" + _gap(3)
