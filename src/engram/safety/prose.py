@@ -155,6 +155,8 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
         return numeric and 4 <= len(value) <= 8 and len(set(value)) > 1
     if numeric and keypad_code(value):
         return True
+    if value.startswith("@") and _handle_password(value):
+        value = value[1:]  # "@k0VQIfmw_": a password that starts with "@", not a handle (digits and both cases)
     if not 6 <= len(value) <= 64 or value.startswith(_CODE_START) or value.startswith("[REDACTED"):
         return False
     if value.lower() in pw.NAMES or _UNSPACED_RE.search(value):
@@ -181,6 +183,14 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
     if strict and not lower and upper:
         return False
     return bool(digits or real_symbols)
+
+
+def _handle_password(value: str) -> bool:
+    """A value after "@" with a digit, a capital and a lower-case letter inside, and no dot or second "@": a password
+    that starts with a symbol rather than a handle or an address."""
+    rest = value[1:]
+    return "@" not in rest and "." not in rest and any(c.isdigit() for c in rest) and \
+        any(c.isupper() for c in rest) and any(c.islower() for c in rest)
 
 
 # A keypad's code: digits with one of a keypad's letter keys (A-D) or its `#` / `*` keys ("7B214", "2580#").
@@ -260,16 +270,26 @@ def _strong(value: str) -> bool:
     """A value that needs no joining word (zero-copula languages: "A wifi jelszava a nyaralóban …!"): letters with
     two digits or more, and a capital or a symbol, 8+ characters."""
     digits = sum(c.isdigit() for c in value)
+    inner = re.sub(r"\d", "", value[1:-1])  # an underscore inside joins words of a password ("gulyas_tisza03")
     return len(value) >= 8 and digits >= 2 and any(is_letter(c) for c in value) and \
-        (any(c.isupper() for c in value) or _CANDIDATE.search(re.sub(r"\d", "", value)) is not None)
+        (any(c.isupper() for c in value) or _CANDIDATE.search(re.sub(r"\d", "", value)) is not None or "_" in inner)
+
+
+def _script_switch(raw: str, word: str) -> bool:
+    """Whether a value in Latin letters is followed by a word of another script: a value pasted into a sentence of
+    Hebrew, Thai, Russian or Arabic ends where that script resumes ("… kelev_shemesh669 תעבירי …")."""
+    letters = [c for c in word if is_letter(c)]
+    return raw.isascii() and bool(letters) and not any(c.isascii() for c in letters)
 
 
 def _clause_end(raw: str, text: str, end: int, nxt: str) -> bool:
-    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation follows, a dash, or the
-    copula a verb-final language puts last ("… Anar#2291x است", "… है")."""
+    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation or a bracket follows, a
+    dash, the copula a verb-final language puts last ("… Anar#2291x است", "… है"), a conjunction that starts the next
+    clause ("… X de ne add tovább", "… X but …") or a Thai sentence-final particle ("… X นะคะ")."""
     rest = text[end:end + 3].lstrip(" ")
-    return not rest or rest[0] in "\n.,;!?—–-)" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-") or \
-        _clean(nxt) in pw.FINAL_COPULAS
+    word = _clean(nxt)
+    return _script_switch(raw, word) or not rest or rest[0] in "\n.,;!?—–-()" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-") or \
+        word in pw.FINAL_COPULAS or word in pw.CONJUNCTIONS or word.startswith(pw.THAI_FINALS)
 
 
 # A one-time code: 4-8 digits, maybe in two groups ("482-913") or after a service's letter ("G-482913"), maybe in
@@ -362,6 +382,8 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
                 return span
         else:
             dictated = _dictated(text, t.start())
+            if dictated is None:
+                dictated = _spoken_run(text, toks, i)
             if dictated is not None and _joined_value(text, t, dictated[2], i, words, before, kind=kind, lock=lock,
                                                       strict=strict, prev=prev, seen=seen, changed=changed, nxt="",
                                                       whole=True) is not None:
@@ -416,6 +438,29 @@ def _dictated(text: str, start: int) -> tuple[int, int, str] | None:
     return m.start("v"), m.end("v"), "".join(parts)
 
 
+_MIN_SPOKEN = 4  # digits read aloud one word each, at least, for a run of words to be a dictated number
+
+
+def _spoken_run(text: str, toks: list[re.Match[str]], i: int) -> tuple[int, int, str] | None:
+    """Digits read aloud word by word from token `i`, separated by spaces only, as a voice transcript writes them
+    ("three four eight nine star", "năm ba năm một", "opt opt opt unu"): its span and the digits (and keypad keys,
+    `SPOKEN_KEYS`) they stand for, when at least `_MIN_SPOKEN` digits stand in a row."""
+    keys: list[str] = []
+    end = toks[i].end()
+    for t in toks[i:]:
+        word = _clean(t.group(0)).lower()
+        key = pw.SPOKEN_DIGITS.get(word) or (pw.SPOKEN_KEYS.get(word) if len(keys) >= _MIN_SPOKEN else None)
+        if key is None:
+            break
+        keys.append(key)
+        end = t.start() + t.group(0).find(_clean(t.group(0))) + len(_clean(t.group(0)))
+        if _clean(t.group(0)) != t.group(0).strip(_QUOTES):
+            break  # punctuation after the word ends the run
+    if sum(k.isdigit() for k in keys) < _MIN_SPOKEN:
+        return None
+    return toks[i].start(), end, "".join(keys)
+
+
 def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[str], before: list[str], *, kind: str,
                   lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str,
                   whole: bool = False) -> tuple[int, int] | None:
@@ -442,7 +487,9 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     # a code after a verb of opening and "with" ("the key safe opens with …", "der Tresor öffnet mit …")
     by_open = kind in ("pin", "device") and prev.lower() in pw.WITH_WORDS and \
         any(_OPEN_START.match(w.lower()) for w in words[max(0, i - 3):i])
-    if not (by_copula or by_change or short_pin or bare or bare_code or by_open):
+    # digits read aloud word by word after a PIN's or a code's label in its sentence: the run itself says it is dictated
+    by_voice = whole and kind in ("pin", "device") and value.rstrip("*#").isdigit() and i <= 6
+    if not (by_copula or by_change or short_pin or bare or bare_code or by_open or by_voice):
         return None
     if value.isdigit() and (_clean(nxt) in pw.UNITS or _clean(nxt).isdigit()):
         return None  # a length ("8 Zeichen"), or the first group of a longer number ("0800 123 4567": a phone)

@@ -21,6 +21,7 @@ import base64
 import binascii
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -1008,10 +1009,19 @@ def _template(token: str) -> bool:
     return _PLACEHOLDER_TOKEN.search(token) is not None or stand_ins.template_words(token)
 
 
+# Digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali, Thai, full-width …) as ASCII digits, one
+# character for one, so a PIN written "۷۴۷۳" or "๔๕๒๑" is read as "7473" or "4521" and every span stays in place.
+_NATIVE_DIGITS = {cp: str(unicodedata.digit(chr(cp))) for cp in range(0x80, 0x20000)
+                  if unicodedata.category(chr(cp)) == "Nd"}
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
-    """Every secret in `text` as (start, end, kind), sorted, overlaps merged (the first rule names it)."""
+    """Every secret in `text` as (start, end, kind), sorted, overlaps merged (the first rule names it); digits of any
+    script are read as ASCII digits (`_NATIVE_DIGITS`)."""
     if not isinstance(text, str):
         raise InvalidInput(f"the secret filter takes a str, got {type(text).__name__}; pass the text to store")
+    if not text.isascii():
+        text = text.translate(_NATIVE_DIGITS)
     hits: list[tuple[int, int, int, str]] = []
     lowered = text.lower()
     digits = len(_DIGIT.findall(text))
