@@ -40,7 +40,7 @@ from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.secret_words import alternation as _alt
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
+__all__ = ["HINTS", "ambiguous_label", "find", "find_broken_fields", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
@@ -662,6 +662,92 @@ def _in_code(text: str, start: int) -> bool:
     return len(_FENCE.findall(text, 0, start)) % 2 == 1
 
 
+# A field read from a screenshot or a photo (OCR), its label broken by stray spaces: "Pass word: …", "パス ワード: …",
+# "รหัส ผ่าน: …", "Sa lasana: …". The last two or three fragments before a colon, joined, are a password's or a PIN's
+# label; the rest of the line (at most three fragments, joined the same way) is the value.
+_FIELD_LINE = re.compile(r"^(?P<label>[^\n:：]*?)[ \t]*[:：][ \t]*(?P<value>[^\n]+?)[ \t]*$", re.MULTILINE)
+_MIN_BROKEN_LABEL = 5  # characters of a label joined from fragments, at least ("p w" is no broken "pw")
+
+
+def _broken_label(label: str) -> str | None:
+    """The kind of `label`'s last two or three fragments joined without spaces ("password" or "pin"), when they make
+    a password's or a PIN's label and the fragments alone do not."""
+    frags = [f.strip("()[]*") for f in label.split()][-3:]
+    for k in (2, 3):
+        if len(frags) < k:
+            break
+        joined = "".join(frags[-k:])
+        if len(joined) < _MIN_BROKEN_LABEL:
+            continue
+        for kind, pattern in (("password", _PASSWORD), ("pin", _PIN)):
+            if pattern.fullmatch(joined) and not pattern.fullmatch(frags[-1]):
+                return kind
+    return None
+
+
+def _broken_fields(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values of OCR fields whose label has stray spaces inside (`_broken_label`): the rest of the line, one to three
+    fragments joined (OCR breaks values too: "jqkq7v 4oe2"), shaped like a secret, no fragment a function word, a
+    unit, an attribute, a negation or a verb of changing ("Pass word: changed 2024" is no value)."""
+    for m in _FIELD_LINE.finditer(text):
+        kind = _broken_label(m.group("label"))
+        if kind is None:
+            continue
+        frags = m.group("value").split()
+        words = [_clean(f).lower() for f in frags]
+        if len(frags) > 3 or any(w in _FUNCTION or w in pw.UNITS or w in ATTRIBUTE_WORDS or w in pw.NEGATIONS or
+                                 _changes(w) for w in words):
+            continue
+        value = _clean("".join(frags))
+        if value and secret_like(value, numeric=kind == "pin") and not _holds_password_word(value):
+            start = m.start("value") + m.group("value").find(value[:1])
+            yield start, m.end("value"), kind
+
+
+# A reply under a quoted message ("> what's the wifi password?" then the answer on the next line): the quote asks for
+# a password, a PIN or a lock's code, and the reply's first token is the value, with no label of its own.
+_QUOTE_BLOCK = re.compile(r"(?:^[ \t]*>[^\n]*(?:\n|$))+", re.MULTILINE)
+_QUESTION_MARKS = ("?", "？", "؟", ";")  # (";" is the Greek question mark)
+
+
+def _asked(question: str) -> str | None:
+    """What the quoted `question` asks for: "password" or "pin" (a PIN, or a code with what it opens named), or None
+    when it asks nothing or names no such thing."""
+    if not question.rstrip().endswith(_QUESTION_MARKS) and not any(q in question for q in _QUESTION_MARKS[:3]):
+        return None
+    if _PASSWORD.search(question):
+        return "password"
+    words = _TOKEN.findall(question)
+    if _PIN.search(question) or _DEVICE.search(question) or (_CODE.search(question) and _near_lock(words) and
+                                                               not _other_code(words)):
+        return "pin"
+    return None
+
+
+def _quoted_answers(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values given as the bare reply to a quoted question asking for a password or a code (`_asked`): the first token
+    of the first line after the quote, shaped like a secret (a number of 4-8 digits or a keypad's code for a PIN)."""
+    for block in _QUOTE_BLOCK.finditer(text):
+        kind = _asked(block.group(0).replace(">", " "))
+        if kind is None:
+            continue
+        tok = _TOKEN.search(text, block.end())
+        if tok is None or text[block.end():tok.start()].strip() or _in_code(text, tok.start()):
+            continue
+        value = _clean(tok.group(0))
+        if value and secret_like(value, numeric=kind == "pin") and not _holds_password_word(value):
+            offset = tok.start() + tok.group(0).find(value)
+            yield offset, offset + len(value), kind
+
+
+def find_broken_fields(text: str) -> list[tuple[int, int, str]]:
+    """OCR fields whose password or PIN label has stray spaces inside (`_broken_fields`), as (start, end, kind); the
+    label's hints are broken too, so this runs on any text with a colon."""
+    if about_test_double(text):
+        return []
+    return sorted(set(_broken_fields(text)))
+
+
 def find(text: str, present: set[str] | None = None) -> list[tuple[int, int, str]]:
     """Every secret this finder reads in `text`, as (start, end, kind); nothing in a text about a test double.
     `present` is the set of `HINTS` the text holds, when the caller has it."""
@@ -699,6 +785,8 @@ def _find(text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
             span = None if _in_code(text, m.start()) else _used_to_sign_in(text, m)
             if span is not None:
                 yield span[0], span[1], "password"
+    if ">" in text:
+        yield from _quoted_answers(text)
     if not present.isdisjoint(_KIND_HINTS[2]):
         for start, end in _brand_codes(text):
             yield start, end, "one_time_code"

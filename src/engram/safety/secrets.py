@@ -1039,6 +1039,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     if not present.isdisjoint(prose.HINTS):
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text, present)]
+    if ":" in text or "：" in text:
+        hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find_broken_fields(text)]
     if not present.isdisjoint(layouts.HINTS):
         hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text, present)]
     if not present.isdisjoint(formats.HINTS):
