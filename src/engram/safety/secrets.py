@@ -561,6 +561,10 @@ _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)" + _W
 _PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
            # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
+# A key's "for" phrase in any language of the table ("api key של OpenWeather:", "API-Key für Stripe:"): people name a
+# key in English inside a sentence of their own language.
+_KEY_FOR = (rf"(?:\s+(?:for|of|on|to|{words.alternation(words.PREPS)})\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
+            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
 # "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
 _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
@@ -885,7 +889,7 @@ _GENERIC: list[_Rule] = [
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*[,;]\s*\d{3,8}(?:[- ]\d{3,8})?)+|\d{4,8}(?:[- ]\d{4,8})?(?![\w,-])|"
           + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)(?![\w-])",
           _RECOVERY_HINTS, 1, min_digits=6),
-    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
+    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _KEY_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential", "seed", "sess", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
