@@ -438,6 +438,16 @@ def _dictated(text: str, start: int) -> tuple[int, int, str] | None:
     return m.start("v"), m.end("v"), "".join(parts)
 
 
+_INNER_SYMBOL = re.compile(r".[!#$%&*+?@^~]")
+_USER_AT_HOST = re.compile(r"[\w.+-]+@[^\W\d_][\w.-]*")
+
+
+def _symbol_password(value: str) -> bool:
+    """A value no name has: 8+ characters, letters, digits and a symbol after its first character, not `user@host`."""
+    return len(value) >= 8 and any(is_letter(c) for c in value) and any(c.isdigit() for c in value) and \
+        _INNER_SYMBOL.search(value) is not None and _USER_AT_HOST.fullmatch(value) is None
+
+
 _MIN_SPOKEN = 4  # digits read aloud one word each, at least, for a run of words to be a dictated number
 
 
@@ -487,9 +497,12 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     # a code after a verb of opening and "with" ("the key safe opens with …", "der Tresor öffnet mit …")
     by_open = kind in ("pin", "device") and prev.lower() in pw.WITH_WORDS and \
         any(_OPEN_START.match(w.lower()) for w in words[max(0, i - 3):i])
+    # chat without a copula or punctuation: a password's label, a short "for" phrase, then a value with letters, digits
+    # and a symbol inside ("pwd for the hulu login X user is …"); a device's, a product's or a host's name has no such symbol
+    by_symbol = kind == "password" and i <= 5 and _symbol_password(value)
     # digits read aloud word by word after a PIN's or a code's label in its sentence: the run itself says it is dictated
     by_voice = whole and kind in ("pin", "device") and value.rstrip("*#").isdigit() and i <= 6
-    if not (by_copula or by_change or short_pin or bare or bare_code or by_open or by_voice):
+    if not (by_copula or by_change or short_pin or bare or bare_code or by_open or by_voice or by_symbol):
         return None
     if value.isdigit() and (_clean(nxt) in pw.UNITS or _clean(nxt).isdigit()):
         return None  # a length ("8 Zeichen"), or the first group of a longer number ("0800 123 4567": a phone)

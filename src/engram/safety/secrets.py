@@ -724,7 +724,8 @@ _SPECIFIC: list[_Rule] = [
           tuple(sorted({h for h, _ in _VENDOR_TOKENS}))),
 ]
 
-# "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password.
+# "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password (after a
+# colon, a copula or an arrow: "creds for staging -> admin / …").
 _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
                 r"benutzer(?:name)?|zugang(?:sdaten)?|anmelde(?:daten|informationen)|konto|identifiants?|"
                 r"utilisateur|compte|usuario(?:\s+y\s+contraseña)?|credenciales|cuenta|acceso|credenziali|utente|"
@@ -732,7 +733,7 @@ _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|acc
                 r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
                 r"アカウント|ログイン|계정|아이디)")
 _PAIR = (r"(?i:(?:(?<![^\W\d_])|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
-         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：はが是는은]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:->|→|=>|[:=：はが是는은]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
          r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
          r"senha|пароль)(?![\w-])\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
