@@ -223,10 +223,24 @@ _MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that e
 _CHILD_KEY = re.compile(r":(?:[ \t]|$)", re.MULTILINE)  # on the line after a label, a colon after the value: a child key
 
 
+# Words before "pass" that make it a ticket or a permit, not a password: "boarding pass is 4419", "bus pass 2291".
+_TICKET_PASSES = frozenset({"boarding", "bus", "season", "ski", "day", "hall", "backstage", "gym", "museum", "train", "rail",
+                            "metro", "subway", "park", "parking", "guest", "visitor", "press", "access", "travel", "transit",
+                            "week", "weekly", "monthly", "annual", "free", "festival", "vip", "event", "mountain", "hiking"})
+
+
+def _ticket_pass(m: re.Match[str]) -> bool:
+    """Whether the label matched is "pass" after a word that makes it a ticket ("boarding pass", "bus pass")."""
+    if not m.group(0)[:5].lower().startswith("pass") or m.group(0)[4:5].isalpha():
+        return False
+    before = re.findall(r"[^\W\d_]+", m.string[max(0, m.start() - 30):m.start()])
+    return bool(before) and before[-1].lower() in _TICKET_PASSES
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
     in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
-    if assignments.about_test_double(m.string):
+    if assignments.about_test_double(m.string) or _ticket_pass(m):
         return False
     quoted = m.group("v") is not None
     between = m.string[m.start():m.start("v" if quoted else "v2")]
