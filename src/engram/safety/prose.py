@@ -748,7 +748,7 @@ def _quoted_answers(text: str) -> Iterator[tuple[int, int, str]]:
         if tok is None or text[block.end():tok.start()].strip() or _in_code(text, tok.start()):
             continue
         value = _clean(tok.group(0))
-        if value and secret_like(value, numeric=kind == "pin") and not _holds_password_word(value):
+        if value and not _year(value) and secret_like(value, numeric=kind == "pin") and not _holds_password_word(value):
             offset = tok.start() + tok.group(0).find(value)
             yield offset, offset + len(value), kind
 
