@@ -22,6 +22,12 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
 A value may also be dictated in chunks or read aloud ("6tdY - u73U - …", "seven, three, bravo …": `_dictated`), or
 announced after the label's sentence, after a colon ("… found the post-it: <value>", "Вот он: <value>": `_announced`).
 
+Messy chat and transcripts (tune22): digits read aloud word by word with spaces only ("three four eight nine star",
+`_spoken_run`), a clause ended by a bracket, a conjunction, a change of script or a Thai final particle (`_clause_end`),
+a value with an inner symbol after a short phrase and no copula (`_symbol_password`), the bare reply under a quoted
+question asking for a password or a code (`_quoted_answers`), and OCR fields whose label has stray spaces inside
+("Pass word: …", `find_broken_fields`).
+
 `find(text)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
 """
 
