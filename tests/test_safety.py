@@ -1819,6 +1819,7 @@ def test_quoted_answers_ocr_fields_and_headed_lists(text, secret):
     "> what's the tracking number?\n1Z999AA10123456784",  # a reply to a question about no secret
     "> what's the wifi password?\nask Tom, it's on the fridge",
     "> when did they change the door code?\n2023 i think",  # a year answers when, not what
+    ">>> prompt = 'what is the password?'\nPrompt_v2 = 'x9#'",  # a Python prompt, not a quoted message
     "Pass word: see IT desk",
     "Pass word: changed 2024",
     "کد پستی ۱۲۳۴۵۶۷۸۹۰ هست",  # a postal code in Persian digits

@@ -725,7 +725,8 @@ def _broken_fields(text: str) -> Iterator[tuple[int, int, str]]:
 
 # A reply under a quoted message ("> what's the wifi password?" then the answer on the next line): the quote asks for
 # a password, a PIN or a lock's code, and the reply's first token is the value, with no label of its own.
-_QUOTE_BLOCK = re.compile(r"(?:^[ \t]*>[^\n]*(?:\n|$))+", re.MULTILINE)
+# (">>>" is a Python prompt, its next line the output, not a reply)
+_QUOTE_BLOCK = re.compile(r"(?:^[ \t]*>(?!>>)[^\n]*(?:\n|$))+", re.MULTILINE)
 _QUESTION_MARKS = ("?", "？", "؟", ";")  # (";" is the Greek question mark)
 
 

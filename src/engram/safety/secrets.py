@@ -223,7 +223,7 @@ _MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that e
 _CHILD_KEY = re.compile(r":(?:[ \t]|$)", re.MULTILINE)  # on the line after a label, a colon after the value: a child key
 
 
-# Words before "pass" that make it a ticket or a permit, not a password: "boarding pass is 4419", "bus pass 2291".
+# Words before "pass" that make it a ticket or a permit, not a password: a boarding pass, a bus pass, a ski pass.
 _TICKET_PASSES = frozenset({"boarding", "bus", "season", "ski", "day", "hall", "backstage", "gym", "museum", "train", "rail",
                             "metro", "subway", "park", "parking", "guest", "visitor", "press", "access", "travel", "transit",
                             "week", "weekly", "monthly", "annual", "free", "festival", "vip", "event", "mountain", "hiking"})
@@ -1029,7 +1029,7 @@ def _template(token: str) -> bool:
 
 
 # Digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali, Thai, full-width …) as ASCII digits, one
-# character for one, so a PIN written "۷۴۷۳" or "๔๕๒๑" is read as "7473" or "4521" and every span stays in place.
+# character for one, so a PIN written in Persian or Thai digits is read as ASCII digits and every span stays in place.
 _NATIVE_DIGITS = {cp: str(unicodedata.digit(chr(cp))) for cp in range(0x80, 0x20000)
                   if unicodedata.category(chr(cp)) == "Nd"}
 
