@@ -406,6 +406,9 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_tune21 (what an agent writes into its own memory: Wi-Fi QR strings, TOTP setup keys, recovery-code "
         "lists, devices' codes, announced and dictated passwords, signed URLs; first read 43/60, 3/60; tuned on)":
             DATA / "secrets_tune21.jsonl",
+        "secrets_tune22 (messy chat: SMS abbreviations, mixed languages, voice transcripts with digits read aloud, OCR "
+        "with broken spacing, bare answers to quoted questions, native-script digits; first read 33/60, 0/60; tuned on)":
+            DATA / "secrets_tune22.jsonl",
         "secrets_holdout21 (what an agent writes into its own memory, by a helper that read neither the screen nor earlier "
         "rows; the test batch, first read 23/30, 1/30; read once after the readers built from secrets_tune21)":
             DATA / "secrets_holdout21.jsonl",

@@ -1768,3 +1768,73 @@ def test_kinds_of_code_that_open_nothing_are_kept(text):
 
 def test_a_lock_code_beside_no_other_kind_of_code_is_still_found():
     assert find_secrets("Código del portal: 4417") and find_secrets("the code for the garage keypad is 6618")
+
+
+# ------------------------------------------------------------------ messy chat, voice, OCR (tune22's method)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("ok the pw for my old yahoo acct Marmot#4419 dont share", "Marmot#4419"),  # no copula, an inner symbol
+    ("passw for the nas is Quokka_2291 btw", "Quokka_2291"),  # a chat spelling of the label
+    ("jelszó a wifihez eper_malna42 de ne mondd el", "eper_malna42"),  # a conjunction ends the value's clause
+    ("הסיסמה של הראוטר tamar_gilboa77 תשמור אצלך", "tamar_gilboa77"),  # the sentence's script resumes after it
+    ("creds for prod -> deploy / Vr8!kLm2pQ", "Vr8!kLm2pQ"),  # a pair after an arrow
+    ("token של Stripe: 9f86d081884c7d659a2feaa0c55ad015", "9f86d081884c7d659a2feaa0c55ad015"),  # a "for" in Hebrew
+    ("pasiwedi ya benki ni @r7TqLm2x nimeiandika", "@r7TqLm2x"),  # a password that starts with "@"
+])
+def test_chat_spellings_and_bare_values(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("alarm code is seven two nine four then hit away", "seven two nine four"),
+    ("el pin del candado es cuatro ocho dos siete", "cuatro ocho dos siete"),
+    ("mã pin thẻ tín dụng là hai chín bốn sáu nhé", "hai chín bốn sáu"),
+    ("the gate code is one one five eight star", "one one five eight star"),  # a keypad's key read aloud
+    ("کد درب ۵۹۱۸ هست", "۵۹۱۸"),  # Persian digits
+    ("รหัสประตู ๔๘๒๗# นะคะ", "๔๘๒๗#"),  # Thai digits, a Thai sentence-final particle
+])
+def test_spoken_and_native_digits(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("> what's the pin for the bike lock?\n8173", "8173"),
+    ("> what's the password for the guest wifi?\nFernHollow#62 but change it soon", "FernHollow#62"),
+    ("Pass word : Tr0ub4dor88\nUser: kim", "Tr0ub4dor88"),  # an OCR field, the label broken
+    ("パス ワード: Sora 77Umi", "Sora 77Umi"),  # the value broken too
+    ("รหัส ผ่าน: hmx82 kq9", "hmx82 kq9"),
+    ("Backup codes\nPrint these and keep them safe.\n\nab12c-9d8e7  ff031-22b9c\n7c1d0-b44e2  0a9fe-31c7d", "7c1d0-b44e2"),
+])
+def test_quoted_answers_ocr_fields_and_headed_lists(text, secret):
+    assert secret not in redact(text), redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "pass the salt please, and my boarding pass is 4419 row",  # a ticket, not a password
+    "i forgot my pw again lol, need to reset it",
+    "the pw policy says 12 characters min",
+    "the store is open one two three four days a week",  # digits read aloud, no PIN named
+    "flight code is one two three four? no idea",
+    "> what's the tracking number?\n1Z999AA10123456784",  # a reply to a question about no secret
+    "> what's the wifi password?\nask Tom, it's on the fridge",
+    "> when did they change the door code?\n2023 i think",  # a year answers when, not what
+    ">>> prompt = 'what is the password?'\nPrompt_v2 = 'x9#'",  # a Python prompt, not a quoted message
+    "Pass word: see IT desk",
+    "Pass word: changed 2024",
+    "کد پستی ۱۲۳۴۵۶۷۸۹۰ هست",  # a postal code in Persian digits
+    "changed my password for admin@srv01 today",  # a user at a host
+    "reset the password on my Galaxy S23Ultra",
+    "Recovery codes\nYou have used 3 of 10.\nOrder numbers: 11112222, 33334444, 55556666, 77778888",
+    "api key של OpenWeather נמצא ב-vault",
+    "creds for staging -> see 1password",
+])
+def test_look_alikes_of_messy_chat_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+def test_tune22_floor():
+    """Regression floor at this round's figures (tune22's first read was 33/60, 0/60; tuned on, so this flatters)."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune22.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 60
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 0

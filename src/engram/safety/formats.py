@@ -203,12 +203,27 @@ def _recovery_lists(text: str) -> Iterator[_Span]:
                     yield start, end, "recovery_code"
 
 
+_HEADING_MARKS = " \t#*_=:：-"  # what may stand beside a heading on its line (Markdown marks, a colon)
+
+
+def _under_heading(text: str, label_start: int, label_end: int, start: int) -> bool:
+    """Whether the list at `start` is under the label as a heading: the label fills its line ("Codici di recupero",
+    "## Backup codes") and the list follows within `_LABEL_REACH`, maybe after a sentence of instructions ("Keep these
+    codes somewhere safe."), with no colon between (a colon introduces another thing's list)."""
+    line_start = text.rfind("\n", 0, label_start) + 1
+    line_end = text.find("\n", label_end)
+    if line_end < 0 or text[line_start:label_start].strip(_HEADING_MARKS) or text[label_end:line_end].strip(_HEADING_MARKS):
+        return False
+    between = text[line_end:start]
+    return len(between) <= _LABEL_REACH and ":" not in between and "：" not in between
+
+
 def _labelled(text: str, labels: list[tuple[int, int]], start: int, end: int) -> bool:
     """Whether the list at `start`-`end` belongs to a label: the nearest one before it ends its lead-in, or one after
     it follows in the same clause."""
-    before = [e for s, e in labels if e <= start]
+    before = [(s, e) for s, e in labels if e <= start]
     after = [s for s, e in labels if s >= end]
-    return (bool(before) and _follows_label(text[before[-1]:start])) or \
+    return (bool(before) and (_follows_label(text[before[-1][1]:start]) or _under_heading(text, *before[-1], start))) or \
         (bool(after) and len(text[end:after[0]]) <= _AFTER_REACH and _CLAUSE_END.search(text[end:after[0]]) is None)
 
 

@@ -22,6 +22,12 @@ sentence with a longer "for" phrase ("La contraseña del router de la oficina es
 A value may also be dictated in chunks or read aloud ("6tdY - u73U - …", "seven, three, bravo …": `_dictated`), or
 announced after the label's sentence, after a colon ("… found the post-it: <value>", "Вот он: <value>": `_announced`).
 
+Messy chat and transcripts (tune22): digits read aloud word by word with spaces only ("three four eight nine star",
+`_spoken_run`), a clause ended by a bracket, a conjunction, a change of script or a Thai final particle (`_clause_end`),
+a value with an inner symbol after a short phrase and no copula (`_symbol_password`), the bare reply under a quoted
+question asking for a password or a code (`_quoted_answers`), and OCR fields whose label has stray spaces inside
+("Pass word: …", `find_broken_fields`).
+
 `find(text)` gives (start, end, kind) spans; engram.safety.secrets merges them with its other rules.
 """
 
@@ -40,7 +46,7 @@ from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.secret_words import alternation as _alt
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
+__all__ = ["HINTS", "ambiguous_label", "find", "find_broken_fields", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
@@ -155,6 +161,8 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
         return numeric and 4 <= len(value) <= 8 and len(set(value)) > 1
     if numeric and keypad_code(value):
         return True
+    if value.startswith("@") and _handle_password(value):
+        value = value[1:]  # "@k0VQIfmw_": a password that starts with "@", not a handle (digits and both cases)
     if not 6 <= len(value) <= 64 or value.startswith(_CODE_START) or value.startswith("[REDACTED"):
         return False
     if value.lower() in pw.NAMES or _UNSPACED_RE.search(value):
@@ -181,6 +189,14 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
     if strict and not lower and upper:
         return False
     return bool(digits or real_symbols)
+
+
+def _handle_password(value: str) -> bool:
+    """A value after "@" with a digit, a capital and a lower-case letter inside, and no dot or second "@": a password
+    that starts with a symbol rather than a handle or an address."""
+    rest = value[1:]
+    return "@" not in rest and "." not in rest and any(c.isdigit() for c in rest) and \
+        any(c.isupper() for c in rest) and any(c.islower() for c in rest)
 
 
 # A keypad's code: digits with one of a keypad's letter keys (A-D) or its `#` / `*` keys ("7B214", "2580#").
@@ -260,16 +276,26 @@ def _strong(value: str) -> bool:
     """A value that needs no joining word (zero-copula languages: "A wifi jelszava a nyaralóban …!"): letters with
     two digits or more, and a capital or a symbol, 8+ characters."""
     digits = sum(c.isdigit() for c in value)
+    inner = re.sub(r"\d", "", value[1:-1])  # an underscore inside joins words of a password ("gulyas_tisza03")
     return len(value) >= 8 and digits >= 2 and any(is_letter(c) for c in value) and \
-        (any(c.isupper() for c in value) or _CANDIDATE.search(re.sub(r"\d", "", value)) is not None)
+        (any(c.isupper() for c in value) or _CANDIDATE.search(re.sub(r"\d", "", value)) is not None or "_" in inner)
+
+
+def _script_switch(raw: str, word: str) -> bool:
+    """Whether a value in Latin letters is followed by a word of another script: a value pasted into a sentence of
+    Hebrew, Thai, Russian or Arabic ends where that script resumes ("… kelev_shemesh669 תעבירי …")."""
+    letters = [c for c in word if is_letter(c)]
+    return raw.isascii() and bool(letters) and not any(c.isascii() for c in letters)
 
 
 def _clause_end(raw: str, text: str, end: int, nxt: str) -> bool:
-    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation follows, a dash, or the
-    copula a verb-final language puts last ("… Anar#2291x است", "… है")."""
+    """Whether the token ending at `end` ends its clause: the text or line ends, punctuation or a bracket follows, a
+    dash, the copula a verb-final language puts last ("… Anar#2291x است", "… है"), a conjunction that starts the next
+    clause ("… X de ne add tovább", "… X but …") or a Thai sentence-final particle ("… X นะคะ")."""
     rest = text[end:end + 3].lstrip(" ")
-    return not rest or rest[0] in "\n.,;!?—–-)" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-") or \
-        _clean(nxt) in pw.FINAL_COPULAS
+    word = _clean(nxt)
+    return _script_switch(raw, word) or not rest or rest[0] in "\n.,;!?—–-()" or raw[-1:] in ".,;!?" or nxt in ("—", "–", "-") or \
+        word in pw.FINAL_COPULAS or word in pw.CONJUNCTIONS or word.startswith(pw.THAI_FINALS)
 
 
 # A one-time code: 4-8 digits, maybe in two groups ("482-913") or after a service's letter ("G-482913"), maybe in
@@ -362,6 +388,8 @@ def _value_after(text: str, m: re.Match[str], kind: str, lock: bool) -> tuple[in
                 return span
         else:
             dictated = _dictated(text, t.start())
+            if dictated is None:
+                dictated = _spoken_run(text, toks, i)
             if dictated is not None and _joined_value(text, t, dictated[2], i, words, before, kind=kind, lock=lock,
                                                       strict=strict, prev=prev, seen=seen, changed=changed, nxt="",
                                                       whole=True) is not None:
@@ -416,6 +444,39 @@ def _dictated(text: str, start: int) -> tuple[int, int, str] | None:
     return m.start("v"), m.end("v"), "".join(parts)
 
 
+_INNER_SYMBOL = re.compile(r".[!#$%&*+?@^~]")
+_USER_AT_HOST = re.compile(r"[\w.+-]+@[^\W\d_][\w.-]*")
+
+
+def _symbol_password(value: str) -> bool:
+    """A value no name has: 8+ characters, letters, digits and a symbol after its first character, not `user@host`."""
+    return len(value) >= 8 and any(is_letter(c) for c in value) and any(c.isdigit() for c in value) and \
+        _INNER_SYMBOL.search(value) is not None and _USER_AT_HOST.fullmatch(value) is None
+
+
+_MIN_SPOKEN = 4  # digits read aloud one word each, at least, for a run of words to be a dictated number
+
+
+def _spoken_run(text: str, toks: list[re.Match[str]], i: int) -> tuple[int, int, str] | None:
+    """Digits read aloud word by word from token `i`, separated by spaces only, as a voice transcript writes them
+    ("three four eight nine star", "năm ba năm một", "opt opt opt unu"): its span and the digits (and keypad keys,
+    `SPOKEN_KEYS`) they stand for, when at least `_MIN_SPOKEN` digits stand in a row."""
+    keys: list[str] = []
+    end = toks[i].end()
+    for t in toks[i:]:
+        word = _clean(t.group(0)).lower()
+        key = pw.SPOKEN_DIGITS.get(word) or (pw.SPOKEN_KEYS.get(word) if len(keys) >= _MIN_SPOKEN else None)
+        if key is None:
+            break
+        keys.append(key)
+        end = t.start() + t.group(0).find(_clean(t.group(0))) + len(_clean(t.group(0)))
+        if _clean(t.group(0)) != t.group(0).strip(_QUOTES):
+            break  # punctuation after the word ends the run
+    if sum(k.isdigit() for k in keys) < _MIN_SPOKEN:
+        return None
+    return toks[i].start(), end, "".join(keys)
+
+
 def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[str], before: list[str], *, kind: str,
                   lock: bool, strict: bool, prev: str, seen: bool, changed: int | None, nxt: str,
                   whole: bool = False) -> tuple[int, int] | None:
@@ -442,7 +503,12 @@ def _joined_value(text: str, t: re.Match[str], value: str, i: int, words: list[s
     # a code after a verb of opening and "with" ("the key safe opens with …", "der Tresor öffnet mit …")
     by_open = kind in ("pin", "device") and prev.lower() in pw.WITH_WORDS and \
         any(_OPEN_START.match(w.lower()) for w in words[max(0, i - 3):i])
-    if not (by_copula or by_change or short_pin or bare or bare_code or by_open):
+    # chat without a copula or punctuation: a password's label, a short "for" phrase, then a value with letters, digits
+    # and a symbol inside ("pwd for the hulu login X user is …"); a device's, a product's or a host's name has no such symbol
+    by_symbol = kind == "password" and i <= 5 and _symbol_password(value)
+    # digits read aloud word by word after a PIN's or a code's label in its sentence: the run itself says it is dictated
+    by_voice = whole and kind in ("pin", "device") and value.rstrip("*#").isdigit() and i <= 6
+    if not (by_copula or by_change or short_pin or bare or bare_code or by_open or by_voice or by_symbol):
         return None
     if value.isdigit() and (_clean(nxt) in pw.UNITS or _clean(nxt).isdigit()):
         return None  # a length ("8 Zeichen"), or the first group of a longer number ("0800 123 4567": a phone)
@@ -615,6 +681,93 @@ def _in_code(text: str, start: int) -> bool:
     return len(_FENCE.findall(text, 0, start)) % 2 == 1
 
 
+# A field read from a screenshot or a photo (OCR), its label broken by stray spaces: "Pass word: …", "パス ワード: …",
+# "รหัส ผ่าน: …", "Sa lasana: …". The last two or three fragments before a colon, joined, are a password's or a PIN's
+# label; the rest of the line (at most three fragments, joined the same way) is the value.
+_FIELD_LINE = re.compile(r"^(?P<label>[^\n:：]*?)[ \t]*[:：][ \t]*(?P<value>[^\n]+?)[ \t]*$", re.MULTILINE)
+_MIN_BROKEN_LABEL = 5  # characters of a label joined from fragments, at least ("p w" is no broken "pw")
+
+
+def _broken_label(label: str) -> str | None:
+    """The kind of `label`'s last two or three fragments joined without spaces ("password" or "pin"), when they make
+    a password's or a PIN's label and the fragments alone do not."""
+    frags = [f.strip("()[]*") for f in label.split()][-3:]
+    for k in (2, 3):
+        if len(frags) < k:
+            break
+        joined = "".join(frags[-k:])
+        if len(joined) < _MIN_BROKEN_LABEL:
+            continue
+        for kind, pattern in (("password", _PASSWORD), ("pin", _PIN)):
+            if pattern.fullmatch(joined) and not pattern.fullmatch(frags[-1]):
+                return kind
+    return None
+
+
+def _broken_fields(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values of OCR fields whose label has stray spaces inside (`_broken_label`): the rest of the line, one to three
+    fragments joined (OCR breaks values too: "jqkq7v 4oe2"), shaped like a secret, no fragment a function word, a
+    unit, an attribute, a negation or a verb of changing ("Pass word: changed 2024" is no value)."""
+    for m in _FIELD_LINE.finditer(text):
+        kind = _broken_label(m.group("label"))
+        if kind is None:
+            continue
+        frags = m.group("value").split()
+        words = [_clean(f).lower() for f in frags]
+        if len(frags) > 3 or any(w in _FUNCTION or w in pw.UNITS or w in ATTRIBUTE_WORDS or w in pw.NEGATIONS or
+                                 _changes(w) for w in words):
+            continue
+        value = _clean("".join(frags))
+        if value and secret_like(value, numeric=kind == "pin") and not _holds_password_word(value):
+            start = m.start("value") + m.group("value").find(value[:1])
+            yield start, m.end("value"), kind
+
+
+# A reply under a quoted message ("> what's the wifi password?" then the answer on the next line): the quote asks for
+# a password, a PIN or a lock's code, and the reply's first token is the value, with no label of its own.
+# (">>>" is a Python prompt, its next line the output, not a reply)
+_QUOTE_BLOCK = re.compile(r"(?:^[ \t]*>(?!>>)[^\n]*(?:\n|$))+", re.MULTILINE)
+_QUESTION_MARKS = ("?", "？", "؟", ";")  # (";" is the Greek question mark)
+
+
+def _asked(question: str) -> str | None:
+    """What the quoted `question` asks for: "password" or "pin" (a PIN, or a code with what it opens named), or None
+    when it asks nothing or names no such thing."""
+    if not question.rstrip().endswith(_QUESTION_MARKS) and not any(q in question for q in _QUESTION_MARKS[:3]):
+        return None
+    if _PASSWORD.search(question):
+        return "password"
+    words = _TOKEN.findall(question)
+    if _PIN.search(question) or _DEVICE.search(question) or (_CODE.search(question) and _near_lock(words) and
+                                                               not _other_code(words)):
+        return "pin"
+    return None
+
+
+def _quoted_answers(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values given as the bare reply to a quoted question asking for a password or a code (`_asked`): the first token
+    of the first line after the quote, shaped like a secret (a number of 4-8 digits or a keypad's code for a PIN)."""
+    for block in _QUOTE_BLOCK.finditer(text):
+        kind = _asked(block.group(0).replace(">", " "))
+        if kind is None:
+            continue
+        tok = _TOKEN.search(text, block.end())
+        if tok is None or text[block.end():tok.start()].strip() or _in_code(text, tok.start()):
+            continue
+        value = _clean(tok.group(0))
+        if value and not _year(value) and secret_like(value, numeric=kind == "pin") and not _holds_password_word(value):
+            offset = tok.start() + tok.group(0).find(value)
+            yield offset, offset + len(value), kind
+
+
+def find_broken_fields(text: str) -> list[tuple[int, int, str]]:
+    """OCR fields whose password or PIN label has stray spaces inside (`_broken_fields`), as (start, end, kind); the
+    label's hints are broken too, so this runs on any text with a colon."""
+    if about_test_double(text):
+        return []
+    return sorted(set(_broken_fields(text)))
+
+
 def find(text: str, present: set[str] | None = None) -> list[tuple[int, int, str]]:
     """Every secret this finder reads in `text`, as (start, end, kind); nothing in a text about a test double.
     `present` is the set of `HINTS` the text holds, when the caller has it."""
@@ -652,6 +805,8 @@ def _find(text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
             span = None if _in_code(text, m.start()) else _used_to_sign_in(text, m)
             if span is not None:
                 yield span[0], span[1], "password"
+    if ">" in text:
+        yield from _quoted_answers(text)
     if not present.isdisjoint(_KIND_HINTS[2]):
         for start, end in _brand_codes(text):
             yield start, end, "one_time_code"

@@ -13,7 +13,7 @@ from __future__ import annotations
 __all__ = ["AMBIGUOUS", "ASK_VERBS", "AS_MARKERS", "BRAND_CODE_WORDS", "CHANGE_STEMS", "CODE_DEVICES", "CODE_HINTS", "CODE_STEMS",
            "COMPOUND_HEADS", "CONJUNCTIONS", "CONNECTORS", "ENGLISH_LINKS", "FINAL_COPULAS", "LOCK_STEMS",
            "LOGIN_STEMS", "NAMES", "NEGATIONS", "NOT_ANNOUNCED", "NOT_BRANDS", "NOW_WORDS", "OPEN_STEMS", "OTHER_CODES", "OTP_STEMS", "PARTICLES",
-           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS", "WITH_WORDS",
+           "PASSWORD_STEMS", "PIN_STEMS", "PURPOSE_WORDS", "TECH_WORDS", "THAI_COPULAS", "THAI_FINALS", "THEN_WORDS", "TO_WORDS", "TYPE_VERBS", "UNITS", "USE_WORDS", "WHAT_WORDS", "WHEN_WORDS", "WITH_WORDS",
            "code_hints"]
 
 # Paraphrases of "password" that name it by a figure ("the magic word", "the secret word", "das Zauberwort").
@@ -38,6 +38,8 @@ PASSWORD_STEMS: tuple[tuple[str, int], ...] = (
     ("passphrase", 1), ("pass phrase", 1), ("pw", 0), ("pwd", 0), ("ww", 0), ("lösen", 0), ("losen", 0), ("пасс", 0),
     ("รหัสไวไฟ", 0), ("รหัส wifi", 0), ("รหัสwifi", 0), ("パスフレーズ", 0), ("wifi key", 0), ("wi-fi key", 0), ("wlan-schlüssel", 0), ("netzwerkschlüssel", 0), ("network key", 0),
     ("wpa key", 0), ("clé wifi", 0), ("clé wi-fi", 0), ("clave wifi", 0), ("clave del wifi", 0),
+    # chat spellings and loanwords: "passw", "pword", "passwd"; Thai พาสเวิร์ด, Swahili pasiwedi / nenosiri
+    ("passw", 0), ("pword", 0), ("พาสเวิร์ด", 0), ("pasiwedi", 0), ("nenosiri", 0),
     ("รหัสผ่าน", 0), ("パスワード", 0), ("暗号", 0), ("密码", 0), ("密碼", 0), ("口令", 0), ("비밀번호", 0), ("비번", 0), ("암호", 0),
 )
 
@@ -55,13 +57,14 @@ PIN_STEMS: tuple[tuple[str, int], ...] = (
     ("toegangscode", 1), ("deurcode", 1), ("portkod", 3), ("dörrkod", 3), ("portkode", 2), ("dørkode", 2),
     ("geheimzahl", 0), ("пин", 0), ("пин-код", 2), ("пін", 0), ("пін-код", 2), ("الرقم السري", 0), ("رمز الدخول", 0),
     ("الرمز السري", 0), ("पिन", 0), ("mã pin", 0), ("暗証番号", 0), ("핀번호", 0), ("pinコード", 0),
+    ("mpin", 0), ("পিন", 0), ("পিন কোড", 0), ("পিন নম্বর", 0), ("پین", 0), ("پین کد", 0), ("รหัสพิน", 0),
 )
 
 # Words for a code in general: a number after one is a secret only when a lock, a door or a card is named near it
 # ("the code of the gate", "Kód od vchodových dveří", "Le code de la carte bleue", "दरवाज़े का कोड").
 CODE_STEMS: tuple[tuple[str, int], ...] = (
     ("code", 1), ("codes", 0), ("código", 1), ("codigo", 1), ("codice", 0), ("cod", 3), ("kod", 3), ("kód", 3),
-    ("koodi", 2), ("kode", 2), ("код", 3), ("mã", 0), ("رمز", 0), ("कोड", 0), ("κωδικ", 4), ("コード", 0), ("코드", 0),
+    ("koodi", 2), ("kode", 2), ("код", 3), ("mã", 0), ("رمز", 0), ("کد", 0), ("รหัส", 0), ("কোড", 0), ("कोड", 0), ("κωδικ", 4), ("コード", 0), ("코드", 0),
     ("번호", 0), ("비밀번호", 0),
 )
 
@@ -150,6 +153,7 @@ LOCK_STEMS: tuple[str, ...] = (
     "कार्ड", "πόρτ", "καγκελόπορτ", "κάρτ", "χρηματοκιβώτ", "двер", "домофон", "ворот", "сейф", "замк", "картк",
     "карт", "port", "dörr", "kort", "dør", "ドア", "門", "金庫", "カード", "オートロック", "문", "현관", "카드", "금고",
     "门", "卡", "保险箱",
+    "ประตู", "ตู้เซฟ", "สัญญาณกันขโมย", "บัตร", "συναγερμ", "θυροτηλέφων", "درب", "دزدگیر", "آیفون", "পাসকোড", "দরজ", "কার্ড", "alarma", "interfon",
     "аларм", "сигнализац", "сигналізац", "врат", "riaszt", "riasztó", "hälyty", "larm",  # alarms (bg, mk, sr, ru, uk, hu, fi, sv); a door (bg)
     # an installer's menu (a boiler's, a thermostat's, an alarm panel's), opened by a code
     "installer", "installateur", "instalador", "installatore", "instalator", "инсталлятор", "установщик",
@@ -179,7 +183,10 @@ NOW_WORDS: frozenset[str] = frozenset({"now", "jetzt", "nun", "maintenant", "dé
                                        "sekarang", "अब", "τώρα", "тепер", "теперь", "الآن", "今", "이제", "지금"})
 # Copulas that verb-final languages put after the value: the value before one ends its clause.
 FINAL_COPULAS: frozenset[str] = frozenset({"است", "هست", "ہے", "تھا", "है", "था", "थी", "です", "でした", "だ", "입니다", "이다",
-                                          "dir", "dır", "dur", "dür", "tir", "tır", "tur", "tür"})
+                                          "dir", "dır", "dur", "dür", "tir", "tır", "tur", "tür",
+                                          "hast", "ast"})  # Persian written in Latin letters ("… Pesteh.1991 hast")
+# Sentence-final particles of Thai (polite endings): a value before one ends its clause ("… X นะคะ").
+THAI_FINALS: tuple[str, ...] = ("นะคะ", "นะครับ", "ครับ", "ค่ะ", "คะ", "นะ", "จ้า", "จ้ะ")
 # Thai copulas ("is", "is as"): a Thai run that ends in one joins a label to the value after it.
 THAI_COPULAS: tuple[str, ...] = ("คือ", "เป็น")
 # Particles glued after a label in scripts without spaces, and short function words of verb-final languages.
@@ -356,9 +363,31 @@ _DIGITS_SPOKEN: dict[str, tuple[str, ...]] = {
     "ja": ("ゼロ|ぜろ|れい|まる", "いち", "に", "さん", "よん|し", "ご", "ろく", "なな|しち", "はち", "きゅう|く"),
     "zh": ("零|〇", "一|幺", "二|两", "三", "四", "五", "六", "七", "八", "九"),
     "ko": ("공|영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"),
+    "vi": ("không|linh", "một|mốt", "hai", "ba", "bốn|tư", "năm|lăm", "sáu", "bảy", "tám", "chín"),
+    "el": ("μηδέν|μηδεν", "ένα|ενα|μία|μια", "δύο|δυο", "τρία|τρια", "τέσσερα|τεσσερα", "πέντε|πεντε", "έξι|εξι",
+           "επτά|εφτά|επτα|εφτα", "οκτώ|οχτώ|οκτω|οχτω", "εννέα|εννιά|εννεα|εννια"),
+    "uk": ("нуль", "один|одна", "два|дві", "три", "чотири", "п'ять|п’ять", "шість", "сім", "вісім", "дев'ять|дев’ять"),
+    "ro": ("zero", "unu|una", "doi|două|doua", "trei", "patru", "cinci", "șase|şase|sase", "șapte|şapte|sapte", "opt",
+           "nouă|noua"),
+    "cs": ("nula", "jedna", "dva|dvě", "tři", "čtyři", "pět", "šest", "sedm", "osm", "devět"),
+    "hu": ("nulla", "egy", "kettő|ketto", "három", "négy", "öt", "hat", "hét", "nyolc", "kilenc"),
+    "fi": ("nolla", "yksi", "kaksi", "kolme", "neljä", "viisi", "kuusi", "seitsemän", "kahdeksan", "yhdeksän"),
+    "id": ("nol", "satu", "dua", "tiga", "empat", "", "enam", "tujuh", "delapan", "sembilan"),
+    "hi": ("शून्य", "एक", "दो", "तीन", "चार", "पांच|पाँच", "छह|छः", "सात", "आठ", "नौ"),
+    "bn": ("শূন্য", "এক", "দুই", "তিন", "চার", "পাঁচ", "ছয়|ছয়", "সাত", "আট", "নয়|নয়"),
+    "ar": ("صفر", "واحد", "اثنان|اثنين", "ثلاثة", "أربعة|اربعة", "خمسة", "ستة", "سبعة", "ثمانية", "تسعة"),
+    "fa": ("صفر", "یک", "دو", "سه", "چهار", "پنج", "شش", "هفت", "هشت", "نه"),
+    "he": ("אפס", "אחת|אחד", "שתיים|שתים|שניים", "שלוש|שלושה", "ארבע|ארבעה", "חמש|חמישה", "שש|שישה", "שבע|שבעה",
+           "שמונה", "תשע|תשעה"),
+    "tl": ("sero", "isa", "dalawa", "tatlo", "apat", "", "anim", "pito", "walo", "siyam"),
 }
+# (Indonesian and Tagalog "lima", 5, is left out: it is the spelling alphabet's L.)
 SPOKEN_DIGITS: dict[str, str] = {w: str(d) for words in _DIGITS_SPOKEN.values() for d, ws in enumerate(words)
-                                 for w in ws.split("|")}
+                                 for w in ws.split("|") if w}
+# A keypad's keys read aloud ("… eight nine star"): each word and the key it stands for.
+SPOKEN_KEYS: dict[str, str] = {"star": "*", "hash": "#", "pound": "#", "étoile": "*", "dièse": "#", "estrella": "*",
+                               "asterisco": "*", "almohadilla": "#", "stern": "*", "raute": "#", "звёздочка": "*",
+                               "звездочка": "*", "решётка": "#", "решетка": "#", "зірочка": "*", "ґратка": "#"}
 # The spelling alphabet (ICAO/NATO) a letter is dictated with ("bravo, kilo"): each word and its letter.
 SPELLING_ALPHABET: dict[str, str] = {w: w[0] for w in (
     "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett", "juliet", "kilo",

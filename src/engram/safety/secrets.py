@@ -21,6 +21,7 @@ import base64
 import binascii
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -222,10 +223,24 @@ _MAPPING_KEY = re.compile(r":[ \t]*(?:$|\r?\n)", re.MULTILINE)  # a colon that e
 _CHILD_KEY = re.compile(r":(?:[ \t]|$)", re.MULTILINE)  # on the line after a label, a colon after the value: a child key
 
 
+# Words before "pass" that make it a ticket or a permit, not a password: a boarding pass, a bus pass, a ski pass.
+_TICKET_PASSES = frozenset({"boarding", "bus", "season", "ski", "day", "hall", "backstage", "gym", "museum", "train", "rail",
+                            "metro", "subway", "park", "parking", "guest", "visitor", "press", "access", "travel", "transit",
+                            "week", "weekly", "monthly", "annual", "free", "festival", "vip", "event", "mountain", "hiking"})
+
+
+def _ticket_pass(m: re.Match[str]) -> bool:
+    """Whether the label matched is "pass" after a word that makes it a ticket ("boarding pass", "bus pass")."""
+    if not m.group(0)[:5].lower().startswith("pass") or m.group(0)[4:5].isalpha():
+        return False
+    before = re.findall(r"[^\W\d_]+", m.string[max(0, m.start() - 30):m.start()])
+    return bool(before) and before[-1].lower() in _TICKET_PASSES
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
     in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
-    if assignments.about_test_double(m.string):
+    if assignments.about_test_double(m.string) or _ticket_pass(m):
         return False
     quoted = m.group("v") is not None
     between = m.string[m.start():m.start("v" if quoted else "v2")]
@@ -560,6 +575,10 @@ _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)" + _W
 _PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
            # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
+# A key's "for" phrase in any language of the table ("api key של OpenWeather:", "API-Key für Stripe:"): people name a
+# key in English inside a sentence of their own language.
+_KEY_FOR = (rf"(?:\s+(?:for|of|on|to|{words.alternation(words.PREPS)})\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
+            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
 # "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
 _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
@@ -719,7 +738,8 @@ _SPECIFIC: list[_Rule] = [
           tuple(sorted({h for h, _ in _VENDOR_TOKENS}))),
 ]
 
-# "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password.
+# "Login for the NAS: admin / Corr3ct-Horse-Battery": a credential label, a user name, then a password (after a
+# colon, a copula or an arrow: "creds for staging -> admin / …").
 _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|account|user(?:name)?(?:\s+and\s+password)?|"
                 r"benutzer(?:name)?|zugang(?:sdaten)?|anmelde(?:daten|informationen)|konto|identifiants?|"
                 r"utilisateur|compte|usuario(?:\s+y\s+contraseña)?|credenciales|cuenta|acceso|credenziali|utente|"
@@ -727,7 +747,7 @@ _PAIR_LABELS = (r"(?:log[-\s]?in|log[-\s]?on|sign[-\s]?in|credentials?|creds|acc
                 r"login|логин|учётные\s+данные|учетные\s+данные|аккаунт|账号|帳號|账户|帳戶|用户名|用戶名|"
                 r"アカウント|ログイン|계정|아이디)")
 _PAIR = (r"(?i:(?:(?<![^\W\d_])|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))" + _PAIR_LABELS + r")(?:\s+(?:for|of|to|on|für|fürs|du|de|del|della|do|da|pour|para|"
-         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:[:=：はが是는은]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
+         r"per|voor|для|от)\s+(?:[\w@.'-]+\s+){0,3}?[\w@.'-]+)?(?:\s+(?:with|as|using|mit|avec|con|com))?\s*(?:->|→|=>|[:=：はが是는은]|\bis\b|\bare\b|\bist\b|\bsind\b|\bsont\b|\bson\b|\bsão\b|\best\b|\bes\b|\bè\b|"
          r"\bé\b)?\s*[\w.@+-]{2,64}(?::(?=\S)|\s*(?:/|\||\s+(?:password|pass|pw|pwd|passwort|mot\s+de\s+passe|contraseña|"
          r"senha|пароль)(?![\w-])\s*:?)\s*)(?P<p>[^\s/]{6,64})")
 _PAIR_HINTS = ("log", "sign", "cred", "account", "user", "benutzer", "zugang", "anmelde", "konto", "identifiant",
@@ -884,7 +904,7 @@ _GENERIC: list[_Rule] = [
           r"(\d{3,8}(?:[- ]\d{3,8})?(?:\s*[,;]\s*\d{3,8}(?:[- ]\d{3,8})?)+|\d{4,8}(?:[- ]\d{4,8})?(?![\w,-])|"
           + _ALNUM_CODE + r"(?:[\s,;]+" + _ALNUM_CODE + r")+)(?![\w-])",
           _RECOVERY_HINTS, 1, min_digits=6),
-    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _PW_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
+    _rule("api_key", r"(?i:" + _KEY_NAMES + r"[\w.-]*)" + _KEY_FOR + _QUALIFIER + r"\s*(?:[:=]|=>|\bis\b)\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})",
           ("key", "secret", "token", "credential", "seed", "sess", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
@@ -1008,10 +1028,19 @@ def _template(token: str) -> bool:
     return _PLACEHOLDER_TOKEN.search(token) is not None or stand_ins.template_words(token)
 
 
+# Digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali, Thai, full-width …) as ASCII digits, one
+# character for one, so a PIN written in Persian or Thai digits is read as ASCII digits and every span stays in place.
+_NATIVE_DIGITS = {cp: str(unicodedata.digit(chr(cp))) for cp in range(0x80, 0x20000)
+                  if unicodedata.category(chr(cp)) == "Nd"}
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str]]:
-    """Every secret in `text` as (start, end, kind), sorted, overlaps merged (the first rule names it)."""
+    """Every secret in `text` as (start, end, kind), sorted, overlaps merged (the first rule names it); digits of any
+    script are read as ASCII digits (`_NATIVE_DIGITS`)."""
     if not isinstance(text, str):
         raise InvalidInput(f"the secret filter takes a str, got {type(text).__name__}; pass the text to store")
+    if not text.isascii():
+        text = text.translate(_NATIVE_DIGITS)
     hits: list[tuple[int, int, int, str]] = []
     lowered = text.lower()
     digits = len(_DIGIT.findall(text))
@@ -1029,6 +1058,8 @@ def find_secrets(text: str) -> list[tuple[int, int, str]]:
         hits += [(start, end, len(_RULES), kind) for start, end, kind in assignments.find(text)]
     if not present.isdisjoint(prose.HINTS):
         hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find(text, present)]
+    if ":" in text or "：" in text:
+        hits += [(start, end, len(_RULES) + 1, kind) for start, end, kind in prose.find_broken_fields(text)]
     if not present.isdisjoint(layouts.HINTS):
         hits += [(start, end, len(_RULES) + 2, kind) for start, end, kind in layouts.find(text, present)]
     if not present.isdisjoint(formats.HINTS):
