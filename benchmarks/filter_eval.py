@@ -412,6 +412,9 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout21 (what an agent writes into its own memory, by a helper that read neither the screen nor earlier "
         "rows; the test batch, first read 23/30, 1/30; read once after the readers built from secrets_tune21)":
             DATA / "secrets_holdout21.jsonl",
+        "secrets_holdout22 (messy chat, voice, OCR, mixed languages, by a helper that read neither the screen nor earlier "
+        "rows; the test batch, first read 15/30, 1/30; read once after the readers built from secrets_tune22)":
+            DATA / "secrets_holdout22.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
     for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):

@@ -1833,6 +1833,13 @@ def test_look_alikes_of_messy_chat_are_kept(text):
     assert find_secrets(text) == [], redact(text)
 
 
+def test_holdout22_floor():
+    """The test batch of tune22's method, read once after this round's readers (first read 15/30, 1/30): 21/30, 1/30."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_holdout22.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 21
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 1
+
+
 def test_tune22_floor():
     """Regression floor at this round's figures (tune22's first read was 33/60, 0/60; tuned on, so this flatters)."""
     rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune22.jsonl").read_text(encoding="utf-8").splitlines()]
