@@ -1633,20 +1633,6 @@ def test_an_account_holders_own_iban_is_still_a_secret():
     assert find_secrets("My IBAN for the refund, keep it private: GB82 WEST 1234 5698 7654 32")
 
 
-def test_holdout21_floor():
-    """The test batch of tune21's method, read once after this round's readers (first read 23/30, 1/30): 26/30, 1/30."""
-    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_holdout21.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 26
-    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 1
-
-
-def test_tune21_floor():
-    """Regression floor at this round's figures (tune21's first read was 43/60, 3/60; tuned on, so this flatters)."""
-    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune21.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 60
-    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 0
-
-
 @pytest.mark.parametrize("text, secret", [
     ("Casita en Mallorca — caja de seguridad para llaves junto a la puerta: 4417", "4417"),
     ("Le boîtier à clés devant le gîte: code 1188, puis tirer le levier.", "1188"),  # a code word joins the device
@@ -1833,15 +1819,15 @@ def test_look_alikes_of_messy_chat_are_kept(text):
     assert find_secrets(text) == [], redact(text)
 
 
-def test_holdout22_floor():
-    """The test batch of tune22's method, read once after this round's readers (first read 15/30, 1/30): 21/30, 1/30."""
-    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_holdout22.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 21
-    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 1
-
-
-def test_tune22_floor():
-    """Regression floor at this round's figures (tune22's first read was 33/60, 0/60; tuned on, so this flatters)."""
-    rows = [json.loads(line) for line in (SAFETY_DATA / "secrets_tune22.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= 60
-    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= 0
+@pytest.mark.parametrize("name, floor", [
+    ("secrets_tune21", (60, 0)),  # first read 43/60, 3/60; tuned on
+    ("secrets_holdout21", (26, 1)),  # first read 23/30, 1/30; read once after tune21's readers
+    ("secrets_tune22", (60, 0)),  # first read 33/60, 0/60; tuned on
+    ("secrets_holdout22", (21, 1)),  # first read 15/30, 1/30; read once after tune22's readers
+])
+def test_batch_floors(name, floor):
+    """Regression floors at each batch's figures after the round that used it (DATA_CARD.md): secrets caught at least,
+    benign texts refused at most. A tune batch's floor flatters: it was tuned on."""
+    rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
+    assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
