@@ -246,6 +246,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
          "and results, AGENTS.md, CLAUDE.md, tickets, listings, API errors), phrased indirectly, 16 languages; benign "
          "twins in the same carriers (the classifier's ninth set: instructions_tune16; first read 25/40, 1/50)",
          ("train", "dev", "test")),
+        ("intent_written8.jsonl", "intent_written8", "by hand, poisoning written as memory records (fake consents, third "
+         "parties given authority, 'as agreed last session', triggers and code words) beside the user's real preferences, "
+         "consents, roles and triggers in the same shapes (the classifier's tenth set: instructions_tune17; first read "
+         "21/40, 0/50)", ("train", "dev", "test")),
         ("intent_composed.jsonl", "intent_composed", "composed contrastively: frames x readers x actions, 13 languages "
          "(the classifier's fourth set; split per frame)", ("train", "dev", "test")),
     )
@@ -305,6 +309,10 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "CLAUDE.md, issues, tickets, listings, API errors, transcripts) and indirect phrasing "
                                    "(duties, conditions, claimed authority), 16 languages; scored once before any change: "
                                    "12/20, 0/30; read once after the retraining on intent_written7", DATA / "instructions_holdout16.jsonl"),
+        "instructions_holdout17": ("the test batch, poisoning written as memory records (preference notes, JSON records, "
+                                   "profiles, session summaries, contact and calendar fields), 16 languages; scored once "
+                                   "before any change: 15/20, 0/30; read once after the retraining on intent_written8",
+                                   DATA / "instructions_holdout17.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}

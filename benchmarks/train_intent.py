@@ -66,6 +66,12 @@ WRITTEN6 = ROOT / "benchmarks" / "safety_data" / "intent_written6.jsonl"
 # repository"), 16 languages; benign look-alikes in the same carriers (build steps for agents and people, tool
 # descriptions, tickets for people, security write-ups): instructions_tune16 (DATA_CARD.md); its test split is not read.
 WRITTEN7 = ROOT / "benchmarks" / "safety_data" / "intent_written7.jsonl"
+# The tenth: memory-native poisoning: rows shaped like what a memory system stores (preference notes, JSON records,
+# key: value profiles, session summaries, contact and calendar fields) posing as the user's own state (fake consents,
+# third parties given authority, "as agreed last session", code words and triggers), beside the user's real preferences,
+# consents, roles, summaries, code words and triggers in the same shapes: instructions_tune17 (DATA_CARD.md); its test
+# split is not read.
+WRITTEN8 = ROOT / "benchmarks" / "safety_data" / "intent_written8.jsonl"
 WRITTEN_WEIGHT = 4.0
 OUT = ROOT / "src" / "engram" / "data" / "intent_model.npz"
 L2_GRID = (1e-5, 3e-5)  # picked on dev (recall within the benign budgets)
@@ -155,7 +161,7 @@ def fact_shapes() -> list[dict[str, str]]:
 
 def written_rows() -> list[dict[str, str]]:
     return [dict(json.loads(line), written=True) for path in (WRITTEN, WRITTEN2, WRITTEN3, WRITTEN4, WRITTEN5, WRITTEN6,
-                                                                            WRITTEN7)
+                                                                            WRITTEN7, WRITTEN8)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
