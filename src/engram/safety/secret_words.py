@@ -252,8 +252,8 @@ PLACEHOLDER_WORDS = frozenset(_w(
     "your|yours|here|insert|paste|put|replace|enter|tu|tus|su|sus|vuestro|vuestra|aquí|aqui|acá|aca|pon|pega|ton|ta|"
     "votre|vos|ici|mettez|collez|dein|deine|deinen|ihr|ihre|hier|einfügen|einfuegen|seu|sua|teu|tua|cole|coloque|"
     "tuo|qui|inserisci|jouw|uw|plak|twój|twoj|twoja|tutaj|wklej|váš|vaš|tvůj|tvuj|zde|sem|ваш|ваша|твой|твоя|сюда|здесь|"
-    "vstav|senin|sizin|buraya|buraya|din|ditt|här|har|her|sinun|tähän|tahan|anda|kamu|disini|sini|của|bạn|ban|đây|"
-    "σου|εδώ|edo|ваш|тут"
+    "vstav|senin|sizin|buraya|din|ditt|här|har|her|sinun|tähän|tahan|anda|kamu|disini|sini|của|bạn|ban|đây|"
+    "σου|εδώ|edo|тут"
 ))
 
 # Words that give an account to be paid into, per language: a bank transfer, an invoice, its payee and its payment
@@ -263,9 +263,9 @@ PAYMENT_WORDS = _w(
     "bank transfer|wire transfer|transfer to|pay to|payee|beneficiary|invoice|remittance|payment reference|bic|swift|"
     "überweisung|überweisen|ueberweisung|verwendungszweck|zahlungsempfänger|empfänger|rechnung|"
     "virement|bénéficiaire|beneficiaire|facture|référence du paiement|"
-    "transferencia|beneficiario|factura|concepto|bonifico|causale|fattura|beneficiario|"
+    "transferencia|beneficiario|factura|concepto|bonifico|causale|fattura|"
     "transferência|transferencia bancária|favorecido|fatura|overboeking|overmaken|factuur|kenmerk|begunstigde|"
-    "przelew|przelewu|odbiorca|faktura|tytułem|tytuł przelewu|перевод|получатель|счёт на оплату|назначение платежа|"
+    "przelew|przelewu|odbiorca|tytułem|tytuł przelewu|перевод|получатель|счёт на оплату|назначение платежа|"
     "havale|eft|alıcı|överföring|betalningsmottagare|faktura|overførsel|overføring|modtager|mottaker|lasku|tilisiirto|"
     "maksunsaaja|utalás|kedvezményezett|számla|plată|beneficiar|factură|převod|příjemce|variabilní symbol"
 )

@@ -572,13 +572,19 @@ _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as p
 # A word naming what a secret is for; a dot only inside it (a host, `nuc.lan`), not a sentence's end ("… for Lisa. Ticket:").
 _W = r"(?:[\w@'-]|\.(?=[\w@'-]))+"
 _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)" + _W
-_PW_FOR = (rf"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
-           # or a relative clause: "the password I gave the babysitter was …", "the password that IT set is …"
-           rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
+
+
+def _for_phrase(preps: str) -> str:
+    """What a label is for, between it and its value: one of `preps` and up to four words ("for the router"), or a
+    relative clause ("the password I gave the babysitter was …", "the password that IT set is …"); optional."""
+    return (rf"(?:\s+(?:{preps})\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
+            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
+
+
+_PW_FOR = _for_phrase("for|of|on|to")
 # A key's "for" phrase in any language of the table ("api key של OpenWeather:", "API-Key für Stripe:"): people name a
 # key in English inside a sentence of their own language.
-_KEY_FOR = (rf"(?:\s+(?:for|of|on|to|{words.alternation(words.PREPS)})\s+(?:the\s+|my\s+|our\s+)?{_WORD}(?:\s+{_WORD}){{0,3}}?"
-            rf"|\s+(?:I|we|you|he|she|they|that|which|(?-i:IT))\s+{_WORD}(?:\s+{_WORD}){{0,3}}?)?")
+_KEY_FOR = _for_phrase("for|of|on|to|" + words.alternation(words.PREPS))
 # "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
 _QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
 _CONNECT = (
