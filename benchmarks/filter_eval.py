@@ -313,6 +313,13 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "profiles, session summaries, contact and calendar fields), 16 languages; scored once "
                                    "before any change: 15/20, 0/30; read once after the retraining on intent_written8",
                                    DATA / "instructions_holdout17.jsonl"),
+        "instructions_holdout18": ("the test batch, in the styles of the public injection benchmarks written anew "
+                                   "(AgentDojo, InjecAgent, BIPIA, HackAPrompt, Tensor Trust, Gandalf, hidden web text, "
+                                   "memory persistence), 11 languages; scored once before any change: 18/20, 2/30 (a "
+                                   "retraining on its tune batch gained nothing here and was not kept)",
+                                   DATA / "instructions_holdout18.jsonl"),
+        "instructions_tune18": ("the same method's tune batch, 16 languages; first read 34/40, 4/50; not trained on",
+                                DATA / "instructions_tune18.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}
@@ -423,6 +430,12 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout22 (messy chat, voice, OCR, mixed languages, by a helper that read neither the screen nor earlier "
         "rows; the test batch, first read 15/30, 1/30; read once after the readers built from secrets_tune22)":
             DATA / "secrets_holdout22.jsonl",
+        "secrets_tune23 (secrets in source code and config across 47 languages and formats: Go, Rust, Java, C#, PHP, "
+        "Ruby, Swift, SQL, Terraform, Dockerfile, XML, PowerShell, ...; variable names in many languages; first read "
+        "56/60, 2/60; tuned on)": DATA / "secrets_tune23.jsonl",
+        "secrets_holdout23 (secrets in source code across 30 programming and config languages, by a helper that read "
+        "neither the screen nor earlier rows; the test batch, first read 28/30, 2/30; two of its rows seen in a diff "
+        "after the first change (not clean))": DATA / "secrets_holdout23.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
     for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):

@@ -1824,6 +1824,8 @@ def test_look_alikes_of_messy_chat_are_kept(text):
     ("secrets_holdout21", (26, 1)),  # first read 23/30, 1/30; read once after tune21's readers
     ("secrets_tune22", (60, 0)),  # first read 33/60, 0/60; tuned on
     ("secrets_holdout22", (21, 1)),  # first read 15/30, 1/30; read once after tune22's readers
+    ("secrets_tune23", (59, 0)),  # first read 56/60, 2/60; tuned on
+    ("secrets_holdout23", (30, 2)),  # first read 28/30, 2/30; two rows seen in a diff after the first change
 ])
 def test_batch_floors(name, floor):
     """Regression floors at each batch's figures after the round that used it (DATA_CARD.md): secrets caught at least,
@@ -1831,3 +1833,33 @@ def test_batch_floors(name, floor):
     rows = [json.loads(line) for line in (SAFETY_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert sum(bool(find_secrets(r["text"])) for r in rows if r["label"] == "secret") >= floor[0]
     assert len([r for r in rows if r["label"] == "benign" and find_secrets(r["text"])]) <= floor[1]
+
+
+# ------------------------------------------------------------------ secrets in source code (tune23's method)
+
+@pytest.mark.parametrize("text", [
+    'mima = "Qz!7-harbor"\nconn = pymysql.connect(host="db", user="root", password=mima)',
+    "const String clave = 'Tejado-88!azul';\nfinal c = await connect(user: 'app', password: clave);",
+    "$cle = 'Brume!4471-nord';\n$db = new PDO($dsn, 'app', $cle);\n$cfg = ['password' => $cle];",
+    'String tmp = "Vb9#kLm2pQ";\nds.setPassword(tmp);',
+    "password: '!Kestrel4471'",
+    "CREATE USER 'etl'@'%' IDENTIFIED BY '!Harbour2291';",
+    '<property name="hibernate.connection.password">Lantern*9931</property>',
+    '<entry key="smtp.password">Quartz!7720</entry>',
+])
+def test_secrets_in_code_are_found(text):
+    assert find_secrets(text), text
+
+
+@pytest.mark.parametrize("text", [
+    'greeting = "Hello-World2024!"\nprint(greeting)',
+    'label = "Blue!9house"\nwidget = Card(title=label)',
+    "Password: !Ref DbPassword",
+    "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
+    'jaas = s"""PlainLoginModule required password="${sys.env("KAFKA_SECRET")}";"""',
+    "-- psql asks for it, so it stays out of the history\n\\password report_reader",
+    '<property name="hibernate.connection.password">${DB_PASSWORD}</property>',
+    '<property name="hibernate.connection.username">ledger_app</property>',
+])
+def test_look_alikes_in_code_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

@@ -40,7 +40,7 @@ _SECRET_PARTS = frozenset({"password", "passwd", "pwd", "pass", "passphrase", "s
                            # the word for a password in other languages, as config keys spell it (ASCII)
                            "passwort", "kennwort", "contrasena", "contrasenya", "senha", "wachtwoord", "haslo", "heslo",
                            "parola", "sifre", "losenord", "passord", "adgangskode", "salasana", "jelszo", "geslo",
-                           "lozinka", "parool", "motdepasse", "parol", "hasło"})  # ł keeps its stroke without accents
+                           "lozinka", "parool", "motdepasse", "parol", "hasło", "mima", "matkhau"})  # ł keeps its stroke without accents
 # Words that make "<word> key" a secret key (`hmac_key`, `X-Client-Key`, `storage_key`); a key of other words
 # (`primary_key`, `sort_key`, `cache_key`, `public_key`) is an index, a lookup or a key meant to be shared.
 _KEY_QUALIFIERS = frozenset({"api", "private", "access", "secret", "signing", "sign", "encryption", "decryption", "preshared",
@@ -157,7 +157,10 @@ _PLACEHOLDER_WORDS = re.compile(r"your|example|sample|dummy|placeholder|changeme
                                 r"enter|none|null|empty|lorem", re.IGNORECASE)
 _FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|old|pass|pw|pwd|db|user|"
                            r"secure|strong|super|safe", re.IGNORECASE)
-_TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|!\w+.*|"
+# `!Ref Name`, `!vault |`: a YAML tag (letters only), then what it reads; `!Bluebird9231` is a password. `${sys.env(`: an
+# interpolation cut short by a quote inside it.
+_TEMPLATE = re.compile(r"^(?:\$\{?[\w.:-]+\}?|\$\{.*|\{\{.*\}\}|\{%.*%\}|<[^>]*>|\[[^\]]*\]|%\(?\w*\)?[sd]|\{\w*\}|"
+                       r"![A-Za-z][A-Za-z:]*(?:\s.*)?|"
                        r"[*x•.#?_-]{3,}|\w+-\.\.\.|\w*\.\.\.)$", re.IGNORECASE)
 _HASH_OUTPUT = re.compile(r"^(?:pbkdf2[:_$]|\$2[abxy]?\$|\$argon2|\$scrypt|\$[156]\$|\$apr1\$|\$y\$|\$gy\$|\{S?SHA\d*\}|"
                           r"scrypt:|sha(?:1|256|384|512)[:$-]|"
@@ -285,6 +288,13 @@ _WIN_FLAG = re.compile(r"""(?<!\S)/(?:p|pass|password|pwd):["']?(?P<v>[^\s"'=]{1
 _XML_ELEMENT = re.compile(r"<(?P<name>[A-Za-z_][\w.:-]{1,60})(?:\s[^<>]*)?>(?P<v>[^<>\n]{1,200})</(?P=name)\s*>")
 _PLIST_PAIR = re.compile(r"<key>(?P<name>[^<>\n]{1,60})</key>\s*<string>(?P<v>[^<>\n]{1,200})</string>")  # a property list
 _XML_KEY_VALUE = re.compile(r"""\b(?:key|name)\s*=\s*["'](?P<name>[^"'<>\n]{1,60})["']\s+value\s*=\s*["'](?P<v>[^"'\n]{1,200})["']""")
+# `<property name="hibernate.connection.password">…</property>`: an element named by its `name` or `key` attribute.
+_XML_NAMED = re.compile(r"""<(?P<tag>[A-Za-z_][\w.:-]{0,60})\s[^<>]*?\b(?:name|key)\s*=\s*["'](?P<name>[^"'<>\n]{1,60})["']"""
+                        r"""[^<>]*>(?P<v>[^<>\n]{1,200})</(?P=tag)\s*>""")
+# Where a variable's value is passed on as a secret: `password=mima`, `password: sifre`, `'password' => $pw`,
+# `.setPassword(pw)` (`{var}` is the variable's name).
+_PASSED_AS = r"""(?P<key>[A-Za-z_][\w.-]{{0,60}})["']?\s*(?:=>|[:=])\s*\$?{var}\b(?!\s*[(.\[])|""" \
+             r"""\.(?P<call>[A-Za-z_]\w{{0,40}})\(\s*\$?{var}\s*[,)]"""
 
 # Command-line tools whose password flag is not `-p` / `--password`: the tool, then its flag, then the value.
 # One table: add a tool here.
@@ -324,6 +334,27 @@ def about_test_double(text: str) -> bool:
     return _TEST_DOUBLE.search(text) is not None
 
 
+def _kind(name: str) -> str:
+    """`password` for a name that holds a password, `api_key` for any other secret name."""
+    return "password" if any(p in _PASSWORD_PARTS or _password_word(p) for p in _parts(name)) else "api_key"
+
+
+def _passed_on(text: str) -> list[tuple[int, int, str]]:
+    """Literals kept in a variable whose name says nothing (`mima = "…"`, `const sifre = '…'`) and then passed on
+    where a secret goes (`connect(password=mima)`): the use names what the value is."""
+    out: list[tuple[int, int, str]] = []
+    for m in _ASSIGN.finditer(text):
+        if m.group("v") is None or is_secret_name(m.group("name")) or not is_secret_value(m.group("v"), quoted=True):
+            continue
+        uses = re.compile(_PASSED_AS.format(var=re.escape(m.group("name"))))
+        for use in uses.finditer(text, m.end()):
+            key = use.group("key") or use.group("call")
+            if is_secret_name(key):
+                out.append((m.start("v"), m.end("v"), _kind(key)))
+                break
+    return out
+
+
 def find(text: str) -> list[tuple[int, int, str]]:
     """Spans of secret values assigned to secret names in `text` (kind `password` or `api_key`);
     none in a text about a test double (`about_test_double`)."""
@@ -341,8 +372,9 @@ def find(text: str) -> list[tuple[int, int, str]]:
                 continue
             if is_secret_value(m.group("v"), quoted=pattern in (_PAIR_ARG, _NAME_VALUE_ARGS, _CLIENT_ARGS)):
                 out.append((m.start("v"), m.end("v"), "password"))
+    out += _passed_on(text)
     for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text),
-              *_PLIST_PAIR.finditer(text)):
+              *_XML_NAMED.finditer(text), *_PLIST_PAIR.finditer(text)):
         name = m.group("name")
         if not is_secret_name(name):
             continue
@@ -350,7 +382,5 @@ def find(text: str) -> list[tuple[int, int, str]]:
         value = m.group(group)
         if not is_secret_value(value, quoted=group == "v") or (group == "v2" and runs_a_command(text, m.end(group), value)):
             continue
-        parts = _parts(name)
-        kind = "password" if any(p in _PASSWORD_PARTS or _password_word(p) for p in parts) else "api_key"
-        out.append((m.start(group), m.end(group), kind))
+        out.append((m.start(group), m.end(group), _kind(name)))
     return out

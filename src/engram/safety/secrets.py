@@ -599,7 +599,7 @@ _MORE = words.alternation(_PW_WORDS_MORE)
 _UNSPACED = words.alternation(_PW_WORDS_UNSPACED)
 # "password" in other languages (European, Cyrillic, CJK, Korean, Turkish), for prose such as
 # "passwort ist Geheim123!", "mot de passe: Soleil2024!", "contraseña: Luna2024", "密码是 Hunter2024!".
-_PW_LABELS = (r"(?:(?<![^\W\d_])(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
+_PW_LABELS = (r"(?:(?<![^\W\d_])(?<!\\)(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangscode|mot(?:s)?\s+de\s+passe|mdp|contrase(?:ñ|n)a|clave(?:\s+de\s+acceso)?|"
               r"senha|palavra-passe|wachtwoord|hasło|haslo|lösenord(?:et)?|losenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|"
               r"salasana\w{0,3}|heslo|jelsz(?:ó|o|ava|avam|avad|avunk|avát|avat)|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
               r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot|netzwerk|r[ée]seau|rete|rede|сети|сеть)[\s-]+(?:key|code|pass(?:phrase|code)?|pw|"
@@ -829,7 +829,8 @@ _GENERIC: list[_Rule] = [
     _rule("bearer_token", r"(?i:\bbearer|\bauthorization['\"]?\s*[:=]\s*['\"]?(?:token|api-?key|key|sso-key|otoken|token\s+token=))\s*"
           r"(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", ("bearer", "authorization"), "v", _random_value_ok),
     _rule("basic_auth", r"(?i:\bbasic)\s+([A-Za-z0-9+/]{12,}={0,2})", ("basic",), 1, _basic_auth_ok),
-    _rule("password", r"(?i:(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw|pass|" + _SLIP_PW + r")\b)"
+    # Not after a backslash: `\\password NAME` is psql's command that asks for one, a label after `\\` is a command.
+    _rule("password", r"(?i:(?<![A-Za-z\\])(?:password|passwd|passphrase|pwd|pw|pass|" + _SLIP_PW + r")\b)"
           + f"(?:{_PW_FOR}{_QUALIFIER}{_CONNECT}|\\s+)" + _VALUE, ("pass", "pw", *_PW_SLIPS), ("v", "v2"),
           _password_value_ok),
     _rule("password", r"(?i:" + _PW_LABELS + r")" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}" + _VALUE_ASCII,
