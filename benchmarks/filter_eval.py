@@ -436,6 +436,17 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout23 (secrets in source code across 30 programming and config languages, by a helper that read "
         "neither the screen nor earlier rows; the test batch, first read 28/30, 2/30; two of its rows seen in a diff "
         "after the first change (not clean))": DATA / "secrets_holdout23.jsonl",
+        "secrets_tune24 (facts an extraction model writes: one short fact per row, everyday and work credentials, 30 "
+        "languages; first read 51/60, 0/60; tuned on)": DATA / "secrets_tune24.jsonl",
+        "secrets_holdout24 (facts an extraction model writes, by a helper that read neither the screen nor earlier rows; "
+        "the test batch, first read 24/30, 1/30; read once after the readers built from secrets_tune24)":
+            DATA / "secrets_holdout24.jsonl",
+        "secrets_tune25 (credentials in structured business documents: Markdown, CSV, TSV and HTML tables, forms, "
+        "handover documents, runbooks, tickets, inventories, headers in 27 languages; first read 47/60, 7/60; tuned on)":
+            DATA / "secrets_tune25.jsonl",
+        "secrets_holdout25 (credentials in structured business documents, by a helper that read neither the screen nor "
+        "earlier rows; the test batch, first read 25/30, 2/30; read once after the readers built from secrets_tune25)":
+            DATA / "secrets_holdout25.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
     for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):

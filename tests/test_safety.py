@@ -1821,11 +1821,17 @@ def test_look_alikes_of_messy_chat_are_kept(text):
 
 @pytest.mark.parametrize("name, floor", [
     ("secrets_tune21", (60, 0)),  # first read 43/60, 3/60; tuned on
-    ("secrets_holdout21", (26, 1)),  # first read 23/30, 1/30; read once after tune21's readers
+    # first read 23/30, 1/30; read once after tune21's readers; the refused row (a landlord's IBAN) kept since the
+    # payment words of more languages (tune25's round)
+    ("secrets_holdout21", (26, 0)),
     ("secrets_tune22", (60, 0)),  # first read 33/60, 0/60; tuned on
     ("secrets_holdout22", (21, 1)),  # first read 15/30, 1/30; read once after tune22's readers
     ("secrets_tune23", (59, 0)),  # first read 56/60, 2/60; tuned on
     ("secrets_holdout23", (30, 2)),  # first read 28/30, 2/30; two rows seen in a diff after the first change
+    ("secrets_tune24", (59, 0)),  # first read 51/60, 0/60; tuned on
+    ("secrets_holdout24", (26, 1)),  # first read 24/30, 1/30; read once after tune24's readers
+    ("secrets_tune25", (56, 0)),  # first read 47/60, 7/60; tuned on
+    ("secrets_holdout25", (28, 2)),  # first read 25/30, 2/30; read once after tune25's readers
 ])
 def test_batch_floors(name, floor):
     """Regression floors at each batch's figures after the round that used it (DATA_CARD.md): secrets caught at least,
@@ -1862,4 +1868,63 @@ def test_secrets_in_code_are_found(text):
     '<property name="hibernate.connection.username">ledger_app</property>',
 ])
 def test_look_alikes_in_code_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ facts an extraction model writes (tune24's method)
+
+@pytest.mark.parametrize("text", [
+    "Lena's Windows licence key is 7QK2M-X9R4T-BN3WF-8HJ6P-4CVD2.",
+    "Security question 'name of first school' — answer: Riverside",
+    "Respuesta de la pregunta de seguridad (ciudad natal del padre): Tarragona",
+    "Sicherheitsfrage (Name des ersten Haustiers): Krümel",
+    "API-Schlüssel für den Wetterdienst: 9fQx2LmR7tKw4ZpB8sVn",
+    "clé API de l'outil de traduction : Zt8Kq3Wm9Rx2Lp7Vb4Nc",
+    "DeepL key for the docs bot: 0b5c2e9a-7d41-4f3b-9a6e-2c8d1f0e7b34:fx",
+    "Kod BLIK do płatności w sklepie: 482913",
+    '{"fact": "Ledger wallet seed: orbit velvet canyon lemon tribe humble vacuum pistol sugar faith rocket umbrella"}',
+    "رمز وای‌فای دفتر: 7391046285",
+    "Ο κωδικός του Wi-Fi στο γραφείο της Μαρίας είναι 5830192746.",
+])
+def test_extracted_facts_with_secrets_are_found(text):
+    assert find_secrets(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "Security question: what was the name of your first pet?",
+    "Security question answers are kept in Bitwarden, not in notes.",
+    "Pregunta de seguridad: sin configurar",
+    "Security question — answer: see the sealed envelope",
+    "Order reference: ABCDE-FGHIJ-KLMNO-PQRST-UVWXY",
+    "Serial numbers 12345-67890-11111-22222-33333 were recalled.",
+    "Der API-Schlüssel liegt im Tresor unter „Wetterdienst“.",
+    "Kod BLIK generuje się w aplikacji banku i działa dwie minuty.",
+    "رمز وای‌فای را هفته‌ی پیش عوض کردم.",
+])
+def test_look_alikes_of_extracted_facts_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ credentials in business documents (tune25's method)
+
+@pytest.mark.parametrize("text", [
+    "<table>\n<tr><th>Site</th><th>Login</th><th>Pass</th></tr>\n<tr><td>Shop admin</td><td>anna</td><td>Quokka!7731</td></tr>\n</table>",
+    "| Servicio | Usuario | Clave |\n|---|---|---|\n| Correo | ventas@tienda.es | Gaviota-4418! |",
+    "Flat\tDoor code\tNotes\n2B\t481926\tknock twice\n3A\t730615\tdog inside",
+    "服务,登录名,登录密码\n后台,admin_li,Hz9!tq-2207",
+    "| सेवा | यूज़रनेम | पासवर्ड |\n|---|---|---|\n| बिजली | meena77 | Neem@4471x |",
+])
+def test_secrets_in_tables_are_found(text):
+    assert find_secrets(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "<table>\n<tr><th>Site</th><th>Login</th><th>Pass</th></tr>\n<tr><td>Shop admin</td><td>anna</td><td>in 1Password</td></tr>\n</table>",
+    "| Servicio | Usuario | Clave |\n|---|---|---|\n| Correo | ventas@tienda.es | ver gestor |",
+    "cliente;sito;pwd;scadenza\nBar Roma;barroma.it;gestita dal cliente;04/06/2025",
+    "| サービス | ID | パスワード |\n|---|---|---|\n| 会計 | soumu@example.jp | 管理ツール参照 |",
+    "IBAN per le rate condominiali: IT60 X054 2811 1010 0000 0123 456",
+    "Ticket n°55120 — réinitialisation du mot de passe, clos.",
+])
+def test_look_alikes_in_tables_are_kept(text):
     assert find_secrets(text) == [], redact(text)

@@ -239,6 +239,8 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
     value = value.strip()
     if len(value) < 6 or is_placeholder_or_hash(value) or value.startswith("[REDACTED:") or is_state(value):
         return False
+    if not any(c.isdigit() for c in value) and any(ord(c) >= 0x2E80 for c in value):
+        return False  # words of a script written without spaces and no digit: `業者管理（リコー）`, a note, not a password
     if _PATH.match(value):
         return False  # `credentials=/root/.smbcred`: where the secret is kept, not the secret
     if not quoted and _CODE.match(value) and not any(c.isdigit() for c in value):

@@ -27,10 +27,12 @@ cases; no space, no URL or path characters, not an e-mail address).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from engram.safety.assignments import about_test_double, is_secret_name, is_secret_value
 from engram.safety.assignments import HINTS as _NAME_HINTS
+from engram.language.normalise import UNSPACED_SCRIPTS
+from engram.safety.prose_words import AMBIGUOUS, LOCK_STEMS, PASSWORD_STEMS, PIN_STEMS
 
 __all__ = ["HINTS", "find", "password_shaped"]
 
@@ -42,7 +44,21 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 _MD_RULE = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*")  # a Markdown table's rule: `|---|:--|`
 _ALIGNED = re.compile(r"\S+(?: \S+)*")  # cells of a CLI's table: runs of words with single spaces inside
-_HEADER_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_HEADER_WORD = re.compile(r"[^\W\d_][\w'’\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0dff\u0e00-\u0eff-]*")
+# Words of a header that name a PIN, a code, a login; words for a password that also mean a code or a key in other
+# languages (engram.safety.prose_words.AMBIGUOUS), read as a password's column only beside a login's.
+_PIN_WORDS = frozenset(s for s, _ in PIN_STEMS if " " not in s and not s.endswith("-"))
+_CODE_WORDS = frozenset({"code", "codes", "código", "codigo", "codice", "kod", "kód", "koodi", "kode", "код", "κωδικός"})
+_LOGIN_WORDS = frozenset({"user", "username", "login", "email", "e-mail", "id", "usuario", "usuário", "utilisateur",
+                          "identifiant", "benutzer", "benutzername", "gebruiker", "gebruikersnaam", "użytkownik", "uživatel", "användare", "bruker", "käyttäjä", "felhasználó", "utente", "пользователь", "логин",
+                          "користувач", "kullanıcı", "χρήστη", "χρήστης", "pengguna", "akun", "hp", "아이디", "用户名",
+                          "登录名", "账号", "帳號", "ユーザー名", "ユーザーid", "ログインid", "người", "dùng", "tài", "khoản",
+                          "مستخدم", "المستخدم", "کاربر", "उपयोगकर्ता", "यूज़रनेम", "यूजरनेम"})
+# The words for a password of scripts written without spaces: a compound ending in one names one (`登录密码`, login
+# password; `支付密码`; `관리자비밀번호`).
+_UNSPACED_PASSWORDS = tuple(sorted({s for s, _ in PASSWORD_STEMS if re.search(f"[{UNSPACED_SCRIPTS}]", s)
+                                    and not s.startswith(AMBIGUOUS)} | {"비번"}))
+_AMBIGUOUS_PASSWORDS = ("κωδικ", "clave", "şifre", "sifre", "sandi", "parol", "losen", "lösen", "암호", "暗号")
 _QUOTES = "\"'`"
 _MAX_ROWS = 200
 
@@ -88,8 +104,10 @@ def _cells(line: str, sep: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+# Vowel signs and other combining marks, which `\w` leaves out: a Hindi, Thai or Arabic header is one word with them.
+_MARKS = "\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0dff\u0e00-\u0eff"
 # A column's name: a word or a few, no value in it (a key followed by its value, `password:  24 bytes`, is no header).
-_COLUMN_NAME = re.compile(r"(?=\d*[^\W\d])[^\W_][\w .'’()/#-]{0,31}")
+_COLUMN_NAME = re.compile(rf"(?=\d*[^\W\d])[^\W_][\w{_MARKS} .'’()/#-]{{0,31}}")
 
 
 def _secret_header(cell: str) -> bool:
@@ -99,7 +117,59 @@ def _secret_header(cell: str) -> bool:
     words = _HEADER_WORD.findall(cell)
     if not words or len(words) > 3 or any(c.isdigit() for c in cell):
         return False
-    return is_secret_name("_".join(words), head=True)
+    return is_secret_name("_".join(words), head=True) or words[-1].endswith(_UNSPACED_PASSWORDS)
+
+
+def _header_words(cell: str) -> list[str]:
+    return [w.lower() for w in _HEADER_WORD.findall(cell)]
+
+
+def _pin_header(cell: str) -> bool:
+    """A column of PINs or lock codes: a PIN's word ("PIN", "Restrictions PIN", "Passcode", "Digicode"), or a code's
+    word with what it opens ("Entry code", "Türcode", "Code portail")."""
+    words = _header_words(cell)
+    if not words or len(words) > 4:
+        return False
+    if any(w in _PIN_WORDS or w.startswith(("pin-", "pinkod", "pincod")) for w in words):
+        return True
+    return any(w in _CODE_WORDS for w in words) and any(w.startswith(LOCK_STEMS) for w in words)
+
+
+def _login_header(cell: str) -> bool:
+    """A column of user names, logins or e-mail addresses ("Usuario", "Email / No HP", "아이디", "Όνομα χρήστη")."""
+    words = _header_words(cell)
+    return 0 < len(words) <= 4 and any(w in _LOGIN_WORDS for w in words)
+
+
+def _column_kinds(names: list[str]) -> dict[int, str]:
+    """Which columns of a header hold secrets: a password's name (`password`), a PIN's (`pin`); a word that names a
+    password in some languages and a code in others ("Clave", "Κωδικός", "Kata sandi") beside a login column."""
+    kinds = {k: "password" for k, name in enumerate(names) if _secret_header(name)}
+    kinds.update({k: "pin" for k, name in enumerate(names) if _pin_header(name)})
+    if any(_login_header(name) for name in names):
+        kinds.update({k: "password" for k, name in enumerate(names) if k not in kinds and
+                      any(w.startswith(_AMBIGUOUS_PASSWORDS) for w in _header_words(name)[-1:])})
+    return kinds if len(kinds) < len(names) else {}
+
+
+def _cell_secret(value: str, kind: str) -> bool:
+    """A cell's value in a secret column: one token (no words, no link), shaped like a secret; in a PIN's column
+    four to eight digits too."""
+    if not value or "://" in value or any(c.isspace() for c in value):
+        return False  # where the secret is kept (`vault://…`, `op://…`), or words about it
+    if kind == "pin" and value.isdigit():
+        return 4 <= len(value) <= 8 and len(set(value)) > 1
+    return is_secret_value(value, quoted=True)
+
+
+def _read_table(text: str, header: list[tuple[int, int]], rows: Iterable[list[tuple[int, int]]]) -> Iterator[_Span]:
+    """The secrets in `rows` (cells as spans of `text`) under the columns of `header` that name one."""
+    kinds = _column_kinds([text[a:b] for a, b in header])
+    for row in rows if kinds else ():
+        for k, kind in kinds.items():
+            a, b = row[k]
+            if _cell_secret(text[a:b], kind):
+                yield a, b, kind
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -112,28 +182,49 @@ def _lines(text: str) -> list[tuple[int, str]]:
 
 def _tables(text: str) -> Iterator[_Span]:
     lines = _lines(text)
-    for i, (_, header) in enumerate(lines[:-1]):
+    for i, (start, header) in enumerate(lines[:-1]):
         for sep in ("|", "\t", ",", ";", "  "):
             cells = _cells(header, sep)
             if cells is None or len(cells) < 2 or not all(_COLUMN_NAME.fullmatch(header[a:b]) for a, b in cells):
                 continue
-            columns = [k for k, (a, b) in enumerate(cells) if _secret_header(header[a:b])]
-            if not columns or len(columns) == len(cells):
-                continue
-            for at, row in lines[i + 1:i + 1 + _MAX_ROWS]:
-                if sep == "|" and _MD_RULE.fullmatch(row):
-                    continue
-                spans = _cells(row, sep)
-                if spans is None or len(spans) != len(cells):
-                    break
-                for k in columns:
-                    a, b = spans[k]
-                    value = row[a:b]
-                    if "://" in value or any(c.isspace() for c in value):
-                        continue  # where the secret is kept (`vault://…`, `op://…`), or words about it
-                    if is_secret_value(value, quoted=True):
-                        yield at + a, at + b, "password"
+            yield from _read_table(text, [(start + a, start + b) for a, b in cells], _rows(lines[i + 1:], sep, len(cells)))
             break  # a header is read in the first layout that splits it
+
+
+def _rows(lines: list[tuple[int, str]], sep: str, width: int) -> Iterator[list[tuple[int, int]]]:
+    """The rows under a header, as spans of the text, while they have its number of cells."""
+    for at, row in lines[:_MAX_ROWS]:
+        if sep == "|" and _MD_RULE.fullmatch(row):
+            continue
+        spans = _cells(row, sep)
+        if spans is None or len(spans) != width:
+            return
+        yield [(at + a, at + b) for a, b in spans]
+
+
+# An HTML table: its rows, and each row's cells (`<th>` or `<td>`), the first row naming the columns.
+_HTML_TABLE = re.compile(r"(?is)<table\b.*?</table\s*>")
+_HTML_ROW = re.compile(r"(?is)<tr\b[^>]*>(.*?)</tr\s*>")
+_HTML_CELL = re.compile(r"(?is)<t([hd])\b[^>]*>(.*?)</t\1\s*>")
+
+
+def _html_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out = []
+    for m in _HTML_CELL.finditer(text, start, end):
+        a, b = m.span(2)
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        out.append((a, b))
+    return out
+
+
+def _html_tables(text: str) -> Iterator[_Span]:
+    for table in _HTML_TABLE.finditer(text):
+        rows = [_html_cells(text, *row.span(1)) for row in _HTML_ROW.finditer(text, *table.span())]
+        if len(rows) > 1 and len(rows[0]) > 1 and all(_COLUMN_NAME.fullmatch(text[a:b]) for a, b in rows[0]):
+            yield from _read_table(text, rows[0], (row for row in rows[1:_MAX_ROWS] if len(row) == len(rows[0])))
 
 
 # A line of two cells, a name and its value: `password    Kx…` (a CLI's key/value table), `| Password | Kx… |`,
@@ -281,7 +372,8 @@ def _dsns(text: str) -> Iterator[_Span]:
 
 # ------------------------------------------------------------------ entry point
 
-_TABLE_HINTS = frozenset(h for h in _NAME_HINTS if (len(h) > 2 or h == "pw") and h.isalpha())
+_TABLE_HINTS = frozenset({*(h for h in _NAME_HINTS if (len(h) > 2 or h == "pw") and (h.isalpha() or not h.isascii())),
+                          *_PIN_WORDS, "pin", "passcode", "digicode", "code", *_AMBIGUOUS_PASSWORDS, *_UNSPACED_PASSWORDS})
 _SQL_HINTS = frozenset({"identified", "password"})
 _CALL_HINTS = frozenset({"connect", "login", "logon", "signin", "sign_in", "auth", "credential", "client", "session", "smtp",
                          "ftp", "pdo", "mysqli", "bind", "password", "passwd", "passphrase", "secret", "decrypt", "unlock",
@@ -302,6 +394,8 @@ def find(text: str, present: set[str] | None = None) -> list[_Span]:
         if "\n" in text:
             out += _tables(text)
             out += _command_output(text)
+        if "<t" in low:
+            out += _html_tables(text)
         if "value" in low:
             out += _name_value_fields(text)
         out += _pair_lines(text)

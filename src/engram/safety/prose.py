@@ -46,7 +46,8 @@ from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.secret_words import alternation as _alt
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "find_broken_fields", "is_letter", "keypad_code", "otp_code", "secret_like", "unjoined"]
+__all__ = ["HINTS", "ambiguous_label", "find", "find_broken_fields", "is_letter", "keypad_code", "numbered", "otp_code", "secret_like",
+           "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
 _BEFORE = 3  # tokens read before a label (a value first)
@@ -151,6 +152,14 @@ def _year(v: str) -> bool:
     return len(v) == 4 and v[:2] in ("19", "20")
 
 
+_NUMBERED = re.compile(r"(?i)(?:n[°º]|no\.|nr\.|№)\s?\d")  # a number's sign before its digits: n°, nº, No., Nr., №
+
+
+def numbered(value: str) -> bool:
+    """Whether `value` is a number written with its sign (`n°87242`, `No.5512`, `№ 12`)."""
+    return _NUMBERED.match(value.lstrip("'\"(")) is not None
+
+
 def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> bool:
     """Whether `value` (one token, quotes and trailing punctuation removed) is shaped like a password or a key.
 
@@ -165,6 +174,8 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
         value = value[1:]  # "@k0VQIfmw_": a password that starts with "@", not a handle (digits and both cases)
     if not 6 <= len(value) <= 64 or value.startswith(_CODE_START) or value.startswith("[REDACTED"):
         return False
+    if value[:1] in ";,|" or numbered(value):
+        return False  # `;scadenza`: a table's next cell; `n°87242`, `№ 5`: a number
     if value.lower() in pw.NAMES or _UNSPACED_RE.search(value):
         return False  # a product's name ("1Password"); words of a script without spaces
     letters = [c for c in value if is_letter(c)]

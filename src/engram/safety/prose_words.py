@@ -84,7 +84,7 @@ OTP_STEMS: tuple[tuple[str, int], ...] = (
     ("codice otp", 0), ("codice monouso", 0), ("bestätigungscode", 1), ("bestaetigungscode", 1), ("verifizierungscode", 1),
     ("einmalcode", 1), ("einmalpasswort", 0), ("anmeldecode", 1), ("sms-code", 1), ("sms-tan", 0), ("mtan", 0),
     ("verificatiecode", 1), ("bevestigingscode", 1), ("eenmalige code", 1), ("inlogcode", 1), ("kod weryfikacyjny", 0),
-    ("kod potwierdzający", 0), ("kod potwierdzenia", 0), ("kod jednorazowy", 0), ("kod sms", 0), ("kod autoryzacyjny", 0),
+    ("kod potwierdzający", 0), ("kod potwierdzenia", 0), ("kod jednorazowy", 0), ("kod sms", 0), ("kod autoryzacyjny", 0), ("kod blik", 0),
     ("ověřovací kód", 0), ("overovaci kod", 0), ("potvrzovací kód", 0), ("jednorázový kód", 0), ("overovací kód", 0),
     ("cod de verificare", 0), ("codul de verificare", 0), ("cod de confirmare", 0), ("codul de confirmare", 0),
     ("verifieringskod", 2), ("engångskod", 2), ("bekräftelsekod", 2), ("engangskode", 2), ("bekreftelseskode", 2),

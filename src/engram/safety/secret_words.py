@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 from engram.language.normalise import UNSPACED_SCRIPTS
 
-__all__ = ["CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "NOUNS", "PAYMENT_WORDS", "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS",
-           "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
+__all__ = ["ANSWER_WORDS", "API_KEY_WORDS", "CODE_WORDS", "COPULAS", "DETS", "FUNCTION_WORDS", "LANGS", "NOUNS", "PAYMENT_WORDS",
+           "PHRASE_WORDS", "PIN_WORDS", "PLACEHOLDER_WORDS", "POSSESSIVES_AFTER", "PREPS", "RECOVERY_WORDS",
+           "SECURITY_QUESTION_WORDS", "TWO_FACTOR_WORDS", "UNSPACED", "alternation", "spaced", "unspaced"]
 
 
 class Words(NamedTuple):
@@ -267,5 +268,44 @@ PAYMENT_WORDS = _w(
     "transferência|transferencia bancária|favorecido|fatura|overboeking|overmaken|factuur|kenmerk|begunstigde|"
     "przelew|przelewu|odbiorca|tytułem|tytuł przelewu|перевод|получатель|счёт на оплату|назначение платежа|"
     "havale|eft|alıcı|överföring|betalningsmottagare|faktura|overførsel|overføring|modtager|mottaker|lasku|tilisiirto|"
-    "maksunsaaja|utalás|kedvezményezett|számla|plată|beneficiar|factură|převod|příjemce|variabilní symbol"
+    "maksunsaaja|utalás|kedvezményezett|számla|plată|beneficiar|factură|převod|příjemce|variabilní symbol|"
+    # payments in general: an account given "for the payments", "for the rent", "per le rate", "للتحويل"
+    "payment|payments|for payments|rent|pagamento|pagamenti|per le rate|rata|pago|pagos|paiement|paiements|loyer|"
+    "zahlung|zahlungen|miete|betaling|betalingen|huur|płatność|płatności|czynsz|оплата|оплаты|платеж|платёж|ödeme|"
+    "kira|betalning|hyra|maksu|vuokra|fizetés|plăți|plati|chirie|platba|nájem|πληρωμή|πληρωμές|תשלום|تحويل|للتحويل|"
+    "الدفع|للدفع|پرداخت|واریز|भुगतान|thanh toán|chuyển khoản|pembayaran|pembayaran sewa|付款|支付|转账|轉帳|振込|송금|입금"
+)
+
+
+# "API key" and "secret key" in other languages, as people label one in prose or a note ("API-Schlüssel: …",
+# "clé API : …", "ключ API — …", "API密钥：…"): the English spellings are the screen's key names already.
+API_KEY_WORDS = _w(
+    "api-schlüssel|api-schluessel|api schlüssel|clé api|cle api|clé d'api|clé de l'api|clave de api|clave api|"
+    "clave de la api|chiave api|chiave dell'api|chave de api|chave da api|chave api|api-sleutel|api sleutel|klucz api|"
+    "klíč api|api klíč|cheia api|api-nyckel|api-nøgle|api-nøkkel|api-avain|api-kulcs|ключ api|api-ключ|api ключ|"
+    "ключ апи|апи ключ|ключ доступа к api|api anahtarı|api anahtari|khóa api|khoa api|kunci api|κλειδί api|מפתח api|"
+    "مفتاح api|کلید api|एपीआई कुंजी|api कुंजी|คีย์ api|api密钥|api 密钥|api密鑰|api 密鑰|apiキー|api キー|api 키|api키|"
+    "geheimer schlüssel|clé secrète|cle secrete|clave secreta|chiave segreta|chave secreta|geheime sleutel|"
+    "sekretny klucz|секретный ключ|秘密鍵|シークレットキー|비밀 키|비밀키|密钥|金鑰"
+)
+
+# A security question, and the word for its answer, per language: the answer given after them is what opens the
+# account ("Security question 'first pet' — answer: Biscuit", "Resposta da pergunta de segurança (…): Albuquerque").
+SECURITY_QUESTION_WORDS = _w(
+    "security question|secret question|security answer|secret answer|memorable word|memorable answer|"
+    "pregunta de seguridad|pregunta secreta|respuesta de seguridad|respuesta secreta|pergunta de segurança|"
+    "pergunta de seguranca|pergunta secreta|resposta de segurança|question de sécurité|question de securite|"
+    "question secrète|question secrete|réponse secrète|sicherheitsfrage|geheimfrage|sicherheitsantwort|"
+    "domanda di sicurezza|domanda segreta|risposta segreta|beveiligingsvraag|veiligheidsvraag|geheime vraag|"
+    "pytanie bezpieczeństwa|pytanie bezpieczenstwa|pytanie zabezpieczające|kontrolní otázka|bezpečnostní otázka|"
+    "întrebare de securitate|săkerhetsfråga|säkerhetsfråga|sikkerhetsspørsmål|sikkerhedsspørgsmål|turvakysymys|"
+    "biztonsági kérdés|контрольный вопрос|секретный вопрос|контрольне питання|секретне питання|güvenlik sorusu|"
+    "gizli soru|câu hỏi bảo mật|cau hoi bao mat|pertanyaan keamanan|pertanyaan rahasia|soalan keselamatan|"
+    "ερώτηση ασφαλείας|שאלת אבטחה|سؤال الأمان|السؤال السري|سؤال الأمن|سوال امنیتی|सुरक्षा प्रश्न|คำถามความปลอดภัย|"
+    "秘密の質問|セキュリティ質問|安全问题|密保问题|安全問題|密保問題|보안 질문|비밀 질문|보안질문"
+)
+ANSWER_WORDS = _w(
+    "answer|answered|resposta|respuesta|réponse|reponse|antwort|risposta|antwoord|odpowiedź|odpowiedz|odpověď|"
+    "răspuns|svar|vastaus|válasz|ответ|відповідь|cevap|cevabı|câu trả lời|jawaban|jawapan|απάντηση|תשובה|الإجابة|"
+    "الجواب|پاسخ|जवाब|उत्तर|คำตอบ|答え|答案|답|답변"
 )

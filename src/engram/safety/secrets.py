@@ -30,7 +30,7 @@ from typing import Any
 from engram.errors import InvalidInput
 from engram.safety import assignments, formats, layouts, prose, stand_ins
 from engram.safety import secret_words as words
-from engram.safety.prose_words import LOCK_STEMS, OTHER_CODES, code_hints
+from engram.safety.prose_words import LOCK_STEMS, NEGATIONS, OTHER_CODES, code_hints
 # Prompt escaping moved to its own module; these names stay importable from here for callers.
 from engram.safety.escaping import escape_for_prompt as escape_for_prompt
 from engram.safety.escaping import memory_block as memory_block
@@ -255,6 +255,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     if "\n" in between and m.start() > 0 and m.string[m.start() - 1] in ",;\t|":
         return False  # the last column of a table's header (`user,password`), then a row: engram.safety.layouts reads it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
+    if not quoted and value[:1] in ";,|\t":
+        return False  # `pwd;scadenza`: the next cell of a table's header, not a value
     if not quoted and prose.unjoined(between):
         return False  # words between the label and the value and no word joining them: the window finder judges it
     if (not quoted or m.group("q") == "`") and _looks_like_code(value):
@@ -329,8 +331,8 @@ def _value_first_ok(m: re.Match[str]) -> bool:
     it is about something else ("1Password is my password manager", "bcrypt is the password hashing default")."""
     around = f"{m.group('w')} {m.group('after')}".lower().split()
     if assignments.ATTRIBUTE_WORDS.intersection(around) or _NOT_ONES_OWN.intersection(around) or \
-            m.group("p").endswith((",", ".")):
-        return False
+            m.group("p").endswith((",", ".")) or prose.numbered(m.group("p")):
+        return False  # `n°87242 — Réinitialisation mot de passe`: a ticket's number before the label
     return _pair_password_ok(m)
 
 
@@ -365,6 +367,29 @@ def _opens_something(m: re.Match[str]) -> bool:
     beside = re.findall(r"[^\W\d_]+", m.string[max(0, m.start() - 20):m.start()])[-1:] + \
         re.findall(r"[^\W\d_]+", m.group(0))[1:2]
     return not OTHER_CODES.intersection(w.lower() for w in beside)
+
+
+_API_KEY_HINTS = tuple(sorted({w.lower().split()[0].split("-")[0][:4] for w in words.API_KEY_WORDS}))
+_ANSWER_HINTS = tuple(sorted({w.lower().split()[0][:5] for w in words.SECURITY_QUESTION_WORDS}))
+
+
+def _mixed_groups(m: re.Match[str]) -> bool:
+    """A key in groups holds letters and digits both (not a run of serial numbers or of words)."""
+    return any(c.isdigit() for c in m.group(0)) and any(c.isalpha() for c in m.group(0))
+
+
+def _answer_ok(m: re.Match[str]) -> bool:
+    """A security question's answer: one to three words of a name or a place, none a function word, a word for a
+    state or a placeholder; not a question, nor a text about a test double."""
+    value = m.group("v").strip()
+    run = value.lower().split()
+    if assignments.about_test_double(m.string) or not 1 <= len(run) <= 3 or m.string[m.end("v"):].lstrip()[:1] == "?":
+        return False
+    if words.FUNCTION_WORDS.intersection(run) or set(run) & (_NOT_A_PASSWORD | assignments.ATTRIBUTE_WORDS | NEGATIONS):
+        return False
+    if value[0].lower() != value[0].upper() and not value[0].isupper():
+        return False  # an answer names a pet, a place or a person: "Riverside", not "sin configurar"
+    return not (assignments.is_placeholder_or_hash(value) or assignments.is_state(value) or _PLACEHOLDER.match(value))
 
 
 def _seed_ok(m: re.Match[str]) -> bool:
@@ -570,7 +595,7 @@ _SLIP_TOKEN = "|".join(_TOKEN_SLIPS)
 _B = r"(?<![A-Za-z0-9_])"  # left boundary that, unlike \b, also treats `_` as part of a word
 # "password for the staging DB is X": up to four words naming what the secret is for (not a verb).
 # A word naming what a secret is for; a dot only inside it (a host, `nuc.lan`), not a sentence's end ("… for Lisa. Ticket:").
-_W = r"(?:[\w@'-]|\.(?=[\w@'-]))+"
+_W = r"(?:[\w@'\u200c-]|\.(?=[\w@'-]))+"  # a word; Persian writes a zero-width non-joiner inside words ("خانه‌ی")
 _WORD = r"(?!(?:is|was|has|in|at|as|from)\b)" + _W
 
 
@@ -604,13 +629,14 @@ _PW_LABELS = (r"(?:(?<![^\W\d_])(?<!\\)(?:passw(?:o|ö)rt\w*|kennwort\w*|zugangs
               r"salasana\w{0,3}|heslo|jelsz(?:ó|o|ava|avam|avad|avunk|avát|avat)|parola(?:\s+d'ordine)?|[şs]ifre(?:m|n|si|niz|miz|yi)?|пароль|пароля|гасло|"
               r"(?:wi-?fi|wlan|wpa2?|wep|network|router|hotspot|netzwerk|r[ée]seau|rete|rede|сети|сеть)[\s-]+(?:key|code|pass(?:phrase|code)?|pw|"
               r"schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ)|"
-              r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice)\s+(?:(?:du|del|de|da|do|der|des|van|от)\s+)?"
-              r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети)|"
+              r"(?:schl(?:ü|ue|u)ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|nyckel|ключ|code|c[óo]digo|codice|κωδικός|رمز|کد)\s+"
+              r"(?:(?:du|del|de|da|do|der|des|van|от|του|της)\s+)?"
+              r"(?:l'|la\s+|el\s+|il\s+|o\s+)?(?:wi-?fi|wlan|r[ée]seau|red|rete|rede|router|сети|وای\u200c?\s?فای|واي\s?فاي)|"
               r"κωδικός(?:\s+πρόσβασης)?|password|" + _MORE + r")|" + _UNSPACED + r")")
 _PW_HINTS = ("pass", "wort", "kennwort", "mot", "mdp", "contrase", "clave", "senha", "palavra", "wachtwoord", "has",
              "lösenord", "losenord", "adgangskode", "passord", "salasana", "heslo", "jelsz", "parola", "şifre", "sifre",
              "пароль", "пароля", "гасло", "κωδικός", "wifi", "wi-fi", "wlan", "wpa", "wep", "network", "router",
-             "hotspot", "jelszav", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
+             "hotspot", "jelszav", "رمز", "کد", "وای", "واي", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호",
              *_PW_WORDS_MORE, *_PW_WORDS_UNSPACED)
 # "for the server", "für den Server", "del wifi", "do banco", "от почты", "的": what the password is for.
 _SPACED_COPULAS = words.alternation(words.spaced(words.COPULAS))
@@ -646,6 +672,7 @@ def _rule(kind: str, regex: str, hints: tuple[str, ...] = (), group: int | str |
 _VENDOR_TOKENS: tuple[tuple[str, str], ...] = (
     ("_v1_", r"do[por]_v1_[a-f0-9]{64}"),  # DigitalOcean
     ("dapi", r"dapi[a-f0-9]{32}(?:-\d)?"),  # Databricks
+    (":fx", r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx"),  # DeepL (free plan)
     ("hvs.", r"hvs\.[A-Za-z0-9_-]{24,}"), ("hvb.", r"hvb\.[A-Za-z0-9_-]{24,}"),  # HashiCorp Vault
     (".atlasv1.", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),  # Terraform Cloud / Enterprise
     ("shp", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),  # Shopify
@@ -890,7 +917,8 @@ _GENERIC: list[_Rule] = [
           ("seed", "phrase", "mnemonic", "words"), "v", _seed_ok),
     # A seed with no label, in a text that names a wallet: a line (or the rest of a line after a colon) of 12-24 plain
     # lower-case words, as BIP-39 seeds are written ("Backup for the Trezor:\nlunar spider orchard …").
-    _rule("seed_phrase", r"(?m)(?:^|(?<=[:：=]))[ \t]*[\"'“«„]?(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})[\"'”»“]?[ \t]*\.?[ \t]*$",
+    _rule("seed_phrase", r"(?m)(?:^|(?<=[:：=]))[ \t]*[\"'“«„]?(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})[\"'”»“]?[ \t]*\.?"
+          r"[ \t]*(?:[\"']?[ \t]*[}\]][ \t]*,?)*[ \t]*$",  # a JSON or YAML record may close the line: `…"}`
           tuple(sorted({w.lower() for w in words.WALLET_WORDS})), "v", _bare_seed_ok),
     # A private key of 256 bits in hex (Ethereum and other secp256k1 / ed25519 keys), named as a key, not a digest.
     _rule("private_key", r"(?<![0-9A-Za-z_])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z_])", validate=_hex_key_ok, min_digits=20),
@@ -915,6 +943,17 @@ _GENERIC: list[_Rule] = [
           ("key", "secret", "token", "credential", "seed", "sess", *_TOKEN_SLIPS), "v", _random_value_ok, min_digits=1),
     _rule("api_key", r"(?i:\bkey)\s*[:=]\s*['\"`]?(?P<v>[A-Za-z0-9_\-+/=.~]{16,})", ("key",), "v", _random_value_ok,
           min_digits=1),
+    # "API-Schlüssel fürs Skript: …", "clé API : …", "ключ API — …": the label in other languages (secret_words.API_KEY_WORDS).
+    _rule("api_key", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.API_KEY_WORDS) + r"))" + f"(?:{_PW_FOR_ML})?{_CONNECT_ML}"
+          + r"['\"`«“]?(?P<v>[A-Za-z0-9_\-+/=.~]{12,})", _API_KEY_HINTS, "v", _random_value_ok, min_digits=1),
+    # A product or licence key in five groups of five (Microsoft's and many vendors' format), named or not: such a code
+    # in a text is a key to something ("User's Office product key is 4VDX6-…").
+    _rule("licence_key", r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![\w-])", validate=_mixed_groups, min_digits=2),
+    # A security question's answer given as the answer: "Security question 'first pet' — answer: Biscuit".
+    _rule("security_answer", r"(?i:(?<![^\W\d_])(?:" + words.alternation(words.SECURITY_QUESTION_WORDS) + r"))[^\n]{0,80}?"
+          r"(?:(?<![^\W\d_])(?:" + words.alternation(words.ANSWER_WORDS) + r")(?![^\W\d_])[^\n:：=—–]{0,20})?"
+          r"\s*(?:[:：=—–]|->|\bis\b)\s*['\"«“„]?(?P<v>[^\W\d_][^\n,;:.!?\"'»”“(){}\[\]]{1,40}?)['\"»”“]?\s*(?:[.,;!?)}\]]|$)",
+          _ANSWER_HINTS, "v", _answer_ok),
     # "Twilio auth token 9f8e…": a key or token named as one, then its value with no connector (hex or mixed).
     _rule("api_key", r"(?i:\b(?:(?:auth|access|api|bearer|secret|session|refresh|private|app|bot)[\s_-]*)?(?:token|key|secret))\s+"
           r"(?P<v>[0-9a-f]{32,64}|[A-Za-z0-9]{32,64})\b", ("token", "key", "secret"), "v", _random_value_ok, min_digits=4),
