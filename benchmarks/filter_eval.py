@@ -320,6 +320,13 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    DATA / "instructions_holdout18.jsonl"),
         "instructions_tune18": ("the same method's tune batch, 16 languages; first read 34/40, 4/50; not trained on",
                                 DATA / "instructions_tune18.jsonl"),
+        "instructions_holdout19": ("the test batch, hard negatives first: text about AI, prompts and rules (developer "
+                                   "notes on chat templates, product docs, meeting notes on a bot's rules, research quoting "
+                                   "attacks, staff policies, the user's own preferences) and injections in the same "
+                                   "registers, 17 languages; scored once before any change: 18/20, 3/40; read once after "
+                                   "the report words of more languages", DATA / "instructions_holdout19.jsonl"),
+        "instructions_tune19": ("the same method's tune batch, 17 languages; first read 29/30, 4/80; not trained on",
+                                DATA / "instructions_tune19.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}

@@ -57,7 +57,23 @@ _META = re.compile(r"\b(?:such[\W_]+as|like|phrases?|examples?|attacks?|injectio
                    r"test(?:s|ing)?|benchmark\w*|signatures?|patterns?|mentions?|slides?|talk|course|lecture|"
                    r"memes?|jokes?|poster|sign|t-?shirt|book|title[ds]?|titled|song|novel|movie|film|episode|chapter|overused|prompts|"
                    r"blog|articles?|essays?|docs|documentation|guides?|"
-                   r"phrasing|wording|trope|cliche|famous|classic|infamous|prompt[\W_]+injection)\b")
+                   r"phrasing|wording|trope|cliche|famous|classic|infamous|prompt[\W_]+injection|"
+                   # the same in other languages: "for example", "such as", a study, an article, an attack, a quote (not
+                   # the bare "as" / "how" words, "wie", "come", "como": an order says "do it as if …" too)
+                   r"zum[\W_]+beispiel|beispiel\w*|studie\w*|artikel|angriff\w*|zitat\w*|"
+                   r"par[\W_]+exemple|exemples?|étude|etude|article|attaques?|citation|"
+                   r"por[\W_]+ejemplo|ejemplos?|tales[\W_]+como|estudio|artículo|ataques?|"
+                   r"ad[\W_]+esempio|esempi[oa]?|articolo|attacchi|attacco|"
+                   r"por[\W_]+exemplo|exemplos?|estudo|artigo|"
+                   r"bijvoorbeeld|onderzoek|aanval\w*|"
+                   r"na[\W_]+przykład|przykład\w*|badanie|artykuł|atak\w*|"
+                   r"например|такие[\W_]+как|пример\w*|исследовани\w*|атак\w*|цитат\w*|"
+                   r"örneğin|örnek\w*|makale\w*|saldırı\w*|"
+                   r"misalnya|contoh\w*|penelitian|serangan|"
+                   r"ví[\W_]+dụ|nghiên[\W_]+cứu|bài[\W_]+báo|tấn[\W_]+công|"
+                   r"مثلا|دراسة|مقال\w*|هجوم|هجمات|उदाहरण|अध्ययन|हमल\w*)\b"
+                   r"|例如|比如|研究|论文|論文|攻击|攻擊|例えば|攻撃|"
+                   r"예를[\W_]+들어|연구|공격")
 
 
 # "asking them to ignore security policies": an order reported about a third party, not given here.
