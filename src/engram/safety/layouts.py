@@ -33,6 +33,7 @@ from engram.safety.assignments import about_test_double, is_secret_name, is_secr
 from engram.safety.assignments import HINTS as _NAME_HINTS
 from engram.language.normalise import UNSPACED_SCRIPTS
 from engram.safety.prose_words import AMBIGUOUS, LOCK_STEMS, PASSWORD_STEMS, PIN_STEMS
+from engram.safety.secret_words import CODE_WORDS
 
 __all__ = ["HINTS", "find", "password_shaped"]
 
@@ -44,13 +45,16 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 _MD_RULE = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*")  # a Markdown table's rule: `|---|:--|`
 _ALIGNED = re.compile(r"\S+(?: \S+)*")  # cells of a CLI's table: runs of words with single spaces inside
-_HEADER_WORD = re.compile(r"[^\W\d_][\w'’\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0dff\u0e00-\u0eff-]*")
+# Vowel signs and other combining marks, which `\w` leaves out: a Hindi, Thai or Arabic header is one word with them.
+_MARKS = "\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0dff\u0e00-\u0eff"
+_HEADER_WORD = re.compile(rf"[^\W\d_][\w'’{_MARKS}-]*")
 # Words of a header that name a PIN, a code, a login; words for a password that also mean a code or a key in other
 # languages (engram.safety.prose_words.AMBIGUOUS), read as a password's column only beside a login's.
 _PIN_WORDS = frozenset(s for s, _ in PIN_STEMS if " " not in s and not s.endswith("-"))
-_CODE_WORDS = frozenset({"code", "codes", "código", "codigo", "codice", "kod", "kód", "koodi", "kode", "код", "κωδικός"})
+_CODE_WORDS = frozenset(CODE_WORDS) | {"κωδικός"}
 _LOGIN_WORDS = frozenset({"user", "username", "login", "email", "e-mail", "id", "usuario", "usuário", "utilisateur",
-                          "identifiant", "benutzer", "benutzername", "gebruiker", "gebruikersnaam", "użytkownik", "uživatel", "användare", "bruker", "käyttäjä", "felhasználó", "utente", "пользователь", "логин",
+                          "identifiant", "benutzer", "benutzername", "gebruiker", "gebruikersnaam", "użytkownik",
+                          "uživatel", "användare", "bruker", "käyttäjä", "felhasználó", "utente", "пользователь", "логин",
                           "користувач", "kullanıcı", "χρήστη", "χρήστης", "pengguna", "akun", "hp", "아이디", "用户名",
                           "登录名", "账号", "帳號", "ユーザー名", "ユーザーid", "ログインid", "người", "dùng", "tài", "khoản",
                           "مستخدم", "المستخدم", "کاربر", "उपयोगकर्ता", "यूज़रनेम", "यूजरनेम"})
@@ -58,7 +62,7 @@ _LOGIN_WORDS = frozenset({"user", "username", "login", "email", "e-mail", "id", 
 # password; `支付密码`; `관리자비밀번호`).
 _UNSPACED_PASSWORDS = tuple(sorted({s for s, _ in PASSWORD_STEMS if re.search(f"[{UNSPACED_SCRIPTS}]", s)
                                     and not s.startswith(AMBIGUOUS)} | {"비번"}))
-_AMBIGUOUS_PASSWORDS = ("κωδικ", "clave", "şifre", "sifre", "sandi", "parol", "losen", "lösen", "암호", "暗号")
+_AMBIGUOUS_PASSWORDS = tuple(a for a in AMBIGUOUS if a not in _CODE_WORDS and a not in ("ww", "cod", "mã", "رمز", "कोड"))
 _QUOTES = "\"'`"
 _MAX_ROWS = 200
 
@@ -104,8 +108,6 @@ def _cells(line: str, sep: str) -> list[tuple[int, int]] | None:
     return spans
 
 
-# Vowel signs and other combining marks, which `\w` leaves out: a Hindi, Thai or Arabic header is one word with them.
-_MARKS = "\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0900-\u0dff\u0e00-\u0eff"
 # A column's name: a word or a few, no value in it (a key followed by its value, `password:  24 bytes`, is no header).
 _COLUMN_NAME = re.compile(rf"(?=\d*[^\W\d])[^\W_][\w{_MARKS} .'’()/#-]{{0,31}}")
 
