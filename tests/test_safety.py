@@ -1832,6 +1832,8 @@ def test_look_alikes_of_messy_chat_are_kept(text):
     ("secrets_holdout24", (26, 1)),  # first read 24/30, 1/30; read once after tune24's readers
     ("secrets_tune25", (56, 0)),  # first read 47/60, 7/60; tuned on
     ("secrets_holdout25", (28, 2)),  # first read 25/30, 2/30; read once after tune25's readers
+    ("secrets_tune26", (57, 0)),  # first read 49/60, 2/60; tuned on
+    ("secrets_holdout26", (25, 1)),  # first read 25/30, 1/30; the same once after tune26's readers
 ])
 def test_batch_floors(name, floor):
     """Regression floors at each batch's figures after the round that used it (DATA_CARD.md): secrets caught at least,
@@ -1921,6 +1923,7 @@ def test_secrets_in_tables_are_found(text):
 @pytest.mark.parametrize("text", [
     "<table>\n<tr><th>Site</th><th>Login</th><th>Pass</th></tr>\n<tr><td>Shop admin</td><td>anna</td><td>in 1Password</td></tr>\n</table>",
     "| Servicio | Usuario | Clave |\n|---|---|---|\n| Correo | ventas@tienda.es | ver gestor |",
+    "Item\tProduct code\tStock\nMug\t481926\t12\nPlate\t730615\t40",  # not "code Stock … Mug 481926" (a service's code)
     "cliente;sito;pwd;scadenza\nBar Roma;barroma.it;gestita dal cliente;04/06/2025",
     "| サービス | ID | パスワード |\n|---|---|---|\n| 会計 | soumu@example.jp | 管理ツール参照 |",
     "IBAN per le rate condominiali: IT60 X054 2811 1010 0000 0123 456",
@@ -1928,3 +1931,42 @@ def test_secrets_in_tables_are_found(text):
 ])
 def test_look_alikes_in_tables_are_kept(text):
     assert find_secrets(text) == [], redact(text)
+
+
+# ------------------------------------------------------------------ credentials handed to an agent (tune26's method)
+
+@pytest.mark.parametrize("text", [
+    "Genoteerd: de alarmcode van de winkel is 48213.",
+    "Kapukód: 7305, a lakás a harmadik emeleten van.",
+    "Koden till cykelförrådet och garaget är 5521.",
+    "Overdragelse: Sector-alarmen slås fra med koden 839102.",
+    "رمز بوابة المستودع هو 6204، والمفتاح عند الحارس",
+    "קוד הכניסה לבניין הוא 5830",
+    "Ось код з SMS від банку: 274915",
+    "Token do Mercado Pago: APP_USR-5512837401923384-071523-9f1c2b7e4a6d8053c1e2f3a4b5c6d7e8-512903887",
+])
+def test_codes_handed_to_an_agent_are_found(text):
+    assert find_secrets(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "pagar_recibo(emisor=\"Iberdrola\", importe=61.20, iban_cargo=\"ES91 2100 0418 4502 0005 1332\")",
+    "La bolletta scade il 22/05, addebito diretto sull'IBAN IT60 X054 2811 1010 0000 0123 456.",
+    "Die Alarmanlage im Laden wurde letzte Woche gewartet, Rechnung Nr. 48213.",
+    "Koden till cykelförrådet finns hos styrelsen.",
+])
+def test_look_alikes_of_codes_handed_to_an_agent_are_kept(text):
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize("text, found", [
+    ('{"tool": "smart_lock.share", "args": {"door_code": "572863", "guest": "plumber"}}', True),
+    ('{"tool": "bank.confirm", "args": {"verification_code": "448409"}}', True),
+    ("gate_code = 5728", True),
+    ('{"otp": "611834"}', True),
+    ('{"zip_code": "57286", "area_code": "0228", "error_code": 4031, "promo_code": "5728"}', False),
+    ('{"door_code_length": 6, "door_code": ""}', False),
+])
+def test_codes_in_tool_calls_by_their_names(text, found):
+    """A code's name says what it opens or how it was sent; four to eight digits under it are the code."""
+    assert bool(find_secrets(text)) is found, redact(text)

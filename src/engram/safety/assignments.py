@@ -23,7 +23,7 @@ import math
 import re
 from collections import Counter
 
-from engram.safety.prose_words import AMBIGUOUS, PASSWORD_STEMS, TECH_WORDS
+from engram.safety.prose_words import AMBIGUOUS, LOCK_STEMS, PASSWORD_STEMS, TECH_WORDS
 from engram.safety.views import strip_accents
 
 __all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
@@ -91,6 +91,7 @@ _LEXICON_HEADS = tuple(s for s, _ in _LEXICON)
 
 
 HINTS = ("pass", "pwd", "pw", "secret", "token", "key", "credential", "auth", "psk", "-p", "-a", "-u", "--user", "login",
+         "code", "otp", "kod", "kode", "koodi", "codice", "codigo", "pin",  # a code's name (`_code_kind`)
          "/p:", "/user:",
          "-w", "%", "client(", "connect(", "new ",
          # every secret part of a name is a hint too (`SENHA_BANCO=…`, `DB_PAROL=…` hold none of the above),
@@ -336,6 +337,33 @@ def about_test_double(text: str) -> bool:
     return _TEST_DOUBLE.search(text) is not None
 
 
+# A code's name: a word for a code with what it opens or how it was sent (`door_code`, `gateCode`, `alarm_pin`,
+# `verification_code`, `otp`); its value is the code when it is four to eight digits.
+_CODE_PARTS = frozenset({"code", "codes", "kode", "kod", "codice", "codigo", "koodi", "pin", "passcode", "tan"})
+_OTP_PARTS = frozenset({"otp", "totp", "hotp", "2fa", "mfa"})
+_SENT_PARTS = frozenset({"verification", "verify", "confirmation", "confirm", "onetime", "sms", "login", "signin",
+                         "auth", "access", "security", "unlock", "disarm", "entry"})
+_LOCK_PARTS = tuple(s for s in LOCK_STEMS if s.isascii() and len(s) >= 4 and s not in ("card", "carta", "carte", "kart"))
+
+
+def _code_kind(name: str) -> str | None:
+    """`pin` for a lock's code (`door_code`, `alarmPin`), `one_time_code` for a sent one (`otp`, `sms_code`), else None."""
+    parts = _parts(name)
+    if _OTP_PARTS.intersection(parts):
+        return "one_time_code"
+    if not _CODE_PARTS.intersection(parts) or _names_other(parts):
+        return None
+    if any(p.startswith(_LOCK_PARTS) for p in parts):
+        return "pin"
+    return "one_time_code" if _SENT_PARTS.intersection(parts) else None
+
+
+def _digits_code(value: str) -> bool:
+    """Four to eight digits, not one digit repeated."""
+    value = value.strip()
+    return value.isdigit() and 4 <= len(value) <= 8 and len(set(value)) > 1
+
+
 def _kind(name: str) -> str:
     """`password` for a name that holds a password, `api_key` for any other secret name."""
     return "password" if any(p in _PASSWORD_PARTS or _password_word(p) for p in _parts(name)) else "api_key"
@@ -378,9 +406,13 @@ def find(text: str) -> list[tuple[int, int, str]]:
     for m in (*_ASSIGN.finditer(text), *_XML_ELEMENT.finditer(text), *_XML_KEY_VALUE.finditer(text),
               *_XML_NAMED.finditer(text), *_PLIST_PAIR.finditer(text)):
         name = m.group("name")
+        group = "v" if m.group("v") is not None or "v2" not in m.re.groupindex else "v2"
+        code = _code_kind(name)
+        if code is not None and _digits_code(m.group(group)):
+            out.append((m.start(group), m.end(group), code))
+            continue
         if not is_secret_name(name):
             continue
-        group = "v" if m.group("v") is not None or "v2" not in m.re.groupindex else "v2"
         value = m.group(group)
         if not is_secret_value(value, quoted=group == "v") or (group == "v2" and runs_a_command(text, m.end(group), value)):
             continue

@@ -105,7 +105,8 @@ def _label_pattern(stems: Iterable[tuple[str, int]], heads: Iterable[tuple[str, 
 
 _PASSWORD = _label_pattern(pw.PASSWORD_STEMS, pw.COMPOUND_HEADS)
 _PIN = _label_pattern(pw.PIN_STEMS)
-_CODE = _label_pattern(pw.CODE_STEMS)
+# "alarmcode", "alarmkoden", "Kapukód": a code's word glued to what it opens (which must still be named: `lock`)
+_CODE = _label_pattern(pw.CODE_STEMS, (("code", 1), ("kode", 2), ("kod", 2), ("kód", 0), ("koodi", 2)))
 _OTP = _label_pattern(pw.OTP_STEMS)
 _DEVICE = _label_pattern((w, 2) for w in pw.CODE_DEVICES)  # a keypad, a lockbox: named alone, it stands for its code
 # "when sudo asks", "wenn der VPN-Client fragt", "what Franco types after his e-mail": what asks for a password, or
@@ -132,7 +133,7 @@ HINTS: tuple[str, ...] = tuple(sorted(set().union(*_KIND_HINTS, _LOGIN_HINTS)))
 
 _QUOTES = "\"'`«»„“”‘’「」『』"
 _OPENING = frozenset("「『〈《＂＇")  # CJK opening quotes, each a token of its own ("パスワードは「…」です")
-_TRAIL = ".,;:)]}»!?。、，！？"
+_TRAIL = ".,;:)]}»!?。、，！？،؛"
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+.]?[a-z]+\.?\d*)?", re.IGNORECASE)
 _UNIT = re.compile(r"\d+(?:[.,]\d+)?[^\W\d_]{1,5}")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
@@ -256,6 +257,12 @@ _LOCK_START = re.compile(_alternation(pw.LOCK_STEMS), re.IGNORECASE)
 _LOCK_INSIDE = re.compile(_alternation(s for s in pw.LOCK_STEMS if _UNSPACED_RE.search(s) and not _HANGUL.search(s)))
 
 
+# A lock word of five letters or more at the end of a compound ("cykelgaraget", "Haustür" is one already, "voordeur"
+# is not): Germanic languages put what a code opens last.
+_LOCK_TAIL = re.compile(rf"(?<=[^\W\d_]{{3}})(?:{_alternation(s for s in pw.LOCK_STEMS if len(s) >= 5 and s.isascii())})"
+                        r"[^\W\d_]{0,3}$")
+
+
 def _changes(token: str) -> bool:
     """Whether `token` is a verb of changing (by its stem; inside a word in scripts that glue a pronoun on)."""
     return _CHANGE_START.fullmatch(token) is not None or (not token.isascii() and _CHANGE_INSIDE.search(token) is not None)
@@ -263,8 +270,10 @@ def _changes(token: str) -> bool:
 
 def _near_lock(tokens: list[str]) -> bool:
     """Whether one of `tokens` names what a code opens (a door, a gate, a safe, a card)."""
-    words = [re.split(r"['’]", t)[-1] or t for t in tokens]  # an elided article glued on: "dell'allarme", "l'immeuble"
-    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None for w in words) or \
+    # an elided article glued on ("dell'allarme", "l'immeuble"), a brand before a hyphen ("Verisure-alarmen")
+    words = [re.split(r"['’-]", t)[-1] or t for t in tokens]
+    return any(_LOCK_START.match(w) is not None or _LOCK_INSIDE.search(w) is not None or
+               (len(w) >= 8 and _LOCK_TAIL.search(w.lower()) is not None) for w in words) or \
         _DEVICE.search(" ".join(tokens)) is not None  # a device named in words ("boîtier à clés", "caja de seguridad")
 
 
@@ -670,8 +679,9 @@ _FOUND = {"password": "password", "pin": "pin", "otp": "one_time_code", "device"
 _NAME = r"(?:[A-ZА-ЯЁ][^\W\d_]*[a-zа-яё][^\W_]*|[a-z]{1,2}[A-Z][^\W_]*)"
 _CODE_WORD = "(?i:" + _alternation(pw.BRAND_CODE_WORDS) + ")"
 _BRAND_CODE = (re.compile(rf"(?<![\w.$@/-])(?P<name>{_NAME})[ -]{_CODE_WORD}(?![^\W_])"),
-               re.compile(rf"(?<![^\W_]){_CODE_WORD}\s+(?:(?i:de|do|da|del|di|du|für|for|from|для|от|від)\s+)?"
-                          rf"(?P<name>{_NAME})(?:\s+[A-ZА-ЯЁ][^\W\d_]{{0,3}}(?![^\W_]))?(?![^\W_])"))
+               # spaces only between the words: a tab or a line break ends a table's cell or row ("Zone code\tStock\nMug")
+               re.compile(rf"(?<![^\W_]){_CODE_WORD}[^\S\t\n]+(?:(?i:de|do|da|del|di|du|für|for|from|для|от|від)[^\S\t\n]+)?"
+                          rf"(?P<name>{_NAME})(?:[^\S\t\n]+[A-ZА-ЯЁ][^\W\d_]{{0,3}}(?![^\W_]))?(?![^\W_])"))
 
 
 def _brand_codes(text: str) -> Iterator[tuple[int, int]]:

@@ -65,7 +65,7 @@ PIN_STEMS: tuple[tuple[str, int], ...] = (
 CODE_STEMS: tuple[tuple[str, int], ...] = (
     ("code", 1), ("codes", 0), ("código", 1), ("codigo", 1), ("codice", 0), ("cod", 3), ("kod", 3), ("kód", 3),
     ("koodi", 2), ("kode", 2), ("код", 3), ("mã", 0), ("رمز", 0), ("کد", 0), ("รหัส", 0), ("কোড", 0), ("कोड", 0), ("κωδικ", 4), ("コード", 0), ("코드", 0),
-    ("번호", 0), ("비밀번호", 0),
+    ("번호", 0), ("비밀번호", 0), ("קוד", 0), ("הקוד", 0),
 )
 
 # Words for a one-time code (a verification, confirmation or sign-in code sent by SMS or e-mail, an OTP): a number of
@@ -90,7 +90,7 @@ OTP_STEMS: tuple[tuple[str, int], ...] = (
     ("verifieringskod", 2), ("engångskod", 2), ("bekräftelsekod", 2), ("engangskode", 2), ("bekreftelseskode", 2),
     ("verifiseringskode", 2), ("bekræftelseskode", 2), ("verifikationskode", 2), ("vahvistuskoodi", 3),
     ("varmistuskoodi", 3), ("kertakäyttökoodi", 3), ("ellenőrző kód", 2), ("megerősítő kód", 2), ("kinnituskood", 1),
-    ("код подтверждения", 0), ("проверочный код", 0), ("одноразовый код", 0), ("код из смс", 0), ("код из sms", 0),
+    ("код подтверждения", 0), ("проверочный код", 0), ("одноразовый код", 0), ("код из смс", 0), ("код из sms", 0), ("код з смс", 0), ("код з sms", 0), ("код із смс", 0),
     ("код для входа", 0), ("код верификации", 0), ("одноразовый пароль", 0), ("код підтвердження", 0),
     ("одноразовий код", 0), ("код перевірки", 0), ("код за потвърждение", 0), ("doğrulama kod", 5), ("dogrulama kod", 5),
     ("onay kod", 5), ("mã xác thực", 0), ("ma xac thuc", 0), ("mã xác nhận", 0), ("ma xac nhan", 0), ("mã xác minh", 0),
@@ -155,6 +155,7 @@ LOCK_STEMS: tuple[str, ...] = (
     "门", "卡", "保险箱",
     "ประตู", "ตู้เซฟ", "สัญญาณกันขโมย", "บัตร", "συναγερμ", "θυροτηλέφων", "درب", "دزدگیر", "آیفون", "পাসকোড", "দরজ", "কার্ড", "alarma", "interfon",
     "аларм", "сигнализац", "сигналізац", "врат", "riaszt", "riasztó", "hälyty", "larm",  # alarms (bg, mk, sr, ru, uk, hu, fi, sv); a door (bg)
+    "kapu", "דלת", "הדלת", "שער", "השער", "כניס", "הכניס", "בניין", "לבניין", "הבניין", "אזעק", "האזעק",  # a gate (hu); he
     # an installer's menu (a boiler's, a thermostat's, an alarm panel's), opened by a code
     "installer", "installateur", "instalador", "installatore", "instalator", "инсталлятор", "установщик",
     *(w for w in CODE_DEVICES if " " not in w),  # the devices that stand for their code

@@ -273,7 +273,10 @@ PAYMENT_WORDS = _w(
     "payment|payments|for payments|rent|pagamento|pagamenti|per le rate|rata|pago|pagos|paiement|paiements|loyer|"
     "zahlung|zahlungen|miete|betaling|betalingen|huur|płatność|płatności|czynsz|оплата|оплаты|платеж|платёж|ödeme|"
     "kira|betalning|hyra|maksu|vuokra|fizetés|plăți|plati|chirie|platba|nájem|πληρωμή|πληρωμές|תשלום|تحويل|للتحويل|"
-    "الدفع|للدفع|پرداخت|واریز|भुगतान|thanh toán|chuyển khoản|pembayaran|pembayaran sewa|付款|支付|转账|轉帳|振込|송금|입금"
+    "الدفع|للدفع|پرداخت|واریز|भुगतान|thanh toán|chuyển khoản|pembayaran|pembayaran sewa|付款|支付|转账|轉帳|振込|송금|입금|"
+    # a bill paid by direct debit or through a tool: "pagar_recibo(…)", "addebito diretto sull'IBAN …"
+    "bill|bills|direct debit|pay|pagar|recibo|recibos|bolletta|bollette|addebito|domiciliazione|lastschrift|"
+    "prélèvement|prelevement|domiciliación|débito direto|débito automático|incasso|automatische incasso"
 )
 
 

@@ -673,6 +673,7 @@ _VENDOR_TOKENS: tuple[tuple[str, str], ...] = (
     ("_v1_", r"do[por]_v1_[a-f0-9]{64}"),  # DigitalOcean
     ("dapi", r"dapi[a-f0-9]{32}(?:-\d)?"),  # Databricks
     (":fx", r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx"),  # DeepL (free plan)
+    ("app_usr-", r"APP_USR-\d{10,20}-\d{6}-[0-9a-f]{32}-\d{6,12}"),  # Mercado Pago access tokens
     ("hvs.", r"hvs\.[A-Za-z0-9_-]{24,}"), ("hvb.", r"hvb\.[A-Za-z0-9_-]{24,}"),  # HashiCorp Vault
     (".atlasv1.", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),  # Terraform Cloud / Enterprise
     ("shp", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),  # Shopify
