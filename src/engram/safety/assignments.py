@@ -24,6 +24,7 @@ import re
 from collections import Counter
 
 from engram.safety.prose_words import AMBIGUOUS, LOCK_STEMS, PASSWORD_STEMS, TECH_WORDS
+from engram.safety.secret_words import CODE_WORDS
 from engram.safety.views import strip_accents
 
 __all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
@@ -339,7 +340,7 @@ def about_test_double(text: str) -> bool:
 
 # A code's name: a word for a code with what it opens or how it was sent (`door_code`, `gateCode`, `alarm_pin`,
 # `verification_code`, `otp`); its value is the code when it is four to eight digits.
-_CODE_PARTS = frozenset({"code", "codes", "kode", "kod", "codice", "codigo", "koodi", "pin", "passcode", "tan"})
+_CODE_PARTS = frozenset(strip_accents(w).lower() for w in CODE_WORDS) | {"pin", "passcode", "tan"}
 _OTP_PARTS = frozenset({"otp", "totp", "hotp", "2fa", "mfa"})
 _SENT_PARTS = frozenset({"verification", "verify", "confirmation", "confirm", "onetime", "sms", "login", "signin",
                          "auth", "access", "security", "unlock", "disarm", "entry"})
