@@ -446,13 +446,13 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_tune24 (facts an extraction model writes: one short fact per row, everyday and work credentials, 30 "
         "languages; first read 51/60, 0/60; tuned on)": DATA / "secrets_tune24.jsonl",
         "secrets_holdout24 (facts an extraction model writes, by a helper that read neither the screen nor earlier rows; "
-        "the test batch, first read 24/30, 1/30; read once after the readers built from secrets_tune24)":
+        "the test batch, first read 24/30, 1/30; 26/30, 1/30 after the readers built from secrets_tune24)":
             DATA / "secrets_holdout24.jsonl",
         "secrets_tune25 (credentials in structured business documents: Markdown, CSV, TSV and HTML tables, forms, "
         "handover documents, runbooks, tickets, inventories, headers in 27 languages; first read 47/60, 7/60; tuned on)":
             DATA / "secrets_tune25.jsonl",
         "secrets_holdout25 (credentials in structured business documents, by a helper that read neither the screen nor "
-        "earlier rows; the test batch, first read 25/30, 2/30; read once after the readers built from secrets_tune25)":
+        "earlier rows; the test batch, first read 25/30, 2/30; 28/30, 2/30 after the readers built from secrets_tune25)":
             DATA / "secrets_holdout25.jsonl",
         "secrets_tune26 (credentials handed to an agent for a task: user turns, the agent's summaries, tool calls' "
         "arguments, plans, handovers and reminders, 21 languages; first read 49/60, 2/60; tuned on)":
