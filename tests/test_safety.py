@@ -1845,7 +1845,7 @@ def test_batch_floors(name, floor):
 
 # ------------------------------------------------------------------ secrets in source code (tune23's method)
 
-@pytest.mark.parametrize("text", [
+CODE_SECRETS = [
     'mima = "Qz!7-harbor"\nconn = pymysql.connect(host="db", user="root", password=mima)',
     "const String clave = 'Tejado-88!azul';\nfinal c = await connect(user: 'app', password: clave);",
     "$cle = 'Brume!4471-nord';\n$db = new PDO($dsn, 'app', $cle);\n$cfg = ['password' => $cle];",
@@ -1854,12 +1854,10 @@ def test_batch_floors(name, floor):
     "CREATE USER 'etl'@'%' IDENTIFIED BY '!Harbour2291';",
     '<property name="hibernate.connection.password">Lantern*9931</property>',
     '<entry key="smtp.password">Quartz!7720</entry>',
-])
-def test_secrets_in_code_are_found(text):
-    assert find_secrets(text), text
+]
 
 
-@pytest.mark.parametrize("text", [
+CODE_LOOK_ALIKES = [
     'greeting = "Hello-World2024!"\nprint(greeting)',
     'label = "Blue!9house"\nwidget = Card(title=label)',
     "Password: !Ref DbPassword",
@@ -1868,14 +1866,12 @@ def test_secrets_in_code_are_found(text):
     "-- psql asks for it, so it stays out of the history\n\\password report_reader",
     '<property name="hibernate.connection.password">${DB_PASSWORD}</property>',
     '<property name="hibernate.connection.username">ledger_app</property>',
-])
-def test_look_alikes_in_code_are_kept(text):
-    assert find_secrets(text) == [], redact(text)
+]
 
 
 # ------------------------------------------------------------------ facts an extraction model writes (tune24's method)
 
-@pytest.mark.parametrize("text", [
+FACT_SECRETS = [
     "Lena's Windows licence key is 7QK2M-X9R4T-BN3WF-8HJ6P-4CVD2.",
     "Security question 'name of first school' — answer: Riverside",
     "Respuesta de la pregunta de seguridad (ciudad natal del padre): Tarragona",
@@ -1887,12 +1883,10 @@ def test_look_alikes_in_code_are_kept(text):
     '{"fact": "Ledger wallet seed: orbit velvet canyon lemon tribe humble vacuum pistol sugar faith rocket umbrella"}',
     "رمز وای‌فای دفتر: 7391046285",
     "Ο κωδικός του Wi-Fi στο γραφείο της Μαρίας είναι 5830192746.",
-])
-def test_extracted_facts_with_secrets_are_found(text):
-    assert find_secrets(text), text
+]
 
 
-@pytest.mark.parametrize("text", [
+FACT_LOOK_ALIKES = [
     "Security question: what was the name of your first pet?",
     "Security question answers are kept in Bitwarden, not in notes.",
     "Pregunta de seguridad: sin configurar",
@@ -1902,25 +1896,21 @@ def test_extracted_facts_with_secrets_are_found(text):
     "Der API-Schlüssel liegt im Tresor unter „Wetterdienst“.",
     "Kod BLIK generuje się w aplikacji banku i działa dwie minuty.",
     "رمز وای‌فای را هفته‌ی پیش عوض کردم.",
-])
-def test_look_alikes_of_extracted_facts_are_kept(text):
-    assert find_secrets(text) == [], redact(text)
+]
 
 
 # ------------------------------------------------------------------ credentials in business documents (tune25's method)
 
-@pytest.mark.parametrize("text", [
+TABLE_SECRETS = [
     "<table>\n<tr><th>Site</th><th>Login</th><th>Pass</th></tr>\n<tr><td>Shop admin</td><td>anna</td><td>Quokka!7731</td></tr>\n</table>",
     "| Servicio | Usuario | Clave |\n|---|---|---|\n| Correo | ventas@tienda.es | Gaviota-4418! |",
     "Flat\tDoor code\tNotes\n2B\t481926\tknock twice\n3A\t730615\tdog inside",
     "服务,登录名,登录密码\n后台,admin_li,Hz9!tq-2207",
     "| सेवा | यूज़रनेम | पासवर्ड |\n|---|---|---|\n| बिजली | meena77 | Neem@4471x |",
-])
-def test_secrets_in_tables_are_found(text):
-    assert find_secrets(text), text
+]
 
 
-@pytest.mark.parametrize("text", [
+TABLE_LOOK_ALIKES = [
     "<table>\n<tr><th>Site</th><th>Login</th><th>Pass</th></tr>\n<tr><td>Shop admin</td><td>anna</td><td>in 1Password</td></tr>\n</table>",
     "| Servicio | Usuario | Clave |\n|---|---|---|\n| Correo | ventas@tienda.es | ver gestor |",
     "Item\tProduct code\tStock\nMug\t481926\t12\nPlate\t730615\t40",  # not "code Stock … Mug 481926" (a service's code)
@@ -1928,14 +1918,12 @@ def test_secrets_in_tables_are_found(text):
     "| サービス | ID | パスワード |\n|---|---|---|\n| 会計 | soumu@example.jp | 管理ツール参照 |",
     "IBAN per le rate condominiali: IT60 X054 2811 1010 0000 0123 456",
     "Ticket n°55120 — réinitialisation du mot de passe, clos.",
-])
-def test_look_alikes_in_tables_are_kept(text):
-    assert find_secrets(text) == [], redact(text)
+]
 
 
 # ------------------------------------------------------------------ credentials handed to an agent (tune26's method)
 
-@pytest.mark.parametrize("text", [
+AGENT_SECRETS = [
     "Genoteerd: de alarmcode van de winkel is 48213.",
     "Kapukód: 7305, a lakás a harmadik emeleten van.",
     "Koden till cykelförrådet och garaget är 5521.",
@@ -1944,19 +1932,15 @@ def test_look_alikes_in_tables_are_kept(text):
     "קוד הכניסה לבניין הוא 5830",
     "Ось код з SMS від банку: 274915",
     "Token do Mercado Pago: APP_USR-5512837401923384-071523-9f1c2b7e4a6d8053c1e2f3a4b5c6d7e8-512903887",
-])
-def test_codes_handed_to_an_agent_are_found(text):
-    assert find_secrets(text), text
+]
 
 
-@pytest.mark.parametrize("text", [
+AGENT_LOOK_ALIKES = [
     "pagar_recibo(emisor=\"Iberdrola\", importe=61.20, iban_cargo=\"ES91 2100 0418 4502 0005 1332\")",
     "La bolletta scade il 22/05, addebito diretto sull'IBAN IT60 X054 2811 1010 0000 0123 456.",
     "Die Alarmanlage im Laden wurde letzte Woche gewartet, Rechnung Nr. 48213.",
     "Koden till cykelförrådet finns hos styrelsen.",
-])
-def test_look_alikes_of_codes_handed_to_an_agent_are_kept(text):
-    assert find_secrets(text) == [], redact(text)
+]
 
 
 @pytest.mark.parametrize("text, found", [
@@ -1970,3 +1954,14 @@ def test_look_alikes_of_codes_handed_to_an_agent_are_kept(text):
 def test_codes_in_tool_calls_by_their_names(text, found):
     """A code's name says what it opens or how it was sent; four to eight digits under it are the code."""
     assert bool(find_secrets(text)) is found, redact(text)
+
+
+@pytest.mark.parametrize("text", [*CODE_SECRETS, *FACT_SECRETS, *TABLE_SECRETS, *AGENT_SECRETS])
+def test_secrets_of_the_fresh_batches_methods_are_found(text):
+    """One example per reader built from secrets_tune23-26 (source code, extracted facts, tables, tasks for an agent)."""
+    assert find_secrets(text), text
+
+
+@pytest.mark.parametrize("text", [*CODE_LOOK_ALIKES, *FACT_LOOK_ALIKES, *TABLE_LOOK_ALIKES, *AGENT_LOOK_ALIKES])
+def test_look_alikes_of_the_fresh_batches_methods_are_kept(text):
+    assert find_secrets(text) == [], redact(text)

@@ -46,7 +46,7 @@ from engram.safety.secret_words import FUNCTION_WORDS as _FUNCTION
 from engram.safety.secret_words import alternation as _alt
 from engram.safety.assignments import ATTRIBUTE_WORDS, about_test_double, is_placeholder_or_hash
 
-__all__ = ["HINTS", "ambiguous_label", "find", "find_broken_fields", "is_letter", "keypad_code", "numbered", "otp_code", "secret_like",
+__all__ = ["HINTS", "ambiguous_label", "find", "find_broken_fields", "is_letter", "keypad_code", "not_a_value", "otp_code", "secret_like",
            "unjoined"]
 
 _WINDOW = 14  # tokens read after a label
@@ -156,9 +156,10 @@ def _year(v: str) -> bool:
 _NUMBERED = re.compile(r"(?i)(?:n[°º]|no\.|nr\.|№)\s?\d")  # a number's sign before its digits: n°, nº, No., Nr., №
 
 
-def numbered(value: str) -> bool:
-    """Whether `value` is a number written with its sign (`n°87242`, `No.5512`, `№ 12`)."""
-    return _NUMBERED.match(value.lstrip("'\"(")) is not None
+def not_a_value(value: str) -> bool:
+    """Whether a token after (or before) a label is something else than its value: a table's next cell (`;scadenza`,
+    after `pwd;`), or a number written with its sign (`n°87242`, `No.5512`, `№ 12`)."""
+    return value[:1] in ";,|\t" or _NUMBERED.match(value.lstrip("'\"(")) is not None
 
 
 def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> bool:
@@ -175,7 +176,7 @@ def secret_like(value: str, *, numeric: bool = False, strict: bool = False) -> b
         value = value[1:]  # "@k0VQIfmw_": a password that starts with "@", not a handle (digits and both cases)
     if not 6 <= len(value) <= 64 or value.startswith(_CODE_START) or value.startswith("[REDACTED"):
         return False
-    if value[:1] in ";,|" or numbered(value):
+    if not_a_value(value):
         return False  # `;scadenza`: a table's next cell; `n°87242`, `№ 5`: a number
     if value.lower() in pw.NAMES or _UNSPACED_RE.search(value):
         return False  # a product's name ("1Password"); words of a script without spaces

@@ -255,7 +255,7 @@ def _password_value_ok(m: re.Match[str]) -> bool:
     if "\n" in between and m.start() > 0 and m.string[m.start() - 1] in ",;\t|":
         return False  # the last column of a table's header (`user,password`), then a row: engram.safety.layouts reads it
     value = m.group("v") if quoted else m.group("v2").strip("*_~").rstrip(":")  # "**Password Manager:**": a heading
-    if not quoted and value[:1] in ";,|\t":
+    if not quoted and prose.not_a_value(value):
         return False  # `pwd;scadenza`: the next cell of a table's header, not a value
     if not quoted and prose.unjoined(between):
         return False  # words between the label and the value and no word joining them: the window finder judges it
@@ -331,7 +331,7 @@ def _value_first_ok(m: re.Match[str]) -> bool:
     it is about something else ("1Password is my password manager", "bcrypt is the password hashing default")."""
     around = f"{m.group('w')} {m.group('after')}".lower().split()
     if assignments.ATTRIBUTE_WORDS.intersection(around) or _NOT_ONES_OWN.intersection(around) or \
-            m.group("p").endswith((",", ".")) or prose.numbered(m.group("p")):
+            m.group("p").endswith((",", ".")) or prose.not_a_value(m.group("p")):
         return False  # `n°87242 — Réinitialisation mot de passe`: a ticket's number before the label
     return _pair_password_ok(m)
 
