@@ -1,10 +1,10 @@
-"""Every ranking term on and off, on LoCoMo dev, the robustness suite and the many-people shape.
+"""Every ranking term on and off, on LoCoMo dev, BEAM dev, the robustness suite and the many-people shape.
 
-    python benchmarks/ablation.py --locomo /path/to/locomo_dev.json --people 1000,10000 \\
-        --vector-cache /tmp/engram-vectors --json benchmarks/results/ablation.json
+    python benchmarks/ablation.py --locomo /path/to/locomo_dev.json --beam /path/to/beam/100K \\
+        --people 1000,10000 --vector-cache /tmp/engram-vectors --json benchmarks/results/ablation.json
 
 Each variant is the shipped `ranking.Weights` with some fields overridden, exactly what
-`engram bench locomo|suite --weights name=value` runs; here every store is built once and asked
+`engram bench locomo|suite|beam --weights name=value` runs; here every store is built once and asked
 once per variant (weights change the ranking, not what is stored), so the whole table costs one
 ingest. `--check` re-runs one variant through `engram.bench.locomo.run` / `suite.run` to show
 the numbers are the same. Differences are paired (same questions, same stores): the table gives
@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engram.bench import locomo, suite
+from engram.bench import beam, locomo, suite
 from engram.bench.baselines import make_retriever, parse_weights
 from engram.bench.vectorcache import bench_embedder
 
@@ -68,6 +68,28 @@ def run_locomo(path: str, variants: Mapping[str, Mapping[str, float]], embedder:
         finally:
             engine.close()
         print(f"locomo {conv.id} done", file=sys.stderr)
+    return rows
+
+
+def run_beam(folder: str, variants: Mapping[str, Mapping[str, float]], embedder: Any, tmp: str,
+             limit: int | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Per-question scores of every variant on BEAM chats (`engram.bench.beam`), one store per chat
+    built once: R@k of the question's evidence messages, its ability, and newest-first where it
+    is a knowledge update."""
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in variants}
+    for chat in beam.load(folder, limit):
+        engine = beam.Engine(str(Path(tmp) / f"beam-{chat.name}.db"), embedder)
+        try:
+            engine.ingest(chat)
+            for name, weights in variants.items():
+                with beam.weighted(engine.memory, weights):
+                    for q in chat.questions:
+                        ranked = engine.search("hybrid", q.text, max(beam.KS), chat.last_time)
+                        rows[name].append({"ability": q.ability, "newest_first": beam.newest_first(ranked, q),
+                                           **{f"R@{k}": beam.recall_at(ranked, q.evidence, k) for k in beam.KS}})
+        finally:
+            engine.close()
+        print(f"beam {chat.name} done", file=sys.stderr)
     return rows
 
 
@@ -116,6 +138,7 @@ def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
     group), people top-1 / MRR per size, each with its paired change and standard error."""
     out: dict[str, Any] = {}
     lo = result.get("locomo", {})
+    be = result.get("beam", {})
     su = result.get("suite", {})
     pe = result.get("people", {})
     for name in result["variants"]:
@@ -127,6 +150,15 @@ def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
                 row[f"locomo {key}"] = {"value": round(_mean(mine, key), 4), "delta": round(delta, 4), "se": round(se, 4)}
             for cat in locomo.CATEGORIES.values():
                 row[f"locomo {cat} R@10"] = round(_mean(mine, "R@10", category=cat), 4)
+        if be:
+            base, mine = be["shipped"], be[name]
+            for key in ("R@5", "R@10"):
+                delta, se = paired([r[key] for r in base], [r[key] for r in mine])
+                row[f"beam {key}"] = {"value": round(_mean(mine, key), 4), "delta": round(delta, 4), "se": round(se, 4)}
+            fresh = [r["newest_first"] for r in mine if r["newest_first"] is not None]
+            row["beam newest_first"] = round(statistics.fmean(fresh), 4) if fresh else None
+            for ability in sorted({r["ability"] for r in mine}):
+                row[f"beam {ability} R@10"] = round(_mean(mine, "R@10", ability=ability), 4)
         if su:
             base_q, mine_q = su["shipped"]["questions"], su[name]["questions"]
             for key in ("top1", "top3", "mrr"):
@@ -151,7 +183,7 @@ def markdown(summary: Mapping[str, Any], result: Mapping[str, Any]) -> str:
         return "" if v is None else f"{v:.3f}"
 
     first = next(iter(summary.values()))
-    cols = [c for c in first if not c.startswith("locomo ") or c in ("locomo R@5", "locomo R@10")]
+    cols = [c for c in first if not c.startswith(("locomo ", "beam ")) or c in ("locomo R@5", "locomo R@10", "beam R@10")]
     cols = [c for c in cols if ("case_stable" not in c and " mrr" not in c) or c.startswith(("suite mrr", "people"))]
     lines = ["| variant | " + " | ".join(cols) + " |", "|" + "---|" * (len(cols) + 1)]
     for name, row in summary.items():
@@ -161,12 +193,19 @@ def markdown(summary: Mapping[str, Any], result: Mapping[str, Any]) -> str:
         lines += ["", "| variant | " + " | ".join(c.removeprefix("locomo ") for c in cats) + " |",
                   "|" + "---|" * (len(cats) + 1)]
         lines += [f"| {name} | " + " | ".join(f"{row[c]:.3f}" for c in cats) + " |" for name, row in summary.items()]
+    if result.get("beam"):
+        cats = [c for c in first if c.startswith("beam ") and c != "beam R@5" and c != "beam R@10"]
+        lines += ["", "| variant | " + " | ".join(c.removeprefix("beam ") for c in cats) + " |",
+                  "|" + "---|" * (len(cats) + 1)]
+        lines += [f"| {name} | " + " | ".join(cell(row[c]) for c in cats) + " |" for name, row in summary.items()]
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--locomo", help="LoCoMo JSON file (read in place)")
+    parser.add_argument("--beam", help="a BEAM folder of <n>/chat.json (read in place)")
+    parser.add_argument("--beam-limit", type=int, default=None, help="only the first N BEAM chats")
     parser.add_argument("--people", default="1000,10000", help="many-people sizes (empty: skip)")
     parser.add_argument("--no-suite", action="store_true")
     parser.add_argument("--variants", help="';'-separated variant names or weight overrides (default: all)")
@@ -183,6 +222,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="engram-ablation-") as tmp:
         if args.locomo:
             result["locomo"] = run_locomo(args.locomo, variants, embedder, tmp)
+        if args.beam:
+            result["beam"] = run_beam(args.beam, variants, embedder, tmp, args.beam_limit)
         if not args.no_suite:
             result["suite"] = run_suite(variants, embedder, tmp)
         sizes = [int(s) for s in args.people.split(",") if s.strip()]

@@ -73,3 +73,26 @@ def test_run_prints_every_key_and_the_cli_runs_it(tmp_path: Path):
                                     "dense", "--json"], catch_exceptions=False)
     assert cli.exit_code == 0, cli.output
     assert set(json.loads(cli.stdout)) == KEYS
+
+
+def test_weights_reach_the_ranking_and_are_restored(tmp_path: Path):
+    from engram.bench.beam import weighted
+    from engram.core.memory import Memory
+
+    data = tmp_path / "beam"
+    data.mkdir()
+    _chat(data, "1")
+    shipped = run(data, ("hybrid",), embedder="hashing")["hybrid"]
+    ablated = run(data, ("hybrid",), embedder="hashing", weights={"keyword": 0.0, "vector": 0.0, "context": 0.0,
+                                                                   "session": 0.0, "recency": 5.0})["hybrid"]
+    # With only recency left, the newest messages lead every question: the Flask question's answer drops.
+    assert ablated["overall"]["R@1"] < shipped["overall"]["R@1"]
+    with Memory(str(tmp_path / "w.db"), embedder="hashing") as mem:
+        before = mem.weights
+        try:
+            with weighted(mem, {"keyword": 0.0}):
+                assert mem.weights.keyword == 0.0
+                raise RuntimeError("inside")
+        except RuntimeError:
+            pass
+        assert mem.weights == before

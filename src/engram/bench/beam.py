@@ -22,10 +22,12 @@ The data folder is an argument and is never copied.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -143,6 +145,17 @@ def recall_at(ranked: Sequence[str], evidence: Sequence[str], k: int) -> float:
     return len(set(ranked[:k]) & set(evidence)) / len(evidence)
 
 
+@contextmanager
+def weighted(memory: Memory, weights: Mapping[str, float]) -> Iterator[None]:
+    """`memory`'s hybrid ranking with `weights` overridden meanwhile (ablations), then its own again."""
+    base = memory.weights
+    memory.weights = dataclasses.replace(base, **weights)
+    try:
+        yield
+    finally:
+        memory.weights = base
+
+
 def newest_first(ranked: Sequence[str], q: Question) -> bool | None:
     """An updated message in the top 10, above every original one (None: not a knowledge update)."""
     if not q.updated:
@@ -231,8 +244,9 @@ class Engine:
 
 def run(data: str | Path, retrievers: Sequence[str] = ("hybrid",), *, limit: int | None = None,
         embedder: Embedder | str | None = None, folder: str | None = None,
-        echo: Callable[[str], None] | None = None) -> dict[str, dict[str, Any]]:
-    """Ingest each chat once and score every retriever in `retrievers` on it: {retriever: result}."""
+        echo: Callable[[str], None] | None = None, weights: Mapping[str, float] | None = None) -> dict[str, dict[str, Any]]:
+    """Ingest each chat once and score every retriever in `retrievers` on it: {retriever: result}.
+    `weights` override the hybrid ranking's (an ablation, as `engram bench locomo --weights`)."""
     for name in retrievers:
         if name not in RETRIEVERS:
             raise InvalidInput(f"unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}")
@@ -255,12 +269,13 @@ def run(data: str | Path, retrievers: Sequence[str] = ("hybrid",), *, limit: int
                                     ("passages", engine.passages), ("ingest_s", engine.ingest_s),
                                     ("base_n", n), ("base_s", seconds)):
                     totals[name] += value
-                for q in chat.questions:
-                    for name in retrievers:
-                        started = time.perf_counter()
-                        ranked = engine.search(name, q.text, max(KS), chat.last_time)
-                        latencies[name].append((time.perf_counter() - started) * 1000)
-                        rows[name].append((q, ranked))
+                with weighted(engine.memory, weights or {}):
+                    for q in chat.questions:
+                        for name in retrievers:
+                            started = time.perf_counter()
+                            ranked = engine.search(name, q.text, max(KS), chat.last_time)
+                            latencies[name].append((time.perf_counter() - started) * 1000)
+                            rows[name].append((q, ranked))
             finally:
                 engine.close()
             if echo is not None:

@@ -94,17 +94,19 @@ def locomo(ctx: click.Context, data: str, retriever: str, weights: str | None, l
 @click.option("--limit", type=int, default=None, help="Only the first N chats (numeric order of their folders).")
 @click.option("--retriever", default="hybrid", show_default=True, type=click.Choice(["hybrid", "bm25", "dense"]),
               help="Engram's recall, its keyword signal alone, or plain cosine over the same passage vectors.")
+@weights_option
 @vector_cache_option
 @scratch_and_json
 @click.pass_context
-def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, folder: str | None,
+def beam(ctx: click.Context, data: str, limit: int | None, retriever: str, weights: str | None, folder: str | None,
          vector_cache: str | None, as_json: bool) -> None:
     """Message-level evidence recall on BEAM chats: one store per chat, every message through add_messages."""
     from engram.bench import beam as bench_beam
+    from engram.bench.baselines import parse_weights
 
     embedder = _embedder(ctx, vector_cache)
     result = bench_beam.run(data, (retriever,), limit=limit, embedder=embedder, folder=folder,
-                            echo=None if as_json else click.echo)[retriever]
+                            echo=None if as_json else click.echo, weights=parse_weights(weights))[retriever]
     if as_json:
         click.echo(json.dumps(result))
         return
