@@ -1,4 +1,5 @@
-"""Every ranking term on and off, on LoCoMo dev, BEAM dev, the robustness suite and the many-people shape.
+"""Every ranking term on and off, on LoCoMo dev, BEAM dev, the robustness suite, the many-people shape
+and Engram's knowledge-update and date sets (train and dev splits; test is left alone).
 
     python benchmarks/ablation.py --locomo /path/to/locomo_dev.json --beam /path/to/beam/100K \\
         --people 1000,10000 --vector-cache /tmp/engram-vectors --json benchmarks/results/ablation.json
@@ -26,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engram.bench import beam, locomo, suite
+from engram.bench import beam, dates, locomo, suite, updates
 from engram.bench.baselines import make_retriever, parse_weights
 from engram.bench.vectorcache import bench_embedder
 
@@ -44,6 +45,7 @@ VARIANTS: dict[str, str] = {
     "recency=0": "recency=0",
     "diversity=0.3": "diversity=0.3",
     "keyword_cap=2": "keyword_cap=2",
+    "newest=0": "newest=0",
 }
 
 
@@ -93,6 +95,21 @@ def run_beam(folder: str, variants: Mapping[str, Mapping[str, float]], embedder:
     return rows
 
 
+def run_splits(module: Any, variants: Mapping[str, Mapping[str, float]], embedder: Any,
+               folder: str) -> dict[str, dict[str, int]]:
+    """`engram.bench.updates` or `.dates` on the train and dev splits (each store built once):
+    per variant, the hits and questions summed over both (updates: newest first and `as_of`)."""
+    out: dict[str, dict[str, int]] = {name: {} for name in variants}
+    for split in ("train", "dev"):
+        result = module.run(split, embedder=embedder, folder=folder, weights=list(variants.values()))
+        for name, weights in variants.items():
+            run = result["runs"][",".join(f"{k}={v:g}" for k, v in weights.items()) or "default"]
+            for key in ("newest_hits", "as_of_hits", "top1_hits", "n"):
+                if key in run:
+                    out[name][key] = out[name].get(key, 0) + int(run[key])
+    return out
+
+
 def run_suite(variants: Mapping[str, Mapping[str, float]], embedder: Any, folder: str) -> dict[str, dict[str, Any]]:
     facts, questions = suite.load()
     engine = suite.suite_store(facts, "hybrid", folder, embedder)
@@ -140,6 +157,7 @@ def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
     lo = result.get("locomo", {})
     be = result.get("beam", {})
     su = result.get("suite", {})
+    up, da = result.get("updates", {}), result.get("dates", {})
     pe = result.get("people", {})
     for name in result["variants"]:
         row: dict[str, Any] = {}
@@ -168,6 +186,11 @@ def summarise(result: Mapping[str, Any]) -> dict[str, Any]:
                 row[f"suite {group} top1"] = res["top1"]
                 row[f"suite {group} mrr"] = res["mrr"]
             row["suite case_stable"] = su[name].get("case_stable")
+        if up:
+            row["updates newest"] = f"{up[name]['newest_hits']}/{up[name]['n']}"
+            row["updates as_of"] = f"{up[name]['as_of_hits']}/{up[name]['n']}"
+        if da:
+            row["dates top1"] = f"{da[name]['top1_hits']}/{da[name]['n']}"
         for size, runs in pe.items():
             delta, se = paired(runs["shipped"]["mrr_by_question"], runs[name]["mrr_by_question"])
             row[f"people {size} top1"] = runs[name]["top1"]
@@ -180,7 +203,7 @@ def markdown(summary: Mapping[str, Any], result: Mapping[str, Any]) -> str:
     def cell(v: Any) -> str:
         if isinstance(v, dict):
             return f"{v['value']:.3f} ({v['delta']:+.3f} ± {v['se']:.3f})" if v["delta"] else f"{v['value']:.3f}"
-        return "" if v is None else f"{v:.3f}"
+        return "" if v is None else v if isinstance(v, str) else f"{v:.3f}"
 
     first = next(iter(summary.values()))
     cols = [c for c in first if not c.startswith(("locomo ", "beam ")) or c in ("locomo R@5", "locomo R@10", "beam R@10")]
@@ -208,6 +231,7 @@ def main() -> None:
     parser.add_argument("--beam-limit", type=int, default=None, help="only the first N BEAM chats")
     parser.add_argument("--people", default="1000,10000", help="many-people sizes (empty: skip)")
     parser.add_argument("--no-suite", action="store_true")
+    parser.add_argument("--no-own", action="store_true", help="skip the knowledge-update and date sets")
     parser.add_argument("--variants", help="';'-separated variant names or weight overrides (default: all)")
     parser.add_argument("--embedder", default=None)
     parser.add_argument("--vector-cache", default=None, help="folder of cached vectors (engram.bench.vectorcache)")
@@ -226,6 +250,9 @@ def main() -> None:
             result["beam"] = run_beam(args.beam, variants, embedder, tmp, args.beam_limit)
         if not args.no_suite:
             result["suite"] = run_suite(variants, embedder, tmp)
+        if not args.no_own:
+            result["updates"] = run_splits(updates, variants, embedder, tmp)
+            result["dates"] = run_splits(dates, variants, embedder, tmp)
         sizes = [int(s) for s in args.people.split(",") if s.strip()]
         if sizes:
             result["people"] = run_people(sizes, variants, embedder, tmp)
