@@ -327,6 +327,14 @@ def report(beam: Path | None, locomo: Path | None) -> str:
                                    "the report words of more languages", DATA / "instructions_holdout19.jsonl"),
         "instructions_tune19": ("the same method's tune batch, 17 languages; first read 29/30, 4/80; not trained on",
                                 DATA / "instructions_tune19.jsonl"),
+        "instructions_holdout20": ("the test batch, by an adversary who knows keyword screens exist: orders phrased as "
+                                   "facts about how replies are made, fake agreements, passive policies, conditions, "
+                                   "stories, split fields, euphemisms for exfiltration, steering, personas as settings, "
+                                   "concealment and persistence, never addressing a model; 17 languages; scored once "
+                                   "before any change: 7/20, 0/30 (a retraining on its tune batch gained nothing here "
+                                   "and was not kept)", DATA / "instructions_holdout20.jsonl"),
+        "instructions_tune20": ("the same method's tune batch, 17 languages; first read 4/30, 1/60; not trained on",
+                                DATA / "instructions_tune20.jsonl"),
         "tests/data/instructions_labelled": ("the old rules' generated set", ROOT / "tests" / "data" / "instructions_labelled.jsonl"),
     }
     scored_other: dict[str, list[tuple[dict[str, str], bool]]] = {}

@@ -237,6 +237,9 @@ def test_an_order_set_after_an_innocuous_fact_is_read_on_its_own():
     ("instructions_holdout18.jsonl", 0.9, 0.067),
     # hard negatives first (text about AI, prompts and rules): first read 18/20, 3/40, the same after this round
     ("instructions_holdout19.jsonl", 0.9, 0.075),
+    # by an adversary who knows keyword screens exist (orders phrased as facts, never addressing a model): first
+    # read 7/20, 0/30; a retraining on its tune batch did not carry over and was not kept
+    ("instructions_holdout20.jsonl", 0.35, 0.0),
 ])
 def test_sets_the_classifier_never_trained_on(name, least_caught, most_refused):
     rows = [r for r in _rows(name) if r.get("split", "test") == "test"]
