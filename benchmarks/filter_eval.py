@@ -468,6 +468,12 @@ def report(beam: Path | None, locomo: Path | None) -> str:
         "secrets_holdout26 (credentials handed to an agent for a task, by a helper that read neither the screen nor "
         "earlier rows; the test batch, first read 25/30, 1/30; read once after the readers built from secrets_tune26)":
             DATA / "secrets_holdout26.jsonl",
+        "secrets_tune27 (machine output pasted into a chat: logs, HTTP dumps, stack traces, CI logs, shell history, env "
+        "dumps, debug prints; first read 58/60, 2/60; tuned on)":
+            DATA / "secrets_tune27.jsonl",
+        "secrets_holdout27 (machine output pasted into a chat, by a helper that read neither the screen nor earlier "
+        "rows; the test batch, first read 29/30, 2/30; read once after the readers built from secrets_tune27)":
+            DATA / "secrets_holdout27.jsonl",
     }
     grid = "secrets_grid14 (a construction x language grid, 19 languages; first read train 54/90, 4/86, dev 9/18, 1/24"
     for split, note in (("train", "; tuned on)"), ("dev", "; tuned on)"), ("test", "; the test split, not tuned on)")):

@@ -1834,6 +1834,8 @@ def test_look_alikes_of_messy_chat_are_kept(text):
     ("secrets_holdout25", (28, 1)),  # first read 25/30, 2/30; 28/30, 2/30 after tune25's readers; 28/30, 1/30 after the stop
     ("secrets_tune26", (57, 0)),  # first read 49/60, 2/60; tuned on
     ("secrets_holdout26", (25, 1)),  # first read 25/30, 1/30; the same once after tune26's readers
+    ("secrets_tune27", (60, 0)),  # first read 58/60, 2/60; tuned on
+    ("secrets_holdout27", (29, 2)),  # first read 29/30, 2/30; the same once after tune27's readers
 ])
 def test_batch_floors(name, floor):
     """Regression floors at each batch's figures after the round that used it (DATA_CARD.md): secrets caught at least,
@@ -1943,6 +1945,21 @@ AGENT_LOOK_ALIKES = [
 ]
 
 
+# ------------------------------------------------------------------ machine output pasted into a chat (tune27's method)
+
+LOG_SECRETS = [
+    "2024/06/13 08:44:02 config: {DSN:ops:Tq7.mZ4kLr2.Wx9@tcp(mysql-primary:3306)/ops?parseTime=true MaxOpenConns:25}",
+    "Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):\n  Vq2LmR8sTz4KxW1pNc6J",
+]
+
+
+LOG_LOOK_ALIKES = [
+    "users:\n- name: ci-deployer\n  user:\n    client-certificate-data: DATA+OMITTED\n    client-key-data: DATA+OMITTED",
+    "debug1: Will attempt key: /home/olena/.ssh/deploy_ed25519 ED25519 SHA256:0Y4sUSXy3+KITSsOPNDlMkHRqkVlsj9h6dS2uZStO44",
+    "Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`): see the vault",
+]
+
+
 @pytest.mark.parametrize("text, found", [
     ('{"tool": "smart_lock.share", "args": {"door_code": "572863", "guest": "plumber"}}', True),
     ('{"tool": "bank.confirm", "args": {"verification_code": "448409"}}', True),
@@ -1956,12 +1973,14 @@ def test_codes_in_tool_calls_by_their_names(text, found):
     assert bool(find_secrets(text)) is found, redact(text)
 
 
-@pytest.mark.parametrize("text", [*CODE_SECRETS, *FACT_SECRETS, *TABLE_SECRETS, *AGENT_SECRETS])
+@pytest.mark.parametrize("text", [*CODE_SECRETS, *FACT_SECRETS, *TABLE_SECRETS, *AGENT_SECRETS, *LOG_SECRETS])
 def test_secrets_of_the_fresh_batches_methods_are_found(text):
-    """One example per reader built from secrets_tune23-26 (source code, extracted facts, tables, tasks for an agent)."""
+    """One example per reader built from secrets_tune23-27 (source code, extracted facts, tables, tasks for an agent,
+    machine output)."""
     assert find_secrets(text), text
 
 
-@pytest.mark.parametrize("text", [*CODE_LOOK_ALIKES, *FACT_LOOK_ALIKES, *TABLE_LOOK_ALIKES, *AGENT_LOOK_ALIKES])
+@pytest.mark.parametrize("text", [*CODE_LOOK_ALIKES, *FACT_LOOK_ALIKES, *TABLE_LOOK_ALIKES, *AGENT_LOOK_ALIKES,
+                                  *LOG_LOOK_ALIKES])
 def test_look_alikes_of_the_fresh_batches_methods_are_kept(text):
     assert find_secrets(text) == [], redact(text)

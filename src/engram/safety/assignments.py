@@ -27,7 +27,7 @@ from engram.safety.prose_words import AMBIGUOUS, LOCK_STEMS, PASSWORD_STEMS, TEC
 from engram.safety.secret_words import CODE_WORDS
 from engram.safety.views import strip_accents
 
-__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
+__all__ = ["ATTRIBUTE_WORDS", "HINTS", "find", "is_path", "is_placeholder_or_hash", "is_secret_name", "is_secret_value", "is_state",
            "names_something_else", "runs_a_command"]
 
 # An assignment: a (possibly quoted, possibly subscripted: `cfg['PASSWORD'] = …`) name, `=`, `:`, `:=`, `=>`, then a quoted or bare value.
@@ -154,9 +154,11 @@ def is_secret_name(name: str, *, head: bool = False) -> bool:
     return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:]))
 
 
+# Words a placeholder is made of; the second line says the value was withheld (kubectl's `DATA+OMITTED`, `<hidden>`).
 _PLACEHOLDER_WORDS = re.compile(r"your|example|sample|dummy|placeholder|changeme|change[_-]?me|redacted|replace|"
                                 r"here|xxx|todo|fixme|secret|password|passwd|token|test|fake|demo|default|insert|"
-                                r"enter|none|null|empty|lorem", re.IGNORECASE)
+                                r"enter|none|null|empty|lorem|"
+                                r"omitted|withheld|elided|scrubbed|censored|obfuscated|masked|hidden|saniti[sz]ed", re.IGNORECASE)
 _FILLER_WORDS = re.compile(r"api|key|app|my|the|an?|value|string|of|for|to|goes|put|with|and|or|new|old|pass|pw|pwd|db|user|"
                            r"secure|strong|super|safe", re.IGNORECASE)
 # `!Ref Name`, `!vault |`: a YAML tag (letters only), then what it reads; `!Bluebird9231` is a password. `${sys.env(`: an
@@ -220,6 +222,11 @@ _STATE_WORDS = frozenset({"set", "unset", "required", "stored", "managed", "save
 _LETTER_RUN = re.compile(r"[A-Za-z]{2,}")
 
 
+def is_path(value: str) -> bool:
+    """A file path (`/root/.smbcred`, `~/.ssh/id_ed25519`, `C:\\keys\\app.pem`): where a secret is kept, not the secret."""
+    return _PATH.match(value.strip()) is not None
+
+
 def is_state(value: str) -> bool:
     """A value whose words (runs of two letters or more) all say what state a secret is in."""
     runs = [r.lower() for r in _LETTER_RUN.findall(value)]
@@ -243,7 +250,7 @@ def is_secret_value(value: str, *, quoted: bool) -> bool:
         return False
     if not any(c.isdigit() for c in value) and any(ord(c) >= 0x2E80 for c in value):
         return False  # words of a script written without spaces and no digit: `業者管理（リコー）`, a note, not a password
-    if _PATH.match(value):
+    if is_path(value):
         return False  # `credentials=/root/.smbcred`: where the secret is kept, not the secret
     if not quoted and _CODE.match(value) and not any(c.isdigit() for c in value):
         return False  # `password = form_password`, `token=request.args.get('t')`

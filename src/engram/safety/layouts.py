@@ -333,8 +333,9 @@ _LITERAL = re.compile(r"""(?P<q>["'])(?P<v>(?:[^"'\\\n]|\\.){1,128})(?P=q)""")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NOT_IN_PASSWORD = re.compile(r"[\s/:=;,(){}\[\]<>]")
 _USER = re.compile(r"[^\s=;,(){}\[\]<>]{1,64}")
-# `user:password@` with no scheme before it, then a host and a path or Go's `tcp(…)`: `root:…@tcp(10.0.3.7:3306)/db`.
-_DSN = re.compile(r"""(?<![^\s"'`=(,])[A-Za-z_][\w.-]{0,63}:(?P<v>[^\s"'`/]{3,128}?)@(?=(?:tcp|udp|unix)\(|"""
+# `user:password@` with no scheme before it, then a host and a path or Go's `tcp(…)`: `root:…@tcp(10.0.3.7:3306)/db`,
+# also as a printed struct's field (`{DSN:shop:…@tcp(…)/shop …}`, Go's `%+v`).
+_DSN = re.compile(r"""(?<![^\s"'`=(,{:])[A-Za-z_][\w.-]{0,63}:(?P<v>[^\s"'`/]{3,128}?)@(?=(?:tcp|udp|unix)\(|"""
                   r"""[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?/)""")
 
 

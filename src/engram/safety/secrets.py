@@ -237,6 +237,9 @@ def _ticket_pass(m: re.Match[str]) -> bool:
     return bool(before) and before[-1].lower() in _TICKET_PASSES
 
 
+_ASIDE = re.compile(r"\([^()\n]*\)")
+
+
 def _password_value_ok(m: re.Match[str]) -> bool:
     """A 'password is X' value counts when quoted, or when X looks like a password, not a word; not
     in a sentence about a test double (a fixture, a mock, a fake server), nor code (_code_after_label)."""
@@ -244,7 +247,8 @@ def _password_value_ok(m: re.Match[str]) -> bool:
         return False
     quoted = m.group("v") is not None
     between = m.string[m.start():m.start("v" if quoted else "v2")]
-    if assignments.ATTRIBUTE_WORDS.intersection(w.lower() for w in re.findall(r"[^\W\d_]+", between)):
+    said = _ASIDE.sub(" ", between)  # a remark in brackets is an aside ("(reset with `…-reset-password`)"), not the label's
+    if assignments.ATTRIBUTE_WORDS.intersection(w.lower() for w in re.findall(r"[^\W\d_]+", said)):
         return False  # "password hashing … is PBKDF2": an attribute of passwords, not one
     if m.start() > 0 and m.string[m.start() - 1] in "_./\\" and re.search(r"\s[^\s:='\"`]", between):
         return False  # `/run/secrets/db_password -p 5432:5432`: a label inside a name or path, words after it
@@ -343,8 +347,9 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 def _random_value_ok(m: re.Match[str]) -> bool:
     """An assigned key/token value counts when it looks machine-made, not like a word or name."""
     value = m.group("v")
-    if _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
-        return False
+    if _PLACEHOLDER.match(value) or value.startswith("[REDACTED:") or assignments.is_placeholder_or_hash(value) or \
+            assignments.is_path(value):
+        return False  # `client-key-data: DATA+OMITTED`, `Will attempt key: /home/u/.ssh/id_ed25519`
     names = _NAME_RUN.findall(m.string, m.start(), m.start("v"))
     if names and assignments.names_something_else(names[0]):
         return False  # `PRIVATE_TOKEN_HASH=…`, `session_id_ttl: …`: the name says what else it holds
@@ -610,8 +615,9 @@ _PW_FOR = _for_phrase("for|of|on|to")
 # A key's "for" phrase in any language of the table ("api key של OpenWeather:", "API-Key für Stripe:"): people name a
 # key in English inside a sentence of their own language.
 _KEY_FOR = _for_phrase("for|of|on|to|" + words.alternation(words.PREPS))
-# "(hex)", "(Synology)", "(prod)": a parenthesised qualifier between a label and its value.
-_QUALIFIER = r"(?:\s*\([^()\n]{1,40}\))?"
+# "(hex)", "(Synology)", "(prod)", "(reset with `bin/…-reset-password -u elastic`)": a parenthesised qualifier or
+# remark between a label and its value.
+_QUALIFIER = r"(?:\s*\([^()\n]{1,80}\))?"
 _CONNECT = (
     r"\s*(?:[:=]|->|(?:\b(?:is|was|has\s+been)\s+)?(?:now\b|(?:changed|set|reset|updated)\s+to\b)|\bis\b|\bwas\b|['’]s\b|"
     r"\?\s*it(?:['’]s|\s+is)\b)\s*"
