@@ -483,3 +483,31 @@ def test_the_date_terms_half_life_follows_the_precision_of_the_date():
     # Two days after a named day is far (1/16); two days after a named month is near (> 0.8).
     assert ranking.date_match(one_day[0][1] + 2 * DAY, one_day) == pytest.approx(1 / 16)
     assert ranking.date_match(a_month[0][1] + 2 * DAY, a_month) > 0.8
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k, min_score", [(1, None), (5, None), (10, 0.5), (3, 0.9), (40, None)])
+def test_fuse_with_k_keeps_exactly_what_top_k_of_every_hit_keeps(seed, k, min_score):
+    """Asked for k hits, fuse scores only what can be among them: the same hits, ranks and scores
+    as scoring every item and then keeping `top_k`, newest wins included."""
+    rng = np.random.default_rng(seed)
+    words = ["car", "drive", "berlin", "moved", "team", "editor"]
+    items = [Item(id=f"i{n}", subject="user:1", text=" ".join(rng.choice(words, size=3)) + f" note {n}",
+                  event_at=float(rng.integers(0, 400)) * DAY) for n in range(30)]
+    vectors = {it.id: rng.normal(size=8) for it in items}
+    word_vectors = {w: rng.normal(size=8) for w in words}
+    asked: list[list[str]] = []
+
+    def read_words(wanted):
+        asked.append(list(wanted))
+        return {w: word_vectors[w] for w in wanted}
+
+    signals = Signals(vector={it.id: float(rng.normal()) for it in items},
+                      keyword={it.id: float(rng.normal()) for it in items[::3]},
+                      cosines={it.id: float(rng.uniform(0.1, 0.7)) for it in items},
+                      terms=("car", "moved", "editor"), query="which car do I drive now", query_vector=rng.normal(size=8),
+                      word_vectors=read_words, item_vectors=lambda ids: {i: vectors[i] for i in ids})
+    weights = Weights(newest=6.0, newest_similar=-5.0)  # newest wins moves a hit in most seeds
+    every = ranking.top_k(ranking.fuse(items, signals, 400 * DAY, weights), k, min_score)
+    few = ranking.top_k(ranking.fuse(items, signals, 400 * DAY, weights, k=k, min_score=min_score), k, min_score)
+    assert [(h.id, h.rank, h.score, h.components) for h in few] == [(h.id, h.rank, h.score, h.components) for h in every]

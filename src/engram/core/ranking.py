@@ -139,6 +139,8 @@ class Weights:
 
 #: The vectors of the given items that can be had (by id): what newest wins compares.
 ItemVectors = Callable[[Sequence[str]], Mapping[str, np.ndarray]]
+#: The vectors of the given query words, each embedded alone (by word): what the relevance's residual takes out.
+WordVectors = Callable[[Sequence[str]], Mapping[str, np.ndarray]]
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,7 @@ class Signals:
     an unmatched item). `neighbours[id]` = (previous id, next id) in the same session, or None.
     The relevance (`relevance_evidence`) reads `query`, the vector it was embedded as
     (`query_vector`, None without an embedder), the vectors of the query words the candidates
-    share with it (`word_vectors`) and how much closer the query is to memories than to general
+    share with it (`word_vectors`, asked for the words of the hits scored) and how much closer the query is to memories than to general
     knowledge (`personal`: engram.core.background; None for a model without a shipped background).
     """
 
@@ -169,7 +171,7 @@ class Signals:
     asks_before: bool = False
     query: str = ""
     query_vector: np.ndarray | None = None
-    word_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+    word_vectors: WordVectors | None = None
     personal: float | None = None
 
 
@@ -405,8 +407,14 @@ def with_entity(ranked: list[tuple[float, str]], led: Mapping[str, float], weigh
 SESSION_EVIDENCE = ("vector", "keyword", "context", "entity", "time", "date", "question")
 
 
-def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights = Weights()) -> list[Hit]:
-    """One Hit per item, best first; `components` holds the weighted terms of the contract."""
+def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights = Weights(), *,
+         k: int | None = None, min_score: float | None = None) -> list[Hit]:
+    """One Hit per item, best first; `components` holds the weighted terms of the contract.
+
+    With `k`, only the hits `top_k(hits, k, min_score)` would keep: the relevance (the costly part:
+    shared words, their vectors, residual cosines) is read in rank order until k hits reach
+    `min_score`, and for the hits newest wins compares; the ranks of the others say they cannot be
+    among the k, so they are not scored."""
     items = list(items)
 
     def own(item_id: str | None) -> float:
@@ -442,19 +450,42 @@ def fuse(items: Iterable[Item], signals: Signals, now: float, weights: Weights =
     if weights.focus and signals.names:
         for i in focus_tail(items, [sum(p.values()) for p in parts], signals.names):
             parts[i]["focus"] = -weights.focus
-    evidence = relevance_evidence(items, signals)
-    scores = [relevance(*e) for e in evidence]
-    if weights.newest and not signals.asks_before and not signals.dates:  # the query's own time rules
-        lifts = newest_lifts(items, [sum(p.values()) for p in parts], scores, weights.newest,
-                             [p["entity"] for p in parts], signals.item_vectors, weights.newest_similar,
-                             weights.newest_after_days)
+    ranks = [sum(p.values()) for p in parts]
+    newest = bool(weights.newest) and not signals.asks_before and not signals.dates  # the query's own time rules
+    evidence = _scored(items, ranks, signals, k, min_score, newest)
+    scores = [relevance(*evidence[i]) if i in evidence else 0.0 for i in range(len(items))]
+    if newest:
+        lifts = newest_lifts(items, ranks, scores, weights.newest, [p["entity"] for p in parts], signals.item_vectors,
+                             weights.newest_similar, weights.newest_after_days)
         for i, lift in lifts.items():
             parts[i]["newest"] = lift
-    hits = [Hit(item=item, score=score, rank=sum(part.values()),
-                components={**part, "cosine": c, "overlap": o, "residual": r, "first_person": float(p),
+    hits = [Hit(item=items[i], score=scores[i], rank=sum(parts[i].values()),
+                components={**parts[i], "cosine": c, "overlap": o, "residual": r, "first_person": float(p),
                             **({} if m is None else {"personal": m})})
-            for item, part, score, (c, o, r, p, m) in zip(items, parts, scores, evidence)]
+            for i, (c, o, r, p, m) in evidence.items()]
     return sorted(hits, key=lambda h: _placing(h.rank, h.item))
+
+
+def _scored(items: Sequence[Item], ranks: Sequence[float], signals: Signals, k: int | None, min_score: float | None,
+            newest: bool) -> dict[int, tuple[float, float, float, bool, float | None]]:
+    """The relevance evidence of the items `fuse` returns, by index: every item without `k`; else the
+    hits newest wins may compare (the best and its window, in its own order) and the items in rank
+    order, read a batch at a time, until k of them reach `min_score`. Newest wins moves hits of that
+    window only, and only up, so no item left unscored can be among the k."""
+    if k is None:
+        return dict(enumerate(relevance_evidence(items, signals)))
+    order = sorted(range(len(items)), key=lambda i: _placing(ranks[i], items[i]))
+    first = sorted(range(len(items)), key=lambda i: -ranks[i])[:1 + NEWEST_WINDOW] if newest else []
+    out: dict[int, tuple[float, float, float, bool, float | None]] = {}
+    end, size, extra = 0, max(k, 1 + NEWEST_WINDOW), first
+    while True:
+        stop = min(len(order), end + size)
+        todo = [i for i in dict.fromkeys([*extra, *order[end:stop]]) if i not in out]
+        if todo:
+            out.update(zip(todo, relevance_evidence([items[i] for i in todo], signals)))
+        end, size, extra = stop, size * 2, []
+        if end >= len(order) or sum(1 for i in order[:end] if min_score is None or relevance(*out[i]) >= min_score) >= k:
+            return out
 
 
 #: The weighted terms of the rank value (Hit.components also holds the relevance's evidence:
@@ -500,7 +531,8 @@ def relevance_evidence(items: Sequence[Item], signals: Signals) -> list[tuple[fl
     every item; None without a shipped background)."""
     person = first_person(signals.query)
     shared = [shared_terms(signals.terms, item.text) for item in items]
-    words = signals.word_vectors
+    asked = list(dict.fromkeys(w for found in shared for w in found))
+    words = signals.word_vectors(asked) if signals.word_vectors is not None and asked else {}
     wanted = [item.id for item, found in zip(items, shared) if found and all(w in words for w in found)]
     own = signals.item_vectors(wanted) if wanted and signals.query_vector is not None and signals.item_vectors else {}
     counted = len(content_terms(signals.terms))
@@ -548,11 +580,17 @@ def without(query: np.ndarray, words: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def _cosines_to(q: np.ndarray, vectors: Sequence[np.ndarray]) -> list[float]:
-    """The cosine of `q` to every one of `vectors`, in one product (0 where a norm is ~0)."""
-    matrix = np.asarray(vectors, dtype=np.float64)
-    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(q))
-    dots = matrix @ np.asarray(q, dtype=np.float64)
-    return [float(d) / n if n > 1e-9 else 0.0 for d, n in zip(dots.tolist(), norms.tolist())]
+    """The cosine of `q` to every one of `vectors` (0 where a norm is ~0), each its own dot product:
+    the same to the last bit whichever other vectors are asked with it (a matrix product's rounding
+    depends on its shape)."""
+    q = np.asarray(q, dtype=np.float64)
+    q_norm = float(np.linalg.norm(q))
+    out = []
+    for v in vectors:
+        v = np.asarray(v, dtype=np.float64)
+        n = float(np.linalg.norm(v)) * q_norm
+        out.append(float(np.dot(v, q)) / n if n > 1e-9 else 0.0)
+    return out
 
 
 def _orthonormal(vectors: Sequence[np.ndarray]) -> list[np.ndarray]:

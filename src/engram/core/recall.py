@@ -153,10 +153,10 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
                                   item_vectors=ItemVectors(vectors, store, subject, embedder, items, reader),
                                   query=query, query_vector=whole_query(embedder, query, mentions.text, vectors.query, queries),
-                                  word_vectors=word_vectors(embedder, signals.terms, items, vectors.query, ahead),
+                                  word_vectors=word_vectors(embedder, vectors.query, ahead),
                                   personal=personal(embedder, vectors.query))
     steps.lap("words")
-    hits = ranking.fuse(items, signals, now, weights)
+    hits = ranking.fuse(items, signals, now, weights, k=k, min_score=min_score)
     steps.lap("fuse")
     top = ranking.top_k(hits, k, min_score)
     steps.lap("top_k")
@@ -195,17 +195,21 @@ def words_ahead(embedder: Embedder | None, terms: Sequence[str], query: np.ndarr
     return _EMBEDDING.submit(WORDS.embed_many, embedder, words) if words else None
 
 
-def word_vectors(embedder: Embedder | None, terms: Sequence[str], items: Sequence[Item],
-                 query: np.ndarray | None, ahead: Future[object] | None = None) -> dict[str, np.ndarray]:
-    """The vectors of the query words that some of `items` contain (`ranking.shared_terms`), each
-    embedded alone, for the relevance's residual cosine; none without an embedder or query vector.
-    `ahead` (`words_ahead`) is waited for first: the words it embedded come from `WORDS`."""
+def word_vectors(embedder: Embedder | None, query: np.ndarray | None,
+                 ahead: Future[object] | None = None) -> ranking.WordVectors | None:
+    """The vectors of query words that some hits share (`ranking.shared_terms`), each embedded
+    alone, for the relevance's residual cosine, asked for by the fuse for the hits it scores; None
+    without an embedder or query vector. `ahead` (`words_ahead`) is waited for first: the words it
+    embedded come from `WORDS`."""
     if embedder is None or query is None:
-        return {}
-    shared = list(dict.fromkeys(t for it in items for t in ranking.shared_terms(terms, it.text)))
-    if ahead is not None:
-        ahead.result()
-    return dict(zip(shared, WORDS.embed_many(embedder, shared))) if shared else {}
+        return None
+
+    def read(words: Sequence[str]) -> dict[str, np.ndarray]:
+        if ahead is not None:
+            ahead.result()
+        return dict(zip(words, WORDS.embed_many(embedder, list(words)))) if words else {}
+
+    return read
 
 
 def known(embedder: Embedder | None, terms: Sequence[str]) -> frozenset[str]:
