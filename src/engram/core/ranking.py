@@ -150,9 +150,10 @@ class Signals:
     Items missing from `keyword` / `vector` score `keyword_floor` / `vector_floor` (the z-score of
     an unmatched item). `neighbours[id]` = (previous id, next id) in the same session, or None.
     The relevance (`relevance_evidence`) reads `query`, the vector it was embedded as
-    (`query_vector`, None without an embedder), the vectors of the query words the candidates
-    share with it (`word_vectors`, asked for the words of the hits scored) and how much closer the query is to memories than to general
-    knowledge (`personal`: engram.core.background; None for a model without a shipped background).
+    (`query_vector`, None without an embedder), the vectors of the query words the scored hits
+    share with it (`word_vectors`, asked for those words) and how much closer the query is to
+    memories than to general knowledge (`personal`: engram.core.background; None for a model
+    without a shipped background).
     """
 
     keyword: Mapping[str, float] = field(default_factory=dict)
