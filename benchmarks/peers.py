@@ -326,8 +326,8 @@ from an extra: `pip install 'engramdb[peers]'`. The command:
 {chr(10).join(rows)}
 
 Measured on {result['cpus']} cores, load average {load[0]:.2f} before and {load[1]:.2f} after the
-run: the machine was shared with other heavy jobs, so compare the ratios within the table, not
-the absolute times with another machine. Versions: {v}.
+run; compare the ratios within the table, not the absolute times with another machine.
+Versions: {v}.
 """
 
 
