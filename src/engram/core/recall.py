@@ -129,6 +129,8 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     steps.lap("names")
     # Embedding the query (and scanning) on another core while the store runs the keyword search.
     source.start(respelt(store, embedder, subject, mentions.text, query), n)
+    whole = whole_ahead(embedder, query, mentions.text, queries)  # the relevance's vector, on the other worker
+    ahead = words_ahead(embedder, terms) if len(ids) else None  # and its words'
     try:
         keyword = dict(store.keyword(subject, terms, where, n, known=known(embedder, terms)))
         steps.lap("keyword")
@@ -143,7 +145,6 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
                               asks_before=bool(weights.newest) and ranking.asks_before(query))
     signals = dataclasses.replace(signals, terms=terms)
     pool = list(dict.fromkeys([*vectors.nearest, *keyword, *mentions.led]))
-    ahead = words_ahead(embedder, terms, vectors.query)  # the model is free again: it runs beside the fetch
     ranked = prerank(pool, signals, vectors, weights)
     steps.lap("prerank")
     reader = Shortlist(store, embedder)
@@ -152,7 +153,7 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     signals = dataclasses.replace(signals, neighbours=neighbours([it.id for it in items], vectors.around, found),
                                   cosines={it.id: vectors.cosine(it.id) for it in items},
                                   item_vectors=ItemVectors(vectors, store, subject, embedder, items, reader),
-                                  query=query, query_vector=whole_query(embedder, query, mentions.text, vectors.query, queries),
+                                  query=query, query_vector=whole_query(vectors.query, whole),
                                   word_vectors=word_vectors(embedder, vectors.query, ahead),
                                   personal=personal(embedder, vectors.query))
     steps.lap("words")
@@ -167,14 +168,22 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
 WORDS = QueryCache(4096)
 
 
-def whole_query(embedder: Embedder | None, query: str, unnamed: str, vector: np.ndarray | None,
-                queries: QueryCache | None) -> np.ndarray | None:
-    """The vector of the query with the names it mentions (the relevance's residual cosine reads
-    it): the one recall embedded (`vector`), unless names were taken out of that one (`unnamed`
-    differs from `query`: `vector_query`)."""
-    if embedder is None or vector is None or unnamed == query:
+def whole_ahead(embedder: Embedder | None, query: str, unnamed: str,
+                queries: QueryCache | None) -> Future[np.ndarray] | None:
+    """Begin embedding the query with the names it mentions (the relevance's residual cosine reads
+    it) on a worker thread, beside the embedding of the query without them, when names were taken
+    out of that one (`unnamed` differs from `query`: `vector_query`); else None (it is that one)."""
+    if embedder is None or unnamed == query:
+        return None
+    return _EMBEDDING.submit(embed_query, embedder, query, queries)
+
+
+def whole_query(vector: np.ndarray | None, whole: Future[np.ndarray] | None) -> np.ndarray | None:
+    """The vector of the query with its names: the one `whole_ahead` began, else the one recall
+    embedded (`vector`); None without a query vector."""
+    if vector is None or whole is None:
         return vector
-    return embed_query(embedder, query, queries)
+    return whole.result()
 
 
 def personal(embedder: Embedder | None, query: np.ndarray | None) -> float | None:
@@ -185,11 +194,11 @@ def personal(embedder: Embedder | None, query: np.ndarray | None) -> float | Non
     return found.personal(query) if found is not None and query is not None else None
 
 
-def words_ahead(embedder: Embedder | None, terms: Sequence[str], query: np.ndarray | None) -> Future[object] | None:
-    """Begin embedding the query's content words (`ranking.content_terms`) into `WORDS` on the
-    worker thread, while this one preranks and fetches: `word_vectors` reads the few that the
-    fetched items share from there. None without an embedder or query vector, or with no words."""
-    if embedder is None or query is None:
+def words_ahead(embedder: Embedder | None, terms: Sequence[str]) -> Future[object] | None:
+    """Begin embedding the query's content words (`ranking.content_terms`) into `WORDS` on a worker
+    thread, beside the query's own embedding and the keyword search: `word_vectors` reads the few
+    that the scored hits share from there. None without an embedder, or with no words."""
+    if embedder is None:
         return None
     words = list(dict.fromkeys(ranking.content_terms(terms)))
     return _EMBEDDING.submit(WORDS.embed_many, embedder, words) if words else None
