@@ -84,7 +84,7 @@ def run_beam(folder: str, variants: Mapping[str, Mapping[str, float]], embedder:
         try:
             engine.ingest(chat)
             for name, weights in variants.items():
-                with beam.weighted(engine.memory, weights):
+                with suite.weighted(engine.memory, weights):
                     for q in chat.questions:
                         ranked = engine.search("hybrid", q.text, max(beam.KS), chat.last_time)
                         rows[name].append({"ability": q.ability, "newest_first": beam.newest_first(ranked, q),

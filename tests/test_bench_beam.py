@@ -76,7 +76,7 @@ def test_run_prints_every_key_and_the_cli_runs_it(tmp_path: Path):
 
 
 def test_weights_reach_the_ranking_and_are_restored(tmp_path: Path):
-    from engram.bench.beam import weighted
+    from engram.bench.suite import weighted
     from engram.core.memory import Memory
 
     data = tmp_path / "beam"

@@ -22,12 +22,10 @@ The data folder is an argument and is never copied.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engram.bench.report import percentiles
+from engram.bench.suite import weighted
 from engram.errors import InvalidInput
 from engram.types import PASSAGE, embedded_text
 
@@ -143,17 +142,6 @@ def _questions(raw: Mapping[str, Sequence[Mapping[str, Any]]]) -> tuple[Question
 
 def recall_at(ranked: Sequence[str], evidence: Sequence[str], k: int) -> float:
     return len(set(ranked[:k]) & set(evidence)) / len(evidence)
-
-
-@contextmanager
-def weighted(memory: Memory, weights: Mapping[str, float]) -> Iterator[None]:
-    """`memory`'s hybrid ranking with `weights` overridden meanwhile (ablations), then its own again."""
-    base = memory.weights
-    memory.weights = dataclasses.replace(base, **weights)
-    try:
-        yield
-    finally:
-        memory.weights = base
 
 
 def newest_first(ranked: Sequence[str], q: Question) -> bool | None:

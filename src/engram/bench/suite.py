@@ -24,7 +24,8 @@ import json
 import random
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from importlib import resources
@@ -83,17 +84,25 @@ def data_text(name: str, folder: str | Path | None = None) -> str:
     return (Path(folder) / name).read_text(encoding="utf-8")
 
 
+@contextmanager
+def weighted(memory: Memory, weights: Mapping[str, float]) -> Iterator[None]:
+    """`memory`'s hybrid ranking with `weights` overridden meanwhile (ablations), then its own again."""
+    base = memory.weights
+    memory.weights = dataclasses.replace(base, **weights)
+    try:
+        yield
+    finally:
+        memory.weights = base
+
+
 def per_weights(memory: Memory, weights: Sequence[Mapping[str, float]],
                 ask: Callable[[], dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """`ask()` once for each of `weights` (overrides of `memory`'s hybrid ranking), keyed by their
     text ("default" for {}); `memory` keeps its own weights afterwards."""
-    base, runs = memory.weights, {}
-    try:
-        for override in weights:
-            memory.weights = dataclasses.replace(base, **override)
+    runs = {}
+    for override in weights:
+        with weighted(memory, override):
             runs[",".join(f"{k}={v:g}" for k, v in override.items()) or "default"] = ask()
-    finally:
-        memory.weights = base
     return runs
 
 
