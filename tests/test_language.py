@@ -1,6 +1,7 @@
 """engram.language: the one definition of each text rule, and every user reads it from there."""
 
 from engram.core import frames, names, notes, ranking
+from engram.language.framing import topic
 from engram.language.normalise import fold, plain, squeeze, visible
 from engram.language.quotes import straighten
 from engram.language.stem import name_key, stem
@@ -33,3 +34,23 @@ def test_every_user_reads_the_one_definition():
     assert frames.stem is stem
     assert notes.normalise_text("“a”\u00a0—\tb\u200b") == squeeze(plain("“a”\u00a0—\tb\u200b")) == '"a" - b'
     assert views.plain is plain
+
+
+def test_topic_takes_a_requests_framing_out_of_what_is_searched():
+    asked = ("Can you list the order in which I brought up different aspects of my app's deployment across our"
+             " conversations, in order? Mention ONLY and ONLY five items.")
+    assert topic(asked) == "my app's deployment?"
+    assert topic("Could you give me a brief summary of the budget talks throughout all of our sessions?") == \
+        "the budget talks?"
+    assert topic("Would you please walk me through the key aspects of the release plan in three sentences?") == \
+        "the release plan?"
+
+
+def test_topic_keeps_a_question_without_framing_byte_for_byte():
+    for plain_question in ("What did I order for lunch?", "Which  classical musicians does Melanie enjoy?",
+                           "Tell me about our internal CLI.", "When is the order due?", "summary of Q3 sales"):
+        assert topic(plain_question) == plain_question
+
+
+def test_topic_keeps_the_whole_question_when_framing_is_all_there_is():
+    assert topic("Can you list them in order?") == "Can you list them in order?"

@@ -536,3 +536,30 @@ def test_another_persons_newer_fact_does_not_lift_over_the_asked_persons(tmp_pat
         # the same pair about one person is a change, and the newer one comes first
         m.remember(U, "Ana drives a silver Skoda estate.", event_at=61 * DAY, now=61 * DAY)
         assert m.recall(U, "What car does Ana drive?", k=1, now=120 * DAY)[0].text == "Ana drives a silver Skoda estate."
+
+
+def test_recall_searches_the_topic_and_reads_the_whole_question_for_the_relevance(tmp_path):
+    embedder = RecordingEmbedder()
+    m = Memory(str(tmp_path / "framing.db"), embedder=embedder)
+    try:
+        m.remember_many(U, ["Deployed the budget tracker to Render in March."], now=0.0)
+        embedder.seen.clear()
+        asked = "Can you list the order in which I brought up my budget tracker's deployment across our sessions?"
+        m.recall(U, asked, k=1, now=0.0)
+        assert embedder.seen[0] == "my budget tracker's deployment?"  # what is searched: the topic
+        assert asked in embedder.seen[1:]  # the relevance still reads the question as asked
+    finally:
+        m.close()
+
+
+def test_a_requests_framing_does_not_find_memories_that_share_its_words(tmp_path, minilm):
+    m = Memory(str(tmp_path / "framing-minilm.db"), embedder=minilm)
+    try:
+        m.remember_many(U, ["Moved the budget tracker's database from SQLite to Postgres.",
+                            "Placed an order for three summary binders for our sessions with the accountant."],
+                        now=0.0)
+        hits = m.recall(U, "Can you give me a summary of the order in which I brought up changes to my budget"
+                           " tracker across our sessions? Mention only three items.", k=2, now=0.0)
+        assert hits[0].text.startswith("Moved the budget tracker")
+    finally:
+        m.close()

@@ -34,6 +34,7 @@ from engram.core import ranking
 from engram.core.queries import QueryCache
 from engram.core.steps import UNTIMED, Steps
 from engram.embed.base import Embedder
+from engram.language import framing
 from engram.store.base import FetchesVectors, Filter, NearestAnswer, SearchesVectors, Spells, Store
 from engram.store.rows import RowIds
 from engram.types import PASSAGE, Hit, Item
@@ -117,18 +118,19 @@ def search(store: Store, embedder: Embedder | None, subject: str, query: str, k:
     `queries` keeps query embeddings for repeated queries (engram.core.queries); `steps` times
     each step (engram.core.steps)."""
     n = max(CANDIDATES, k)
-    terms = ranking.keyword_terms(query)
+    searched = framing.topic(query)  # what is asked about: the words and vector searched
+    terms = ranking.keyword_terms(searched)
     source = vector_source(store, embedder, subject, where, exact_vectors=exact_vectors, queries=queries,
                            steps=steps)
     ids = source.ids()
-    mentions = people.Mentions(query)
+    mentions = people.Mentions(searched)
     # With the entity term on, the names the subject's memories use (engram.core.names) go to it,
     # and leave the text that is embedded.
     if weights.entity and embedder is not None and len(ids):
-        mentions = people.book(store, subject, embedder.identity, ids).read(query, n)
+        mentions = people.book(store, subject, embedder.identity, ids).read(searched, n)
     steps.lap("names")
     # Embedding the query (and scanning) on another core while the store runs the keyword search.
-    source.start(respelt(store, embedder, subject, mentions.text, query), n)
+    source.start(respelt(store, embedder, subject, mentions.text, searched), n)
     whole = whole_ahead(embedder, query, mentions.text, queries)  # the relevance's vector, on the other worker
     ahead = words_ahead(embedder, terms) if len(ids) else None  # and its words'
     try:

@@ -1,0 +1,49 @@
+"""What a question asks about, without how it asks (`topic`).
+
+A question put to a memory often wraps its topic in a request: a lead ("Can you walk me
+through ..."), the shape of the answer ("the order in which I brought up ...", "a comprehensive
+summary of ..."), where it was said ("... across our conversations") and how to answer
+("Mention only five items."). Those words are about the answer, not about any memory: searched,
+they dilute the query's embedding and match memories that merely say "order" or "summary".
+`topic` takes them out, so recall searches for what is asked about; the cues that read the whole
+question (its tense, its dates, "when") still read it whole. English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)"
+_TALKS = r"(?:conversations?|discussions?|chats?|sessions?|exchanges?)"
+_FRAMING = re.compile("|".join([
+    # a request's lead: "Can you list", "Could you please give me", "Would you walk me through"
+    r"^\W*(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:(?:tell|show|give|remind|walk)\s+(?:me|us)(?:\s+(?:about|through))?"
+    r"|list|name|summari[sz]e|recap|outline|describe|provide)\b",
+    # how to answer: "Mention ONLY and ONLY five items.", "in three sentences", "in bullet points"
+    rf"\b(?:mention|list|name|give|include)\s+only(?:\s+and\s+only)?\s+{_COUNT}\s+(?:items?|things?|points?|events?)\b\.?",
+    rf"\bin\s+(?:{_COUNT}\s+)?(?:sentences?|bullet\s+points?|bullets)\b",
+    # where it was said: "across our conversations", "throughout all of our previous sessions"
+    rf"\b(?:across|throughout|during|over|in)\s+(?:all\s+)?(?:of\s+)?our\s+(?:previous\s+|past\s+|earlier\s+)?{_TALKS}\b",
+    # the answer's shape: "the order in which I brought up", "in chronological order", "a brief summary of"
+    r"\b(?:the\s+)?order\s+in\s+which\s+(?:i|we)\s+(?:brought\s+up|mentioned|discussed|raised|talked\s+about)\b",
+    r"\bin\s+(?:chronological\s+)?order\b",
+    r"\b(?:an?\s+)?(?:comprehensive\s+|brief\s+|short\s+|quick\s+|detailed\s+|overall\s+)?(?:summary|overview|recap)\s+of\b",
+    r"\b(?:the\s+)?(?:different|various|key)\s+aspects\s+of\b",
+]), re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_SPACE = re.compile(r"\s+")
+_DANGLING = re.compile(r"[\s,;:]+([?.!])|\s+(?=[,;:])")  # "deployment , ?" -> "deployment?"
+#: The fewest words a topic keeps; with fewer, the question is searched whole.
+MIN_WORDS = 2
+
+
+def topic(query: str) -> str:
+    """`query` without its request framing ("Can you list the order in which I brought up
+    different aspects of my app's deployment across our conversations?" -> "my app's deployment
+    ?"); the query itself when it has none, or when too little would be left."""
+    rest = _FRAMING.sub(" ", query)
+    if rest == query:
+        return query
+    rest = _DANGLING.sub(r"\1", _SPACE.sub(" ", rest)).strip(" ,;")
+    return rest if len(_WORD.findall(rest)) >= MIN_WORDS else query
