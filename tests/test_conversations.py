@@ -308,7 +308,7 @@ def test_a_short_request_that_states_the_fact_beats_one_passage_of_a_long_answer
     hits = memory.recall("user:1", "Which port does my Redis cache listen on?", k=3, explain=True)
     assert hits[0].item.metadata["message_id"] == "1"
     for hit in hits:  # the message's terms, with the soft maximum's part, still sum to its rank
-        assert hit.rank == pytest.approx(sum(hit.components[t] for t in (*ranking.TERMS, "passages", "standing")))
+        assert hit.rank == pytest.approx(sum(hit.components[t] for t in (*ranking.TERMS, "passages", "standing", "speaker")))
         assert hit.components["question"] == 0.0 and hit.components["context"] == 0.0
     long = next(h for h in hits if h.item.metadata["message_id"] == "2")
     assert long.components["passages"] < 0  # one passage found of many
@@ -422,3 +422,23 @@ def test_a_restatement_is_a_new_value_of_the_same_kind_about_the_same_thing(earl
     from engram.core.restated import restates
 
     assert restates(earlier, later) is restated
+
+
+def test_a_question_that_names_the_speaker_finds_that_speakers_message_first(memory):
+    from engram.core.collapse import SPEAKER
+
+    memory.add_messages("user:1", [
+        {"role": "user", "content": "For pacing my study week before the May exams, I plan two focused blocks a day"
+                                    " and a review on Sundays.", "id": 1},
+        {"role": "assistant", "content": "For pacing your study week before the May exams, two focused blocks a day"
+                                         " and a review on Sundays work well.", "id": 2},
+    ], at="2024-03-15T09:00:00Z")
+    said = {}
+    for question in ("What did you recommend for pacing my study week?",
+                     "What did I mention about pacing my study week?"):
+        hits = memory.recall("user:1", question, k=2, explain=True)
+        said[question] = [(h.item.metadata["message_id"], h.components["speaker"]) for h in hits]
+    assert said["What did you recommend for pacing my study week?"] == [("2", SPEAKER), ("1", 0.0)]
+    assert said["What did I mention about pacing my study week?"] == [("1", SPEAKER), ("2", 0.0)]
+    asked = memory.recall("user:1", "What would you suggest for pacing my study week?", k=2, explain=True)
+    assert [h.components["speaker"] for h in asked] == [0.0, 0.0]  # advice asked now names no one's words

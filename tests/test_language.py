@@ -1,7 +1,7 @@
 """engram.language: the one definition of each text rule, and every user reads it from there."""
 
 from engram.core import frames, names, notes, ranking
-from engram.language.framing import topic
+from engram.language.framing import speaker, topic
 from engram.language.normalise import fold, plain, squeeze, visible
 from engram.language.quotes import straighten
 from engram.language.stem import name_key, stem
@@ -54,3 +54,13 @@ def test_topic_keeps_a_question_without_framing_byte_for_byte():
 
 def test_topic_keeps_the_whole_question_when_framing_is_all_there_is():
     assert topic("Can you list them in order?") == "Can you list them in order?"
+
+
+def test_speaker_reads_whose_earlier_words_a_question_asks_for():
+    assert speaker("What profession did I mention I work in?") == "user"
+    assert speaker("When did I say I met Laura?") == "user"
+    assert speaker("How did you recommend structuring my essay?") == "assistant"
+    assert speaker("What had you suggested for the API limits?") == "assistant"
+    for no_one in ("What steps would you suggest I take?", "Have I ever worked with Flask?",
+                   "What did you tell me and what did I say?", "What does Melanie paint?"):
+        assert speaker(no_one) is None

@@ -13,7 +13,9 @@ message's `explain` gives those terms as 0 and the soft maximum's part as "passa
 terms still sum to its rank. A user's standing instruction ("Always use APA style when I ask
 about references") or stated preference ("I prefer step-by-step explanations with examples",
 `engram.core.standing.standing`) gains STANDING ("standing"): it applies to every later request
-on its topic, which rarely repeats its words. Hits on other kinds pass through unchanged.
+on its topic, which rarely repeats its words. A message by the speaker the question names
+("What did you recommend ...?": the assistant, "What did I mention ...?": the user;
+`engram.language.framing.speaker`) gains SPEAKER ("speaker"). Hits on other kinds pass through unchanged.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ SPREAD = 2.0
 TURN_TERMS = ("question", "context", "session")
 #: What a user's standing instruction or stated preference gains, in rank units.
 STANDING = 1.0
+#: What a message by the speaker the question names gains, in rank units (as much as STANDING).
+SPEAKER = 1.0
 
 
 def wide(k: int) -> int:
@@ -75,9 +79,10 @@ def message_rank(ranks: Sequence[float], passages: int, spread: float = SPREAD) 
     return best + spread * math.log(share)
 
 
-def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
+def collapse(store: Store, hits: Sequence[Hit], k: int, speaker: str | None = None) -> list[Hit]:
     """The best `k` hits with each message's passages replaced by one hit on the message, ranked
-    by `message_rank` (stable: equal ranks keep the passages' order)."""
+    by `message_rank` (stable: equal ranks keep the passages' order); a message whose role is
+    `speaker` (the one the question names) lifted by SPEAKER."""
     wanted = [str(h.item.metadata.get("message")) for h in hits if h.item.kind == PASSAGE]
     found = {it.id: it for it in store.get(list(dict.fromkeys(wanted)))} if wanted else {}
     groups: dict[str, list[Hit]] = {}  # message id (or a passing hit's own id) -> its hits, in order
@@ -89,30 +94,32 @@ def collapse(store: Store, hits: Sequence[Hit], k: int) -> list[Hit]:
         if message is not None:  # else forgotten since
             groups.setdefault(message.id, []).append(hit)
     # Each group's rank first (from its passages' ranks); a hit is made only for the k that are kept.
-    scored: list[tuple[float, float, str, list[Hit], list[float]]] = []
+    scored: list[tuple[float, tuple[float, float], str, list[Hit], list[float]]] = []
     for key, group in groups.items():
         if group[0].item.kind != PASSAGE:
-            scored.append((group[0].rank, 0.0, key, group, []))
+            scored.append((group[0].rank, (0.0, 0.0), key, group, []))
             continue
         ranks = [passage_rank(h) for h in group]
-        lift = STANDING if standing(found[key]) else 0.0
-        rank = message_rank(ranks, int(found[key].metadata.get("passages", len(group)))) + lift
-        scored.append((rank, lift, key, group, ranks))
+        lifts = (STANDING if standing(found[key]) else 0.0,
+                 SPEAKER if speaker is not None and found[key].metadata.get("role") == speaker else 0.0)
+        rank = message_rank(ranks, int(found[key].metadata.get("passages", len(group)))) + sum(lifts)
+        scored.append((rank, lifts, key, group, ranks))
     scored.sort(key=lambda entry: -entry[0])  # stable: equal ranks keep the passages' order
-    return [_message_hit(found[key], group, ranks, rank, lift) if ranks else group[0]
-            for rank, lift, key, group, ranks in scored[:k]]
+    return [_message_hit(found[key], group, ranks, rank, lifts) if ranks else group[0]
+            for rank, lifts, key, group, ranks in scored[:k]]
 
 
-def _message_hit(message: Item, passages: list[Hit], ranks: list[float], rank: float, lift: float) -> Hit:
+def _message_hit(message: Item, passages: list[Hit], ranks: list[float], rank: float,
+                 lifts: tuple[float, float]) -> Hit:
     """One hit on `message` from its passage hits (`ranks`: their `passage_rank`s): the best passage's,
-    at the message's `rank` (with the standing `lift` in it)."""
+    at the message's `rank` (with the standing and speaker `lifts` in it)."""
     top = max(range(len(passages)), key=lambda i: ranks[i])
     hit = passages[top]
     meta = hit.item.metadata
     components: dict[str, float] = {}
     if hit.components:
-        components = {**hit.components, **dict.fromkeys(TURN_TERMS, 0.0), "passages": rank - lift - ranks[top],
-                      "standing": lift,
+        components = {**hit.components, **dict.fromkeys(TURN_TERMS, 0.0), "passages": rank - sum(lifts) - ranks[top],
+                      "standing": lifts[0], "speaker": lifts[1],
                       "passage": float(meta.get("passage", 0)), "passage_start": float(meta.get("start", 0)),
                       "passage_end": float(meta.get("end", 0))}
     return dataclasses.replace(hit, item=message, rank=rank, components=components, passage=hit.item.text,

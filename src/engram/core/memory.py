@@ -29,6 +29,7 @@ from engram.core import standing, successors
 from engram.core.extraction_thread import Background
 from engram.core import names as people
 from engram.errors import EmbedderMismatch, InvalidInput, NotFound, WriteConflict
+from engram.language import framing
 from engram.core.accesses import AccessLog
 from engram.core.admin import MOVED, Admin, ids_list
 from engram.core.queries import QueryCache
@@ -561,7 +562,7 @@ class Memory:
             self._with_passages.add(subject)
             hits = search(self.store, self._require_embedder(), subject, query, collapse.wide(size), where, weights,
                           at, min_score, queries=self.query_cache, steps=steps)
-        hits = collapse.collapse(self.store, hits, max(size, restated.WINDOW + 1))
+        hits = collapse.collapse(self.store, hits, max(size, restated.WINDOW + 1), framing.speaker(query))
         if past:
             hits = earlier.replaced_first(hits)
         elif present:

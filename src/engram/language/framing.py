@@ -1,4 +1,4 @@
-"""What a question asks about, without how it asks (`topic`).
+"""What a question asks about, without how it asks (`topic`), and whose words it asks for (`speaker`).
 
 A question put to a memory often wraps its topic in a request: a lead ("Can you walk me
 through ..."), the shape of the answer ("the order in which I brought up ...", "a comprehensive
@@ -6,7 +6,12 @@ summary of ..."), where it was said ("... across our conversations") and how to 
 ("Mention only five items."). Those words are about the answer, not about any memory: searched,
 they dilute the query's embedding and match memories that merely say "order" or "summary".
 `topic` takes them out, so recall searches for what is asked about; the cues that read the whole
-question (its tense, its dates, "when") still read it whole. English only.
+question (its tense, its dates, "when") still read it whole.
+
+A question can also say who said what it asks for: "What profession did I mention I work in?"
+asks for the user's own words, "How did you recommend structuring my week?" for the assistant's
+(`speaker`). Asking what would be said ("What would you suggest?") names no one: it asks for
+advice now, not for words said before. English only.
 """
 
 from __future__ import annotations
@@ -47,3 +52,20 @@ def topic(query: str) -> str:
         return query
     rest = _DANGLING.sub(r"\1", _SPACE.sub(" ", rest)).strip(" ,;")
     return rest if len(_WORD.findall(rest)) >= MIN_WORDS else query
+
+
+# What the user said: "did I mention", "have I ever said", "did I tell you", "did I bring up".
+_USER_SAID = re.compile(r"\b(?:did|have|had)\s+i\s+(?:\w+\s+)?(?:say|said|mention(?:ed)?|tell|told|ask(?:ed)?|"
+                        r"bring\s+up|brought\s+up)\b", re.IGNORECASE)
+# What the assistant said: "did you recommend", "had you suggested", "what did you tell me".
+_ASSISTANT_SAID = re.compile(r"\b(?:did|have|had)\s+you\s+(?:\w+\s+)?(?:recommend(?:ed)?|suggest(?:ed)?|advise[d]?|"
+                             r"propose[d]?|say|said|tell|told|mention(?:ed)?|explain(?:ed)?|outline[d]?|give|gave)\b",
+                             re.IGNORECASE)
+
+
+def speaker(query: str) -> str | None:
+    """"user" when the question asks what the user said before ("What did I mention about ...?"),
+    "assistant" when it asks what the assistant said ("What did you recommend for ...?"), else
+    None (both, or neither: "What would you suggest?" asks for advice, not for earlier words)."""
+    user, assistant = bool(_USER_SAID.search(query)), bool(_ASSISTANT_SAID.search(query))
+    return "user" if user and not assistant else "assistant" if assistant and not user else None
