@@ -64,3 +64,6 @@ def test_speaker_reads_whose_earlier_words_a_question_asks_for():
     for no_one in ("What steps would you suggest I take?", "Have I ever worked with Flask?",
                    "What did you tell me and what did I say?", "What does Melanie paint?"):
         assert speaker(no_one) is None
+    assert speaker("Can you list the order in which I brought up the parts of my app?") == "user"
+    assert speaker("Which of the tools that you recommended did I install?") == "assistant"
+    assert speaker("Which of the tools that you recommended did I mention installing?") is None  # both: no one

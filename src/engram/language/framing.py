@@ -54,11 +54,13 @@ def topic(query: str) -> str:
     return rest if len(_WORD.findall(rest)) >= MIN_WORDS else query
 
 
-# What the user said: "did I mention", "have I ever said", "did I tell you", "did I bring up".
-_USER_SAID = re.compile(r"\b(?:did|have|had)\s+i\s+(?:\w+\s+)?(?:say|said|mention(?:ed)?|tell|told|ask(?:ed)?|"
+# Words said before, asked about: "did I mention", "have you ever suggested", "the order in which I brought up".
+_SAID_BEFORE = r"\b(?:(?:did|have|had)\s+{who}\s+(?:\w+\s+)?|(?:which|that|when|where)\s+{who}\s+(?:first\s+)?)"
+# What the user said: "did I mention", "have I ever said", "did I tell you", "which I brought up".
+_USER_SAID = re.compile(_SAID_BEFORE.format(who="i") + r"(?:say|said|mention(?:ed)?|tell|told|ask(?:ed)?|"
                         r"bring\s+up|brought\s+up)\b", re.IGNORECASE)
-# What the assistant said: "did you recommend", "had you suggested", "what did you tell me".
-_ASSISTANT_SAID = re.compile(r"\b(?:did|have|had)\s+you\s+(?:\w+\s+)?(?:recommend(?:ed)?|suggest(?:ed)?|advise[d]?|"
+# What the assistant said: "did you recommend", "had you suggested", "what did you tell me", "that you proposed".
+_ASSISTANT_SAID = re.compile(_SAID_BEFORE.format(who="you") + r"(?:recommend(?:ed)?|suggest(?:ed)?|advise[d]?|"
                              r"propose[d]?|say|said|tell|told|mention(?:ed)?|explain(?:ed)?|outline[d]?|give|gave)\b",
                              re.IGNORECASE)
 
