@@ -41,9 +41,7 @@ _ROLE_NAMES = {"human": "user", "ai": "assistant", "model": "assistant", "bot": 
                "developer": "system", "function": "tool", "tool_result": "tool"}
 UNTRUSTED = frozenset({"tool"})  # what came from a tool or a fetched page, not from the people talking
 _TIME_FIELDS = ("at", "timestamp", "created_at", "time")
-# Messages are planned and written in batches of about this much text: while the model embeds one
-# batch's passages, a helper thread plans the next (secrets redacted, passages split).
-BATCH_CHARS = 100_000
+BATCH_CHARS = 2_000_000  # messages are written in transactions of about this much text
 
 
 @dataclass(frozen=True)
@@ -191,25 +189,21 @@ def _time(entry: Mapping[str, Any]) -> float | None:
 
 
 # -- the items a message becomes --------------------------------------------------------------
-def check(messages: Sequence[Message]) -> None:
-    """InvalidInput naming the first message too long to keep (before anything is written)."""
-    for n, message in enumerate(messages):
-        if len(message.content) > MAX_MESSAGE_CHARS:
-            raise InvalidInput(f"message {n} is {len(message.content):,} characters; a message may have at most "
-                               f"{MAX_MESSAGE_CHARS:,}: split the file, nothing was stored")
-
-
 def plan(subject: str, messages: Sequence[Message], *, session: str | None, at: float | None, now: float,
-         source: str, agent: str, redact: bool, screen: bool, first_turn: int = 0) -> list[Planned]:
-    """The items of each message (`check`ed already), the first at place `first_turn` of its conversation.
+         source: str, agent: str, redact: bool, screen: bool) -> list[Planned]:
+    """The items of every message, checked before anything is written (InvalidInput otherwise).
 
     `redact`: secrets are replaced in place; `screen`: a tool result that reads as an instruction
     is marked and gets no passages."""
     from engram.safety.instructions import check_instruction
     from engram.safety.screen import redactions
 
+    for n, message in enumerate(messages):
+        if len(message.content) > MAX_MESSAGE_CHARS:
+            raise InvalidInput(f"message {n} is {len(message.content):,} characters; a message may have at most "
+                               f"{MAX_MESSAGE_CHARS:,}: split the file, nothing was stored")
     out = []
-    for turn, message in enumerate(messages, first_turn):
+    for turn, message in enumerate(messages):
         content, redacted = redactions(message.content) if redact else (message.content, ())
         happened = message.at if message.at is not None else at if at is not None else now
         meta: dict[str, Any] = {"role": message.role, "turn": turn}
@@ -242,15 +236,16 @@ def plan(subject: str, messages: Sequence[Message], *, session: str | None, at: 
     return out
 
 
-def batches(messages: Sequence[Message], chars: int | None = None) -> Iterator[tuple[int, Sequence[Message]]]:
-    """The messages in write batches of about `chars` (BATCH_CHARS) characters, each with the place of its first."""
-    chars = BATCH_CHARS if chars is None else chars
-    start = size = 0
-    for n, message in enumerate(messages):
-        if n > start and size + len(message.content) > chars:
-            yield start, messages[start:n]
-            start, size = n, 0
-        size += len(message.content)
-    if start < len(messages):
-        yield start, messages[start:]
+def chunks(planned: Sequence[Planned]) -> Iterator[list[Planned]]:
+    """The planned messages in write batches of about BATCH_CHARS characters."""
+    batch: list[Planned] = []
+    size = 0
+    for p in planned:
+        if batch and size + len(p.message.text) > BATCH_CHARS:
+            yield batch
+            batch, size = [], 0
+        batch.append(p)
+        size += len(p.message.text)
+    if batch:
+        yield batch
 

@@ -19,8 +19,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from concurrent.futures import Future
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -87,24 +86,3 @@ def beside(embedder: Embedder | None, items: Sequence[Item], work: Callable[[], 
     if future.cancel():  # no helper got to it: do it here
         return vectors, work()
     return vectors, future.result()
-
-
-class Ahead(Generic[T]):
-    """`work()` begun on a helper thread now, for a later step of the same write to collect
-    (`engram.core.memory.Memory.add_messages` plans the next batch of messages while the model
-    embeds this one). In `inline()` mode it runs when collected."""
-
-    def __init__(self, work: Callable[[], T]) -> None:
-        self._work = work
-        self._future: Future[T] | None = None if getattr(_HERE, "inline", False) else _pool().submit(work)
-
-    def result(self) -> T:
-        """What `work()` returned (run here if no helper has begun it); its error is raised as it is."""
-        if self._future is None or self._future.cancel():
-            return self._work()
-        return self._future.result()
-
-    def cancel(self) -> None:
-        """Call the work off, or wait for it if it has begun (nothing is left running)."""
-        if self._future is not None and not self._future.cancel():
-            self._future.exception()

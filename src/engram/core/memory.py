@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import random
 import time
@@ -302,34 +301,20 @@ class Memory:
             if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > 200):
                 raise InvalidInput(f"{name} must be a non-empty string of at most 200 characters, not {value!r}")
         parsed = conversations.messages_of(messages)
-        conversations.check(parsed)
-        plan = functools.partial(
-            conversations.plan, subject, session=session, at=validate.timestamp(at, "at") if at is not None else None,
+        planned = conversations.plan(
+            subject, parsed, session=session, at=validate.timestamp(at, "at") if at is not None else None,
             now=validate.timestamp(now), source=validate.clean_text(source, "source"),
             agent=self.settings.agent if agent is None else agent, redact=self.secret_filter,
             screen=self.instruction_filter)
         results: list[Saved] = []
         self._with_passages.add(subject)
-        batches = list(conversations.batches(parsed))
-        if not batches:
-            return results
-        batch = plan(batches[0][1], first_turn=batches[0][0])
-        for following in [*batches[1:], None]:
-            # The next batch is planned on a helper thread while the model embeds this one.
-            ahead = None if following is None else embedding.Ahead(
-                functools.partial(plan, following[1], first_turn=following[0]))
-            try:
-                written = self._write([it for p in batch for it in p.items])
-            except BaseException:
-                if ahead is not None:
-                    ahead.cancel()
-                raise
+        for batch in conversations.chunks(planned):
+            written = self._write([it for p in batch for it in p.items])
             at_message = 0
             for p in batch:
                 saved = written[at_message]
                 results.append(dataclasses.replace(saved, redacted=p.redacted))
                 at_message += len(p.items)
-            batch = ahead.result() if ahead is not None else []
         if self.extraction is not None:  # queued, never waited for
             self.extraction.submit(subject, [s.id for s in results if s.saved and s.id])
         return results
