@@ -442,3 +442,21 @@ def test_a_question_that_names_the_speaker_finds_that_speakers_message_first(mem
     assert said["What did I mention about pacing my study week?"] == [("1", SPEAKER), ("2", 0.0)]
     asked = memory.recall("user:1", "What would you suggest for pacing my study week?", k=2, explain=True)
     assert [h.components["speaker"] for h in asked] == [0.0, 0.0]  # advice asked now names no one's words
+
+
+def test_a_conversation_written_in_several_batches_is_kept_as_one(memory, monkeypatch):
+    from engram.core import conversations
+
+    monkeypatch.setattr(conversations, "BATCH_CHARS", 400)  # about six messages a batch: five batches
+    said = [{"role": ("user", "assistant")[n % 2], "id": n,
+             "content": f"Message {n} is about the {['garden', 'kitchen', 'garage'][n % 3]} plans for week {n}."}
+            for n in range(30)]
+    said[17]["content"] = "My deploy key is AKIAZ3MQW7RTPLX4KD2N, keep it handy."
+    saved = memory.add_messages("user:1", said, at="2024-03-15T09:00:00Z")
+    assert [s.saved for s in saved] == [True] * 30
+    assert [s.redacted for s in saved] == [("aws_access_key",) if n == 17 else () for n in range(30)]
+    kept = {it.metadata["message_id"]: it for it in memory.items("user:1", kinds=["message"])}
+    assert [kept[str(n)].metadata["turn"] for n in range(30)] == list(range(30))  # turns run across batches
+    assert {s.id for s in saved} == {it.id for it in kept.values()}
+    hits = memory.recall("user:1", "What are the garage plans for week 29?", k=1)
+    assert hits[0].item.metadata["message_id"] == "29"
