@@ -45,8 +45,8 @@ MIN_WORDS = 2
 
 def topic(query: str) -> str:
     """`query` without its request framing ("Can you list the order in which I brought up
-    different aspects of my app's deployment across our conversations?" -> "my app's deployment
-    ?"); the query itself when it has none, or when too little would be left."""
+    different aspects of my app's deployment across our conversations?" -> "my app's
+    deployment?"); the query itself when it has none, or when too little would be left."""
     rest = _FRAMING.sub(" ", query)
     if rest == query:
         return query
