@@ -100,3 +100,29 @@ def test_the_marked_ids_follow_writes_and_forgetting(real):
     bullets = next(it for it in real.items("user:1", kinds=["message"]) if it.metadata["message_id"] == "bullets")
     real.forget_ids("user:1", [bullets.id])
     assert set(standing.marked_ids(real.store, "user:1", model)) == set(before)  # looked up again
+
+
+def test_an_instruction_is_compared_by_what_it_applies_to(store_url, minilm):
+    assert standing.condition(APA) == "formatting references"
+    assert standing.condition("Always include tree diagrams if I ask for help with dependent events!") == \
+        "help with dependent events"
+    assert standing.condition("Never use emojis.") is None
+    mem = Memory(store_url, embedder=minilm)
+    try:
+        # What it asks for (diagrams, tables) is far from the question; what it applies to is not.
+        mem.add_messages("user:1", [
+            {"role": "user", "id": "odds", "content": "Always include visual aids like tree diagrams and tables when I"
+                                                      " ask about dependent event probability problems."},
+            {"role": "user", "id": "cv", "content": "Always keep it to one page when I ask about my résumé."},
+            *({"role": "user", "id": f"d{n}", "content": f"Problem {n}: two draws from a deck of {n + 20} cards without"
+                                                           " replacement are dependent events; how likely are two hearts?"}
+              for n in range(30)),  # on the question's topic: they outrank the instruction on their own
+        ], at="2024-03-15T09:00:00Z")
+        question = "How likely are two dependent events, like two draws from a deck without replacement?"
+        hits = mem.recall("user:1", question, k=5, explain=True)
+        placed = hits[standing.PLACE - 1]
+        assert ids(hits)[standing.PLACE - 1] == "odds" and "standing_place" in placed.components
+        asked, applies_to = minilm.embed([question, "dependent event probability problems"])
+        assert placed.components["cosine"] == pytest.approx(float(asked @ applies_to), abs=1e-4)
+    finally:
+        mem.close()

@@ -6,8 +6,9 @@ words ("How should I list the sources I used in my paper?"); among a long chat's
 on the topic, the instruction itself ranks far down. So the conversation verb marks a user's
 message that starts as a standing instruction ("Always ...", "Never ...", "From now on ...":
 `instructs`) with metadata `standing` (on the message and its passages), and recall (`place`)
-compares the question with the subject's marked passages alone: when the closest one is at least
-PLACE_COSINE alike and stands PLACE_GAP above the next closest instruction (it is *the* one
+compares the question with what each of the subject's marked instructions applies to (`condition`:
+"formatting references"; the whole instruction when it names nothing): when the closest one is at
+least PLACE_COSINE alike and stands PLACE_GAP above the next closest instruction (it is *the* one
 that applies, not one of several equally vague ones), its message is placed at PLACE (third)
 unless it already ranks there or higher. Explain names it (`standing_place`). Recall with
 `k` below PLACE never shows it: a single best answer stays the best answer. The ids of a
@@ -40,10 +41,10 @@ from engram.types import PASSAGE, Hit, Item
 MARK = "standing"
 #: The place (1-based) an applicable standing instruction is given among the hits.
 PLACE = 3
-#: The least cosine between the question and the instruction that is placed.
-PLACE_COSINE = 0.3
+#: The least cosine between the question and what the placed instruction applies to (`condition`).
+PLACE_COSINE = 0.4
 #: How far the placed instruction's cosine stands above the next closest instruction's.
-PLACE_GAP = 0.1
+PLACE_GAP = 0.2
 #: How much of a user's message is read for a stated preference (it is said in the prose, not in
 #: the code or logs pasted after it; a bound keeps recall's cost flat on long messages).
 PREFERENCE_CHARS = 4000
@@ -51,6 +52,20 @@ _INSTRUCTS = re.compile(r"^\W*(?:please\s+)?(?:always|never|from now on)\b", re.
 # A preference the user states anywhere in the message ("..., and I prefer concrete examples, so ...").
 _PREFERS = re.compile(r"\bI(?:\s+(?:really\s+|usually\s+|generally\s+|always\s+|strongly\s+)?(?:would\s+)?"
                       r"(?:prefer|rather)|['’]d\s+(?:prefer|rather))\b", re.IGNORECASE)
+
+
+# What a standing instruction applies to: "... when I ask about formatting references", "... if I ask for a recipe".
+_CONDITION = re.compile(r"\b(?:when(?:ever)?|if)\s+I\s+(?:ask|request|need|want|inquire|am\s+asking)\b"
+                        r"(?:\s+(?:you|for|about|on|regarding))*\s+(?P<topic>\S.*?)\s*[.!]?\s*$", re.IGNORECASE | re.DOTALL)
+#: Vectors of instructions' conditions, kept across recalls (a subject has few, asked again and again).
+CONDITIONS = QueryCache(1024)
+
+
+def condition(text: str) -> str | None:
+    """What a standing instruction says it applies to ("Always use APA style when I ask about
+    formatting references." -> "formatting references"), or None when it says no "when I ask ..."."""
+    found = _CONDITION.search(text)
+    return found.group("topic") if found else None
 
 
 def instructs(text: str) -> bool:
@@ -82,7 +97,11 @@ def place(store: Store, embedder: Embedder | None, subject: str, query: str, hit
     if not marked:
         return out[:k]
     query_vector = queries.embed(embedder, query) if queries is not None else embedder.embed([query])[0]
-    cosines = [ranking.cosine(np.asarray(query_vector), found[it.id]) for it in marked]
+    # An instruction is compared by what it applies to ("when I ask about ..."), not by what it asks
+    # for: "Always include tree diagrams when I ask about dependent events" is about dependent events.
+    conditions = {it.id: c for it in marked if (c := condition(it.text))}
+    said = dict(zip(conditions, CONDITIONS.embed_many(embedder, list(conditions.values())))) if conditions else {}
+    cosines = [ranking.cosine(np.asarray(query_vector), said.get(it.id, found[it.id])) for it in marked]
     order = sorted(range(len(marked)), key=lambda n: -cosines[n])
     best = cosines[order[0]]
     runner_up = cosines[order[1]] if len(order) > 1 else 0.0
