@@ -1,6 +1,7 @@
 """engram.language: the one definition of each text rule, and every user reads it from there."""
 
 from engram.core import frames, names, notes, ranking
+from engram.language import framing
 from engram.language.framing import speaker, topic
 from engram.language.normalise import fold, plain, squeeze, visible
 from engram.language.quotes import straighten
@@ -34,6 +35,7 @@ def test_every_user_reads_the_one_definition():
     assert frames.stem is stem
     assert notes.normalise_text("“a”\u00a0—\tb\u200b") == squeeze(plain("“a”\u00a0—\tb\u200b")) == '"a" - b'
     assert views.plain is plain
+    assert ranking.ASKING is framing.ASKING and ranking.ASKING_VERBS is framing.ASKING_VERBS
 
 
 def test_topic_takes_a_requests_framing_out_of_what_is_searched():

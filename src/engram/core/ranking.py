@@ -71,6 +71,7 @@ import numpy as np
 
 from engram.core import frames
 from engram.language import dates
+from engram.language.framing import ASKING, ASKING_VERBS
 from engram.language.stem import name_key
 from engram.language.stopwords import STOP_WORDS
 from engram.types import Hit, Item
@@ -90,14 +91,9 @@ VECTOR_MIN_STD = 0.05
 FOCUS_AFTER = 10
 
 
-# Verbs that ask when they lead a query: "Tell me where I work.", "Show me an example of ...".
-ASKING_VERBS = ("tell", "show", "give", "remind", "name", "list", "explain", "describe")
 # Capitalised at the start of a question, never an entity.
 QUESTION_WORDS = frozenset(["whose", "would", "could", "should", "did", "does", "do", "is", "are", "was", "were",
                             "has", "have", "had", "can", "will", "might", "may", *ASKING_VERBS])
-# An imperative lead ("tell me", "can you show us", "please remind me about"): what follows is the question.
-ASKING = re.compile(r"\W*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
-                    rf"(?:{'|'.join(ASKING_VERBS)})\s+(?:me|us)\b(?:\s+about\b)?", re.IGNORECASE)
 
 
 def question(query: str) -> str:

@@ -18,11 +18,22 @@ from __future__ import annotations
 
 import re
 
+_YOU = r"(?:can|could|would|will)\s+you\s+"
+# A request put to the assistant: "can you", "could you please", "please would you".
+_MODAL = rf"(?:please\s+)?{_YOU}(?:please\s+)?"
+# Verbs that ask when they lead a query: "Tell me where I work.", "Show me an example of ...".
+ASKING_VERBS = ("tell", "show", "give", "remind", "name", "list", "explain", "describe")
+# An imperative lead ("tell me", "can you show us", "please remind me about"): what follows is the
+# question (`engram.core.ranking.question` reads its shape without it). It is searched all the same:
+# `topic` takes a lead out only when it asks the assistant (`_MODAL`), as a bare "Tell me about our
+# internal CLI." lost its answer on the robustness suite when searched without its lead.
+ASKING = re.compile(rf"\W*(?:please\s+)?(?:{_YOU})?(?:please\s+)?"
+                    rf"(?:{'|'.join(ASKING_VERBS)})\s+(?:me|us)\b(?:\s+about\b)?", re.IGNORECASE)
 _COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)"
 _TALKS = r"(?:conversations?|discussions?|chats?|sessions?|exchanges?)"
 _FRAMING = re.compile("|".join([
     # a request's lead: "Can you list", "Could you please give me", "Would you walk me through"
-    r"^\W*(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    rf"^\W*{_MODAL}"
     r"(?:(?:tell|show|give|remind|walk)\s+(?:me|us)(?:\s+(?:about|through))?"
     r"|list|name|summari[sz]e|recap|outline|describe|provide)\b",
     # how to answer: "Mention ONLY and ONLY five items.", "in three sentences", "in bullet points"
